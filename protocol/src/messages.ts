@@ -1,0 +1,196 @@
+import { z } from "zod"
+import { AgentMethods } from "./names"
+import {
+  ApprovalOption,
+  ModeSummary,
+  Range,
+  TaskStatus,
+  TaskSummary,
+  TaskUpdate,
+  Todo,
+  TranscriptEntry,
+} from "./types"
+
+/** One request or notification of the contract: its method name and the zod schemas of both ends. */
+export interface MethodTriple<M extends string, P extends z.ZodType, R extends z.ZodType> {
+  method: M
+  params: P
+  result: R
+  direction: "clientToServer" | "serverToClient"
+  kind: "request" | "notification"
+}
+
+function request<M extends string, P extends z.ZodType, R extends z.ZodType>(
+  method: M,
+  params: P,
+  result: R,
+  direction: "clientToServer" | "serverToClient" = "clientToServer",
+): MethodTriple<M, P, R> {
+  return { method, params, result, direction, kind: "request" }
+}
+
+const Empty = z.object({})
+const TaskId = z.string().min(1)
+
+// ---- client → server --------------------------------------------------------------
+
+export const NewTask = request(
+  AgentMethods.newTask,
+  z.object({
+    text: z.string().min(1, "text must not be empty"),
+    mode: z.string().optional(),
+    context: z.array(z.object({ uri: z.string(), range: Range.optional() })).optional(),
+  }),
+  z.object({ taskId: z.string() }),
+)
+export const SendMessage = request(AgentMethods.sendMessage, z.object({ taskId: TaskId, text: z.string() }), Empty)
+export const CancelTask = request(AgentMethods.cancelTask, z.object({ taskId: TaskId }), Empty)
+export const ResumeTask = request(AgentMethods.resumeTask, z.object({ taskId: TaskId }), Empty)
+export const Respond = request(
+  AgentMethods.respond,
+  z.object({
+    requestId: z.string().min(1),
+    optionId: z.string().optional(),
+    answer: z.string().optional(),
+    feedback: z.string().optional(),
+    editedText: z.string().optional(),
+  }),
+  Empty,
+)
+export const ListTasks = request(AgentMethods.listTasks, Empty, z.object({ tasks: z.array(TaskSummary) }))
+export const GetTask = request(
+  AgentMethods.getTask,
+  z.object({ taskId: TaskId }),
+  z.object({
+    taskId: z.string(),
+    title: z.string(),
+    mode: z.string(),
+    status: TaskStatus,
+    parentId: z.string().optional(),
+    messages: z.array(TranscriptEntry),
+    todos: z.array(Todo),
+  }),
+)
+export const ListModes = request(
+  AgentMethods.listModes,
+  Empty,
+  z.object({ modes: z.array(ModeSummary), defaultMode: z.string() }),
+)
+export const SetMode = request(AgentMethods.setMode, z.object({ mode: z.string().min(1), taskId: z.string().optional() }), Empty)
+
+export const McpServerStatus = z.enum(["connecting", "connected", "error", "disabled", "untrusted"])
+export const ListMcpServers = request(
+  AgentMethods.listMcpServers,
+  Empty,
+  z.object({
+    servers: z.array(
+      z.object({
+        name: z.string(),
+        source: z.enum(["global", "workspace"]),
+        status: McpServerStatus,
+        error: z.string().optional(),
+        tools: z.array(z.string()),
+        resources: z.number(),
+      }),
+    ),
+  }),
+)
+export const ListCheckpoints = request(
+  AgentMethods.listCheckpoints,
+  z.object({ taskId: TaskId }),
+  z.object({
+    checkpoints: z.array(z.object({ id: z.string(), createdAt: z.string(), label: z.string(), files: z.array(z.string()) })),
+  }),
+)
+export const DiffCheckpoint = request(
+  AgentMethods.diffCheckpoint,
+  z.object({ id: z.string().min(1), toId: z.string().optional() }),
+  z.object({ diff: z.string() }),
+)
+export const RestoreCheckpoint = request(
+  AgentMethods.restoreCheckpoint,
+  z.object({ id: z.string().min(1), rewindConversation: z.boolean().optional() }),
+  z.object({ restored: z.array(z.string()) }),
+)
+
+// ---- server → client ----------------------------------------------------------------
+
+export const TaskUpdateNotification: MethodTriple<
+  typeof AgentMethods.taskUpdate,
+  z.ZodObject<{ taskId: z.ZodString; seq: z.ZodNumber; update: typeof TaskUpdate }>,
+  z.ZodVoid
+> = {
+  method: AgentMethods.taskUpdate,
+  params: z.object({ taskId: z.string(), seq: z.number().int(), update: TaskUpdate }),
+  result: z.void(),
+  direction: "serverToClient",
+  kind: "notification",
+}
+
+/** A client that declared `deferredAnswers` may answer at once with this and answer later with agent/respond. */
+export const Deferred = z.object({ deferred: z.literal(true) })
+
+export const RequestApproval = request(
+  AgentMethods.requestApproval,
+  z.object({
+    requestId: z.string(),
+    taskId: z.string(),
+    callId: z.string(),
+    tool: z.string(),
+    title: z.string(),
+    detail: z.string(),
+    /** Unified diff of a proposed edit. */
+    diff: z.string().optional(),
+    /** Full command line of a proposed command. */
+    command: z.string().optional(),
+    /** Full proposed file content, for clients that let the user edit it. */
+    proposedText: z.string().optional(),
+    options: z.array(ApprovalOption),
+  }),
+  z.union([
+    Deferred,
+    z.object({ optionId: z.string(), feedback: z.string().optional(), editedText: z.string().optional() }),
+  ]),
+  "serverToClient",
+)
+export const AskFollowup = request(
+  AgentMethods.askFollowup,
+  z.object({
+    requestId: z.string(),
+    taskId: z.string(),
+    question: z.string(),
+    suggestions: z.array(z.object({ text: z.string(), mode: z.string().optional() })),
+  }),
+  z.union([Deferred, z.object({ answer: z.string() })]),
+  "serverToClient",
+)
+export const SaveDocuments = request(
+  AgentMethods.saveDocuments,
+  z.object({ uris: z.array(z.string()) }),
+  z.object({ saved: z.array(z.string()) }),
+  "serverToClient",
+)
+
+/** Every method of the contract, keyed like AgentMethods. */
+export const AgentProtocol = {
+  newTask: NewTask,
+  sendMessage: SendMessage,
+  cancelTask: CancelTask,
+  resumeTask: ResumeTask,
+  respond: Respond,
+  listTasks: ListTasks,
+  getTask: GetTask,
+  listModes: ListModes,
+  setMode: SetMode,
+  listMcpServers: ListMcpServers,
+  listCheckpoints: ListCheckpoints,
+  diffCheckpoint: DiffCheckpoint,
+  restoreCheckpoint: RestoreCheckpoint,
+  taskUpdate: TaskUpdateNotification,
+  requestApproval: RequestApproval,
+  askFollowup: AskFollowup,
+  saveDocuments: SaveDocuments,
+} as const satisfies Record<keyof typeof AgentMethods, MethodTriple<string, z.ZodType, z.ZodType>>
+
+export type ParamsOf<K extends keyof typeof AgentProtocol> = z.infer<(typeof AgentProtocol)[K]["params"]>
+export type ResultOf<K extends keyof typeof AgentProtocol> = z.infer<(typeof AgentProtocol)[K]["result"]>

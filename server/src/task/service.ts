@@ -1,0 +1,54 @@
+import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
+import type { Settings } from "../config/schema"
+import type { AskPort, EditorPort } from "../tools/context"
+import type { TaskEventListener } from "./events"
+
+/** A request the task layer refuses; lsp/ turns it into a JSON-RPC error with this message. */
+export class TaskRequestError extends Error {
+  constructor(
+    message: string,
+    readonly code: "notFound" | "busy" | "invalid" = "invalid",
+  ) {
+    super(message)
+    this.name = "TaskRequestError"
+  }
+}
+
+/** A line for the server log (lsp/ routes it to window/logMessage and agent.log.file, redacted). */
+export type Logger = {
+  error(message: string): void
+  warn(message: string): void
+  info(message: string): void
+  debug(message: string): void
+}
+
+/** What lsp/ hands the task layer when the server is initialized. */
+export interface TaskServiceDeps {
+  workspaceFolders: () => readonly string[]
+  settings: () => Settings
+  editor: EditorPort
+  ask: AskPort
+  log: Logger
+  /** The state directory (tasks, transcripts, checkpoints), already resolved. */
+  stateDir: string
+}
+
+/**
+ * The task layer as the LSP handlers see it. Each method maps one agent/* request (and its agent.*
+ * command). Methods throw TaskRequestError for requests that cannot be done.
+ */
+export interface TaskService {
+  newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">>
+  sendMessage(taskId: string, text: string): Promise<void>
+  cancelTask(taskId: string): Promise<void>
+  resumeTask(taskId: string): Promise<void>
+  listTasks(): Promise<TaskSummary[]>
+  getTask(taskId: string): Promise<ResultOf<"getTask">>
+  listModes(): Promise<{ modes: ModeSummary[]; defaultMode: string }>
+  setMode(mode: string, taskId?: string): Promise<void>
+  /** The running task, else the most recently updated one; undefined when there is none. */
+  activeTaskId(): string | undefined
+  onEvent(listener: TaskEventListener): () => void
+  /** Cancels everything running (shutdown). */
+  dispose(): Promise<void>
+}

@@ -1,0 +1,134 @@
+import type { Settings } from "../config/schema"
+import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
+
+/**
+ * The ports through which a tool reaches the world. `lsp/` implements EditorPort and AskPort over the
+ * wire; tests hand in the fakes of test/support/. A tool never imports lsp/, task/ or pipeline/.
+ */
+
+/** A document the editor has open, as it last reported it (didOpen/didChange). */
+export interface OpenDocument {
+  /** Absolute file-system path. */
+  path: string
+  uri: string
+  version: number
+  text: string
+  /**
+   * True when the user changed the buffer since it was last saved, by edits that were not the agent's.
+   * The server never writes the disk behind such changes.
+   */
+  dirtyByUser: boolean
+}
+
+/** A whole-file replacement the editor should make. */
+export interface EditRequest {
+  /** Absolute path of the file. */
+  path: string
+  /** The full text the file should have afterwards. */
+  newText: string
+  /** The version the edit was computed against (open documents only). */
+  version?: number
+  /** True when the file does not exist yet (sent as CreateFile + insert). */
+  create?: boolean
+  /** Shown by editors that label undo steps. */
+  label?: string
+}
+
+export type EditOutcome =
+  | { ok: true }
+  /** `reason` is written for the model: what happened and that the disk is untouched. */
+  | { ok: false; reason: string }
+
+/** The editor: open buffers, edits the user can see and undo, saving. */
+export interface EditorPort {
+  /** What the client can do (from ClientFeatures). */
+  readonly supportsApplyEdit: boolean
+  readonly supportsSaveDocuments: boolean
+  /** The open buffer for an absolute path, or undefined when the editor does not have it open. */
+  openDocument(path: string): OpenDocument | undefined
+  /**
+   * Sends workspace/applyEdit and resolves once the editor's didChange shows the buffer holds `newText`
+   * (applied:true alone is not trusted). Never writes the disk.
+   */
+  applyEdit(edit: EditRequest): Promise<EditOutcome>
+  /** agent/saveDocuments: asks the editor to save these absolute paths; resolves with the ones it saved. */
+  saveDocuments(paths: string[]): Promise<string[]>
+}
+
+/** What the user is asked to approve: the preview of a prepared tool call. */
+export interface ApprovalRequest {
+  taskId: string
+  callId: string
+  tool: string
+  title: string
+  detail: string
+  diff?: string
+  command?: string
+  proposedText?: string
+  options: ApprovalOption[]
+}
+
+export type ApprovalAnswer =
+  | { decision: "answered"; optionId: string; kind: ApprovalOptionKind; feedback?: string; editedText?: string }
+  /** No consent: the client dismissed, errored, timed out, the task was cancelled, or there is no way to ask. */
+  | { decision: "noAnswer"; reason: "dismissed" | "timeout" | "cancelled" | "unavailable" | "error"; message?: string }
+
+export interface QuestionRequest {
+  taskId: string
+  question: string
+  suggestions: { text: string; mode?: string }[]
+}
+
+export type QuestionAnswer =
+  | { decision: "answered"; answer: string }
+  /** `waitForMessage`: the question was announced; the answer will come as agent/sendMessage. */
+  | { decision: "noAnswer"; reason: "dismissed" | "timeout" | "cancelled" | "unavailable" | "waitForMessage" | "error" }
+
+/** The user: approvals (used by the pipeline only) and questions (ask_followup_question and limits). */
+export interface AskPort {
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>
+  ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionAnswer>
+}
+
+/** What the task lets its meta tools do (attempt_completion, switch_mode, new_task, update_todo_list…). */
+export interface TaskControl {
+  readonly taskId: string
+  readonly mode: string
+  /** Slugs of every known mode, for messages. */
+  modeSlugs(): string[]
+  switchMode(slug: string, reason: string): Promise<void>
+  setTodos(todos: Todo[]): void
+  /** Starts a child task and resolves with its completion result (the parent is paused meanwhile). */
+  startSubtask(mode: string, message: string, todos: Todo[] | undefined, signal: AbortSignal): Promise<string>
+  /** Marks the task completed with this result (after the tool result is recorded). */
+  complete(result: string): void
+}
+
+/** Everything a tool may use. Built per tool call by the task. */
+export interface ToolContext {
+  /** Workspace folders, absolute paths; the first is the default root. */
+  readonly workspaceFolders: readonly string[]
+  readonly settings: Settings
+  readonly mode: string
+  readonly taskId: string
+  readonly callId: string
+  readonly editor: EditorPort
+  readonly ask: AskPort
+  readonly task: TaskControl
+  /** Aborted when the task is cancelled. */
+  readonly signal: AbortSignal
+  /** Streams an update to the editor while the tool runs (e.g. commandOutput). */
+  emit(update: TaskUpdate): void
+}
+
+/** What `available()` may look at: the configuration, not a particular call. */
+export interface AvailabilityContext {
+  readonly settings: Settings
+  readonly workspaceFolders: readonly string[]
+  /** Names of connected MCP servers (dynamic tools and use_mcp_tool need at least one). */
+  readonly mcpServerNames: readonly string[]
+  /** True when a codebase index is configured (codebase_search). */
+  readonly hasCodebaseIndex: boolean
+  /** True when a browser is configured (browser_action). */
+  readonly hasBrowser: boolean
+}

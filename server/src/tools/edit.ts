@@ -1,0 +1,4 @@
+import { notBuiltTool } from "./not-built"
+
+/** Placeholder until the tool is built: registered, never offered, refused with a clear message if called. */
+export const edit = notBuiltTool("edit", "edit")

@@ -1,0 +1,4 @@
+import { notBuiltTool } from "./not-built"
+
+/** Placeholder until the tool is built: registered, never offered, refused with a clear message if called. */
+export const updateTodoList = notBuiltTool("update_todo_list", "always")
