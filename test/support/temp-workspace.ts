@@ -1,0 +1,26 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { realpathSync } from "node:fs"
+
+export interface TempWorkspace {
+  /** Absolute real path (symlinks resolved, so it compares equal to what the server sees). */
+  root: string
+  path(relative: string): string
+  cleanup(): Promise<void>
+}
+
+/** Makes a real folder with these files (relative path → content). */
+export async function tempWorkspace(files: Record<string, string | Buffer> = {}): Promise<TempWorkspace> {
+  const root = realpathSync(await mkdtemp(join(tmpdir(), "agent-lsp-ws-")))
+  for (const [relative, content] of Object.entries(files)) {
+    const target = join(root, relative)
+    await mkdir(dirname(target), { recursive: true })
+    await writeFile(target, content)
+  }
+  return {
+    root,
+    path: (relative) => join(root, relative),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  }
+}
