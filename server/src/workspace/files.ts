@@ -1,0 +1,121 @@
+import { open, stat } from "node:fs/promises"
+import type { EditorPort, OpenDocument } from "../tools/context"
+
+/**
+ * File access for tools: an open editor buffer wins over the disk (the user may have unsaved changes the
+ * model must see), binary files are refused with a clear message, and whole-file reads are capped.
+ */
+
+/** What the reader needs from a ToolContext (a ToolContext satisfies it). */
+export interface FilesContext {
+  readonly editor: Pick<EditorPort, "openDocument">
+  readonly settings: { readonly files: { readonly maxReadBytes: number } }
+}
+
+export type ReadTextResult =
+  | {
+      kind: "text"
+      text: string
+      /** "buffer" = the editor's open document (maybe unsaved), "disk" = the file. */
+      source: "buffer" | "disk"
+      /** The open document when source is "buffer" (its version is what edits are versioned against). */
+      document?: OpenDocument
+    }
+  | { kind: "missing"; message: string }
+  | { kind: "directory"; message: string }
+  | { kind: "binary"; message: string }
+  | { kind: "tooLarge"; size: number; message: string }
+  | { kind: "error"; message: string }
+
+/** Bytes looked at for a NUL byte (git looks at the first 8000 too). */
+export const BINARY_SNIFF_BYTES = 8000
+
+/**
+ * Reads a text file for a tool: the open buffer if the editor has `absPath` open, else the disk.
+ * `shown` is the path as the model should see it in messages. `maxBytes` overrides files.maxReadBytes.
+ */
+export async function readTextFile(ctx: FilesContext, absPath: string, shown = absPath, maxBytes?: number): Promise<ReadTextResult> {
+  const document = ctx.editor.openDocument(absPath)
+  if (document) return { kind: "text", text: document.text, source: "buffer", document }
+  const limit = maxBytes ?? ctx.settings.files.maxReadBytes
+  const info = await statOrProblem(absPath, shown)
+  if ("kind" in info) return info
+  if (info.size > limit) {
+    return {
+      kind: "tooLarge",
+      size: info.size,
+      message:
+        `File ${shown} is ${formatBytes(info.size)}, over the ${formatBytes(limit)} limit for reading it whole (agent.files.maxReadBytes). ` +
+        `Read a part with read_file offset/limit, or find what you need with search_files.`,
+    }
+  }
+  try {
+    const bytes = await readAll(absPath)
+    if (looksBinary(bytes)) return binaryProblem(shown)
+    return { kind: "text", text: bytes.toString("utf8"), source: "disk" }
+  } catch (error) {
+    return { kind: "error", message: `Could not read ${shown}: ${(error as Error).message}` }
+  }
+}
+
+/**
+ * For edit tools: the current text, or undefined when the file does not exist (and is not open).
+ * Other problems (directory, binary, too large, unreadable) come back as `{ problem }`.
+ */
+export async function readTextIfExists(
+  ctx: FilesContext,
+  absPath: string,
+  shown = absPath,
+): Promise<{ text: string; document?: OpenDocument } | undefined | { problem: string }> {
+  const result = await readTextFile(ctx, absPath, shown)
+  if (result.kind === "text") return { text: result.text, document: result.document }
+  if (result.kind === "missing") return undefined
+  return { problem: result.message }
+}
+
+/** True when the bytes hold a NUL byte in their first BINARY_SNIFF_BYTES (how git tells binary files). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, BINARY_SNIFF_BYTES)
+  for (let i = 0; i < end; i++) if (bytes[i] === 0) return true
+  return false
+}
+
+/** Stat that turns the usual failures into messages for the model. */
+export async function statOrProblem(
+  absPath: string,
+  shown: string,
+): Promise<{ size: number; isDirectory: false } | Extract<ReadTextResult, { kind: "missing" | "directory" | "error" }>> {
+  try {
+    const info = await stat(absPath)
+    if (info.isDirectory()) return { kind: "directory", message: `${shown} is a directory, not a file. Use list_files to see what it contains.` }
+    return { size: info.size, isDirectory: false }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return { kind: "missing", message: `File not found: ${shown}. Check the path with list_files or search_files.` }
+    }
+    return { kind: "error", message: `Could not read ${shown}: ${(error as Error).message}` }
+  }
+}
+
+export function binaryProblem(shown: string): Extract<ReadTextResult, { kind: "binary" }> {
+  return {
+    kind: "binary",
+    message: `${shown} is a binary file (it contains NUL bytes), so it cannot be read as text. Images (png, jpg, gif, webp) can be read with read_file.`,
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+async function readAll(absPath: string): Promise<Buffer> {
+  const handle = await open(absPath, "r")
+  try {
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
