@@ -1,0 +1,177 @@
+-- The user commands: :AgentTask, :AgentSend, :AgentCancel, :AgentMode, :AgentTasks, :AgentTranscript.
+local client_mod = require("agent_lsp.client")
+local config = require("agent_lsp.config")
+local names = require("agent_lsp.methods")
+local state = require("agent_lsp.state")
+local transcript = require("agent_lsp.transcript")
+
+local M = {}
+
+local function report(err)
+  if err then
+    vim.notify("agent_lsp: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    return true
+  end
+  return false
+end
+
+local function active_task()
+  if not state.active then
+    vim.notify("agent_lsp: no task yet; start one with :AgentTask {text}", vim.log.levels.WARN)
+  end
+  return state.active
+end
+
+--- :AgentTask {text}; with a range, the selected lines go along as context.
+function M.task(opts)
+  local client = client_mod.require()
+  if not client then
+    return
+  end
+  local params = { text = opts.args }
+  local name = vim.api.nvim_buf_get_name(0)
+  if opts.range and opts.range > 0 and name ~= "" then
+    params.context = {
+      {
+        uri = vim.uri_from_bufnr(0),
+        range = { start = { line = opts.line1 - 1, character = 0 }, ["end"] = { line = opts.line2, character = 0 } },
+      },
+    }
+  end
+  client.request(names.methods.newTask, params, function(err, result)
+    if report(err) then
+      return
+    end
+    local t = state.task(result.taskId)
+    t.title = opts.args
+    state.set_active(result.taskId)
+    transcript.start(result.taskId, opts.args)
+    if config.options.open_transcript then
+      transcript.open(result.taskId)
+    end
+  end, vim.api.nvim_get_current_buf())
+end
+
+--- :AgentSend {text}: answers the active task's question or continues it.
+function M.send(opts)
+  local client, task_id = client_mod.require(), active_task()
+  if not client or not task_id then
+    return
+  end
+  transcript.user(task_id, opts.args)
+  client.request(names.methods.sendMessage, { taskId = task_id, text = opts.args }, function(err)
+    report(err)
+  end)
+end
+
+--- :AgentCancel
+function M.cancel()
+  local client, task_id = client_mod.require(), active_task()
+  if not client or not task_id then
+    return
+  end
+  client.request(names.methods.cancelTask, { taskId = task_id }, function(err)
+    report(err)
+  end)
+end
+
+--- :AgentMode {mode}: the active task's mode, or the default for new tasks when there is none.
+function M.mode(opts)
+  local client = client_mod.require()
+  if not client then
+    return
+  end
+  client.request(names.methods.setMode, { mode = opts.args, taskId = state.active }, function(err)
+    if not report(err) then
+      vim.notify("agent_lsp: mode " .. opts.args)
+    end
+  end)
+end
+
+--- Completion of :AgentMode: the server's mode slugs (agent/listModes), cached per client.
+local mode_cache = {}
+function M.complete_mode(arglead)
+  local client = client_mod.get()
+  if not client then
+    return {}
+  end
+  local slugs = mode_cache[client.id]
+  if not slugs then
+    local response = client.request_sync(names.methods.listModes, {}, 2000)
+    if not response or response.err or not response.result then
+      return {}
+    end
+    slugs = {}
+    for _, m in ipairs(response.result.modes) do
+      table.insert(slugs, m.slug)
+    end
+    mode_cache[client.id] = slugs
+  end
+  return vim.tbl_filter(function(s)
+    return vim.startswith(s, arglead)
+  end, slugs)
+end
+
+local function view_task(client, task)
+  state.set_active(task.taskId)
+  local t = state.task(task.taskId)
+  t.title, t.status, t.mode = task.title, task.status, task.mode
+  client.request(names.methods.getTask, { taskId = task.taskId }, function(err, full)
+    if not report(err) then
+      transcript.fill(task.taskId, full)
+    end
+    transcript.open(task.taskId, { focus = true })
+  end)
+end
+
+--- :AgentTasks: pick a task to view; an interrupted or cancelled one can be resumed.
+function M.tasks()
+  local client = client_mod.require()
+  if not client then
+    return
+  end
+  client.request(names.methods.listTasks, {}, function(err, result)
+    if report(err) then
+      return
+    end
+    if #result.tasks == 0 then
+      vim.notify("agent_lsp: no tasks yet")
+      return
+    end
+    vim.ui.select(result.tasks, {
+      prompt = "Agent tasks",
+      kind = "agent_lsp_task",
+      format_item = function(t)
+        return string.format("[%s] %s (%s, %s)", t.status, t.title, t.mode, t.updatedAt)
+      end,
+    }, function(task)
+      if not task then
+        return
+      end
+      if task.status ~= "interrupted" and task.status ~= "cancelled" then
+        view_task(client, task)
+        return
+      end
+      vim.ui.select({ "View", "Resume" }, { prompt = task.title }, function(action)
+        if action == "View" then
+          view_task(client, task)
+        elseif action == "Resume" then
+          view_task(client, task)
+          client.request(names.methods.resumeTask, { taskId = task.taskId }, function(e)
+            report(e)
+          end)
+        end
+      end)
+    end)
+  end)
+end
+
+--- :AgentTranscript: shows the active task's transcript.
+function M.show_transcript()
+  local task_id = active_task()
+  if task_id then
+    transcript.open(task_id, { focus = true })
+  end
+end
+
+return M

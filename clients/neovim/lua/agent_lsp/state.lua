@@ -1,0 +1,57 @@
+-- What the plugin knows about tasks: per task id its status, mode and last usage, plus the active task.
+-- Kept in one place so commands, the statusline and the handlers agree.
+local M = {}
+
+M.tasks = {}
+M.active = nil
+
+function M.task(task_id)
+  local t = M.tasks[task_id]
+  if not t then
+    t = { id = task_id, status = "running", mode = nil, title = nil, completed = false }
+    M.tasks[task_id] = t
+  end
+  return t
+end
+
+function M.set_active(task_id)
+  M.active = task_id
+end
+
+--- Applies one agent/taskUpdate `update` to the task's state.
+function M.apply(task_id, update)
+  local t = M.task(task_id)
+  local kind = update.kind
+  if kind == "status" then
+    t.status = update.status
+    t.message = update.message
+  elseif kind == "mode" then
+    t.mode = update.mode
+  elseif kind == "completed" then
+    t.status = "completed"
+    t.result = update.result
+  elseif kind == "usage" then
+    t.usage = update
+  elseif kind == "error" then
+    t.error = update.message
+  end
+  return t
+end
+
+--- A short text for statuslines: "agent: running (code)", "" when there is no task.
+function M.statusline()
+  if not M.active then
+    return ""
+  end
+  local t = M.tasks[M.active]
+  if not t then
+    return ""
+  end
+  local s = "agent: " .. (t.status or "?")
+  if t.mode then
+    s = s .. " (" .. t.mode .. ")"
+  end
+  return s
+end
+
+return M

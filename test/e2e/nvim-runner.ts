@@ -1,0 +1,85 @@
+import { spawn, spawnSync } from "node:child_process"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+/** The Neovim plugin folder of this checkout (put on the runtimepath of every test Neovim). */
+export const PLUGIN_DIR = resolve(import.meta.dirname, "..", "..", "clients", "neovim")
+
+/** Whether `nvim` is on PATH (CI installs Debian's 0.7.2). */
+export const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).status === 0
+
+export interface NvimRun<T> {
+  code: number | null
+  /** What the script wrote with `observe(tbl)` (JSON), or undefined if it never did. */
+  observed: T | undefined
+  stderr: string
+  stdout: string
+}
+
+/**
+ * Runs `nvim --headless -n` in `cwd` with a minimal init that loads the plugin from the checkout, then
+ * the Lua `script`. The script gets a global `observe(tbl)` that writes its observations as JSON for
+ * the test; an error in the script is observed as `{ scriptError = message }` and exits 1.
+ */
+export async function runNvim<T = Record<string, unknown>>(
+  script: string,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<NvimRun<T>> {
+  const dir = await mkdtemp(join(tmpdir(), "agent-lsp-nvim-"))
+  const out = join(dir, "observed.json")
+  const init = join(dir, "init.lua")
+  const main = join(dir, "script.lua")
+  await writeFile(
+    init,
+    [
+      `vim.opt.runtimepath:prepend(${JSON.stringify(PLUGIN_DIR)})`,
+      "vim.opt.swapfile = false",
+      "vim.opt.shadafile = 'NONE'",
+      `vim.cmd("runtime plugin/agent_lsp.lua")`,
+      `function observe(tbl)`,
+      `  local f = assert(io.open(${JSON.stringify(out)}, "w"))`,
+      `  f:write(vim.json.encode(tbl))`,
+      `  f:close()`,
+      `end`,
+    ].join("\n"),
+  )
+  await writeFile(
+    main,
+    [
+      `local ok, err = xpcall(function()`,
+      script,
+      `end, debug.traceback)`,
+      `if not ok then observe({ scriptError = tostring(err) }) vim.cmd("cquit 1") end`,
+      `vim.cmd("qa!")`,
+    ].join("\n"),
+  )
+  // XDG dirs inside the temp folder keep the user's own Neovim config and state out of the test.
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: join(dir, "config"),
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_STATE_HOME: join(dir, "state"),
+    ...options.env,
+  }
+  const child = spawn("nvim", ["--headless", "-n", "-u", init, "-c", `luafile ${main}`], {
+    cwd: options.cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (d) => (stdout += d))
+  child.stderr.on("data", (d) => (stderr += d))
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000)
+  const code = await new Promise<number | null>((done) => child.on("close", (c) => done(c)))
+  clearTimeout(timer)
+  let observed: T | undefined
+  try {
+    observed = JSON.parse(await readFile(out, "utf8")) as T
+  } catch {
+    observed = undefined
+  }
+  await rm(dir, { recursive: true, force: true })
+  return { code, observed, stderr, stdout }
+}

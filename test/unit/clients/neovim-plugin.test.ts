@@ -1,0 +1,174 @@
+import { readFile, writeFile } from "node:fs/promises"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+import { hasNvim, runNvim } from "../../e2e/nvim-runner"
+
+// These run the plugin's Lua in a real headless Neovim (no server): the handlers are called the way
+// vim.lsp calls them, with a recording stand-in for the client where one is needed.
+
+let ws: TempWorkspace
+beforeEach(async () => {
+  ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
+})
+afterEach(async () => {
+  await ws.cleanup()
+})
+
+describe.skipIf(!hasNvim)("neovim plugin (real headless nvim, no server)", () => {
+  it("renders streamed text, each tool call status once, fenced command output, todos and the result", async () => {
+    const run = await runNvim<{ lines: string[]; ft: string }>(
+      `
+      local t = require("agent_lsp.transcript")
+      t.start("t1", "rename foo")
+      local updates = {
+        { kind = "text", delta = "Let me " }, { kind = "text", delta = "look.\\n" },
+        { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a" }, status = "streaming" },
+        { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a.txt" }, status = "streaming" },
+        { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a.txt" }, status = "running" },
+        { kind = "toolResult", callId = "c1", tool = "read_file", isError = false, summary = "read 2 lines" },
+        { kind = "toolCall", callId = "c2", tool = "execute_command", params = { command = "ls" }, status = "running" },
+        { kind = "commandOutput", callId = "c2", chunk = "a.txt\\nb" },
+        { kind = "commandOutput", callId = "c2", chunk = ".txt\\n" },
+        { kind = "toolResult", callId = "c2", tool = "execute_command", isError = true, summary = "exit 1" },
+        { kind = "todos", todos = { { text = "read", status = "completed" }, { text = "edit", status = "in_progress" } } },
+        { kind = "completed", result = "Renamed foo." },
+      }
+      for _, u in ipairs(updates) do t.update("t1", u) end
+      local buf = t.buffer("t1")
+      observe({ lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false), ft = vim.api.nvim_buf_get_option(buf, "filetype") })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed).toBeDefined()
+    expect(run.code).toBe(0)
+    const { lines, ft } = run.observed!
+    expect(ft).toBe("markdown")
+    expect(lines).toEqual([
+      "# rename foo",
+      "",
+      "Let me look.",
+      "",
+      "- **read_file** `a.txt` — running",
+      "  ✓ read 2 lines",
+      "- **execute_command** `ls` — running",
+      "```",
+      "a.txt",
+      "b.txt",
+      "```",
+      "  ✗ exit 1",
+      "**Todos**",
+      "- [x] read",
+      "- [-] edit",
+      "",
+      "## Completed",
+      "",
+      "Renamed foo.",
+      "",
+    ])
+  })
+
+  it("keeps a transcript window at the end while new text arrives unless the user scrolled up", async () => {
+    const run = await runNvim<{ followed: boolean; stayed: number }>(
+      `
+      local t = require("agent_lsp.transcript")
+      t.start("t1", "task")
+      for i = 1, 50 do t.update("t1", { kind = "text", delta = "line " .. i .. "\\n" }) end
+      local win = t.open("t1", { focus = true })
+      t.update("t1", { kind = "text", delta = "more\\n" })
+      local buf = t.buffer("t1")
+      local followed = vim.api.nvim_win_get_cursor(win)[1] == vim.api.nvim_buf_line_count(buf)
+      vim.api.nvim_win_set_cursor(win, { 5, 0 })
+      t.update("t1", { kind = "text", delta = "even more\\n" })
+      observe({ followed = followed, stayed = vim.api.nvim_win_get_cursor(win)[1] })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed).toEqual({ followed: true, stayed: 5 })
+  })
+
+  it("saves a buffer that holds only the agent's edit and reports it saved", async () => {
+    const run = await runNvim<{ saved: string[]; modified: boolean }>(
+      `
+      vim.cmd("edit a.txt")
+      local save = require("agent_lsp.save")
+      local apply = save.wrap_apply_edit(function(_, params) vim.lsp.util.apply_workspace_edit(params.edit, "utf-16") return { applied = true } end)
+      local uri = vim.uri_from_bufnr(0)
+      apply(nil, { edit = { documentChanges = { { textDocument = { uri = uri, version = 0 },
+        edits = { { range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 3 } }, newText = "ONE" } } } } } }, {})
+      local result = save.handler(nil, { uris = { uri } })
+      observe({ saved = result.saved, modified = vim.bo.modified })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.saved).toHaveLength(1)
+    expect(run.observed?.modified).toBe(false)
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe("ONE\ntwo\n")
+  })
+
+  it("does not save a buffer with the user's own unsaved changes and asks the user instead", async () => {
+    const run = await runNvim<{ saved: string[]; asked: string | null }>(
+      `
+      vim.cmd("edit a.txt")
+      vim.api.nvim_buf_set_lines(0, 1, 2, false, { "typed by the user" })
+      local asked = nil
+      vim.ui.select = function(items, opts, cb) asked = opts.prompt cb(nil) end
+      local save = require("agent_lsp.save")
+      local apply = save.wrap_apply_edit(function(_, params) vim.lsp.util.apply_workspace_edit(params.edit, "utf-16") return { applied = true } end)
+      local uri = vim.uri_from_bufnr(0)
+      apply(nil, { edit = { documentChanges = { { textDocument = { uri = uri, version = 0 },
+        edits = { { range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 3 } }, newText = "ONE" } } } } } }, {})
+      local result = save.handler(nil, { uris = { uri } })
+      vim.wait(1000, function() return asked ~= nil end)
+      observe({ saved = result.saved, asked = asked })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.saved).toEqual([])
+    expect(run.observed?.asked).toContain("a.txt")
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\ntwo\n")
+  })
+
+  it("answers an approval with deferred at once and sends the option picked later through agent/respond", async () => {
+    const run = await runNvim<{ answer: unknown; sent: { method: string; params: Record<string, unknown> }[] }>(
+      `
+      local sent = {}
+      vim.lsp.get_client_by_id = function() return { request = function(method, params) table.insert(sent, { method = method, params = params }) end } end
+      vim.ui.select = function(items, opts, cb)
+        vim.defer_fn(function()
+          for _, o in ipairs(items) do if opts.format_item(o) == "Allow once" then cb(o) end end
+        end, 20)
+      end
+      local handlers = require("agent_lsp.handlers").handlers()
+      local answer = handlers["agent/requestApproval"](nil, {
+        requestId = "a1", taskId = "t1", callId = "c1", tool = "apply_diff", title = "Edit a.txt?", detail = "", diff = "--- a\\n+++ b\\n",
+        options = { { optionId = "o1", label = "Allow once", kind = "allow_once" }, { optionId = "o2", label = "Reject", kind = "reject_once" } },
+      }, { client_id = 1 })
+      local answered_at_once = vim.deepcopy(answer)
+      vim.wait(2000, function() return #sent > 0 end)
+      observe({ answer = answered_at_once, sent = sent })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.answer).toEqual({ deferred: true })
+    expect(run.observed?.sent).toEqual([{ method: "agent/respond", params: { requestId: "a1", optionId: "o1" } }])
+  })
+
+  it("rejects an approval whose picker was dismissed", async () => {
+    const run = await runNvim<{ sent: { method: string; params: Record<string, unknown> }[] }>(
+      `
+      local sent = {}
+      vim.lsp.get_client_by_id = function() return { request = function(method, params) table.insert(sent, { method = method, params = params }) end } end
+      vim.ui.select = function(items, opts, cb) vim.defer_fn(function() cb(nil) end, 10) end
+      vim.ui.input = function(opts, cb) cb(nil) end
+      require("agent_lsp.handlers").handlers()["agent/requestApproval"](nil, {
+        requestId = "a2", taskId = "t1", callId = "c1", tool = "execute_command", title = "Run ls?", detail = "", command = "ls",
+        options = { { optionId = "yes", label = "Allow once", kind = "allow_once" }, { optionId = "no", label = "Reject", kind = "reject_once" } },
+      }, { client_id = 1 })
+      vim.wait(2000, function() return #sent > 0 end)
+      observe({ sent = sent })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.sent).toEqual([{ method: "agent/respond", params: { requestId: "a2", optionId: "no" } }])
+  })
+})
