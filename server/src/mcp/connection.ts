@@ -1,0 +1,232 @@
+import type { Readable } from "node:stream"
+import { fromCallToolResult, fromReadResourceResult } from "./content"
+import type { ResolvedMcpServer } from "./config"
+import type { McpCallResult, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import { loadMcpSdk, type McpSdk } from "./sdk"
+
+type SdkClient = InstanceType<McpSdk["Client"]>
+
+/** How a connection retries after its server died. */
+export interface ReconnectPolicy {
+  /** First delay; doubled after each failed attempt. */
+  baseDelayMs: number
+  maxDelayMs: number
+  /** Attempts after a crash before the server stays in "error" until the configuration is reloaded. */
+  maxAttempts: number
+}
+
+export const DEFAULT_RECONNECT: ReconnectPolicy = { baseDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 6 }
+const DEFAULT_TIMEOUT_SECONDS = 60
+
+/** One configured server: its client, its state, and its reconnection after a crash. */
+export class McpConnection {
+  status: McpServerStatus = "connecting"
+  error: string | undefined
+  tools: McpToolInfo[] = []
+  resources: McpResourceInfo[] = []
+  private client: SdkClient | undefined
+  private closing = false
+  private attempts = 0
+  private retryTimer: NodeJS.Timeout | undefined
+  private stderrTail = ""
+
+  constructor(
+    readonly server: ResolvedMcpServer,
+    private readonly onChange: () => void,
+    private readonly reconnect: ReconnectPolicy = DEFAULT_RECONNECT,
+  ) {}
+
+  get name(): string {
+    return this.server.name
+  }
+
+  /** Milliseconds a request may take before it is abandoned. */
+  get timeoutMs(): number {
+    return (this.server.config.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000
+  }
+
+  private connecting: Promise<void> | undefined
+
+  /** Connects and lists tools and resources; failures end in status "error", never a throw. */
+  connect(): Promise<void> {
+    clearTimeout(this.retryTimer)
+    this.retryTimer = undefined
+    this.connecting ??= this.doConnect().finally(() => (this.connecting = undefined))
+    return this.connecting
+  }
+
+  private async doConnect(): Promise<void> {
+    if (this.closing) return
+    this.setStatus("connecting")
+    try {
+      const sdk = await loadMcpSdk()
+      const client = new sdk.Client({ name: "agent-lsp", version: "0.1.0" }, { capabilities: {} })
+      this.stderrTail = ""
+      const transport = this.makeTransport(sdk)
+      client.onclose = () => this.closed(client)
+      await client.connect(transport, { timeout: this.timeoutMs })
+      if (this.closing) {
+        await client.close().catch(() => undefined)
+        return
+      }
+      this.client = client
+      await this.refreshLists(client)
+      this.attempts = 0
+      this.error = undefined
+      this.setStatus("connected")
+    } catch (e) {
+      this.client?.close().catch(() => undefined)
+      this.client = undefined
+      this.fail(`could not connect: ${describe(e)}${this.stderrHint()}`)
+      this.scheduleRetry()
+    }
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+    const client = this.client
+    if (!client || this.status !== "connected") return this.notConnected()
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, signal })
+      return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
+    } catch (e) {
+      return this.requestFailed(`tool "${tool}"`, e)
+    }
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<McpCallResult> {
+    const client = this.client
+    if (!client || this.status !== "connected") return this.notConnected()
+    try {
+      const result = await client.readResource({ uri }, { timeout: this.timeoutMs, signal })
+      return fromReadResourceResult(this.name, uri, result)
+    } catch (e) {
+      return this.requestFailed(`resource "${uri}"`, e)
+    }
+  }
+
+  /** Stops for good (configuration removed or hub disposed). */
+  async close(): Promise<void> {
+    this.closing = true
+    clearTimeout(this.retryTimer)
+    const client = this.client
+    this.client = undefined
+    await client?.close().catch(() => undefined)
+  }
+
+  private makeTransport(sdk: McpSdk) {
+    const c = this.server.config
+    if ("command" in c) {
+      const transport = new sdk.StdioClientTransport({
+        command: c.command,
+        args: c.args ?? [],
+        env: { ...sdk.getDefaultEnvironment(), ...c.env },
+        cwd: c.cwd,
+        stderr: "pipe",
+      })
+      // Keep the end of stderr for error messages; reading it also keeps the pipe from filling up.
+      ;(transport.stderr as Readable | null)?.on("data", (chunk: Buffer) => {
+        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-2000)
+      })
+      return transport
+    }
+    const requestInit = c.headers ? { headers: c.headers } : undefined
+    if (c.type === "sse") return new sdk.SSEClientTransport(new URL(c.url), { requestInit })
+    return new sdk.StreamableHTTPClientTransport(new URL(c.url), { requestInit })
+  }
+
+  private async refreshLists(client: SdkClient): Promise<void> {
+    const caps = client.getServerCapabilities() ?? {}
+    const opts = { timeout: this.timeoutMs }
+    const tools: McpToolInfo[] = []
+    if (caps.tools) {
+      let cursor: string | undefined
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, opts)
+        for (const t of page.tools) {
+          tools.push({ server: this.name, name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> })
+        }
+        cursor = page.nextCursor
+      } while (cursor)
+    }
+    const resources: McpResourceInfo[] = []
+    if (caps.resources) {
+      let cursor: string | undefined
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {}, opts)
+        for (const r of page.resources) {
+          resources.push({ server: this.name, uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType, template: false })
+        }
+        cursor = page.nextCursor
+      } while (cursor)
+      // Templates are optional: servers without them answer MethodNotFound.
+      const templates = await client.listResourceTemplates({}, opts).catch(() => ({ resourceTemplates: [] }))
+      for (const t of templates.resourceTemplates) {
+        resources.push({ server: this.name, uri: t.uriTemplate, name: t.name, description: t.description, mimeType: t.mimeType, template: true })
+      }
+    }
+    this.tools = tools
+    this.resources = resources
+  }
+
+  private closed(client: SdkClient): void {
+    if (this.closing || this.client !== client) return
+    this.client = undefined
+    this.fail(`the server stopped${this.stderrHint()}; reconnecting`)
+    this.scheduleRetry()
+  }
+
+  private scheduleRetry(): void {
+    if (this.closing || this.retryTimer) return
+    if (this.attempts >= this.reconnect.maxAttempts) {
+      this.fail(`${this.error ?? "failed"} (gave up after ${this.attempts} attempts; fix the server and reload the configuration)`)
+      return
+    }
+    const delay = Math.min(this.reconnect.maxDelayMs, this.reconnect.baseDelayMs * 2 ** this.attempts)
+    this.attempts++
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined
+      void this.connect()
+    }, delay)
+    this.retryTimer.unref()
+  }
+
+  private fail(message: string): void {
+    this.error = message
+    this.tools = []
+    this.resources = []
+    this.setStatus("error")
+  }
+
+  private setStatus(status: McpServerStatus): void {
+    this.status = status
+    this.onChange()
+  }
+
+  private notConnected(): McpCallResult {
+    const why = this.status === "connecting" ? "is still connecting" : `is not connected (${this.error ?? this.status})`
+    const text = `MCP server "${this.name}" ${why}. Try again in a moment, or continue without it.`
+    return { isError: true, content: [{ type: "text", text }], summary: text }
+  }
+
+  private requestFailed(what: string, e: unknown): McpCallResult {
+    const code = (e as { code?: unknown }).code
+    let text: string
+    if (code === -32001) {
+      text = `MCP server "${this.name}" did not answer ${what} within ${this.timeoutMs / 1000} s, so the call was abandoned. Try a smaller request, or continue without this tool.`
+    } else if (code === -32000 || !this.client) {
+      text = `MCP server "${this.name}" stopped while handling ${what}${this.stderrHint()}. It is being restarted; try again in a moment, or continue without it.`
+    } else {
+      text = `MCP server "${this.name}" answered ${what} with an error: ${describe(e)}. Check the arguments against the tool's schema.`
+    }
+    return { isError: true, content: [{ type: "text", text }], summary: text.split(".")[0]! }
+  }
+
+  private stderrHint(): string {
+    const last = this.stderrTail.trim().split("\n").slice(-3).join(" | ")
+    return last ? ` (stderr: ${last.slice(-300)})` : ""
+  }
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,0 +1,63 @@
+import type { McpCallResult, McpContent } from "./port"
+
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"])
+
+/** A content block as MCP servers send it (tools/call results and resources/read contents). */
+interface RawBlock {
+  type?: string
+  text?: string
+  data?: string
+  mimeType?: string
+  uri?: string
+  name?: string
+  blob?: string
+  resource?: { uri?: string; text?: string; blob?: string; mimeType?: string }
+}
+
+/** Turns an MCP tools/call result into tool-result content: text, images, embedded resources as text. */
+export function fromCallToolResult(server: string, tool: string, result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): McpCallResult {
+  const blocks = Array.isArray(result.content) ? (result.content as RawBlock[]) : []
+  const content = blocks.flatMap(convertBlock)
+  if (content.length === 0 && result.structuredContent !== undefined) {
+    content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) })
+  }
+  if (content.length === 0) content.push({ type: "text", text: "(the tool returned no content)" })
+  const isError = result.isError === true
+  const first = content.find((c) => c.type === "text")
+  const line = first?.type === "text" ? first.text.split("\n", 1)[0]!.slice(0, 100) : `${content.length} block(s)`
+  return { isError, content, summary: `${server}/${tool}${isError ? " failed" : ""}: ${line}` }
+}
+
+/** Turns resources/read contents into tool-result content. */
+export function fromReadResourceResult(server: string, uri: string, result: { contents?: unknown }): McpCallResult {
+  const items = Array.isArray(result.contents) ? (result.contents as RawBlock[]) : []
+  const content = items.flatMap((item) => convertBlock({ type: "resource", resource: item }))
+  if (content.length === 0) content.push({ type: "text", text: `(resource ${uri} is empty)` })
+  return { isError: false, content, summary: `read ${uri} from ${server}` }
+}
+
+function convertBlock(block: RawBlock): McpContent[] {
+  switch (block.type) {
+    case "text":
+      return [{ type: "text", text: block.text ?? "" }]
+    case "image":
+      if (block.data && block.mimeType && IMAGE_TYPES.has(block.mimeType)) {
+        return [{ type: "image", mediaType: block.mimeType as "image/png", base64: block.data }]
+      }
+      return [{ type: "text", text: `[image of type ${block.mimeType ?? "unknown"} omitted: only PNG, JPEG, GIF and WebP can be shown]` }]
+    case "audio":
+      return [{ type: "text", text: `[audio (${block.mimeType ?? "unknown type"}) omitted: audio cannot be shown]` }]
+    case "resource_link":
+      return [{ type: "text", text: `[resource link: ${block.uri}${block.name ? ` (${block.name})` : ""}; read it with access_mcp_resource]` }]
+    case "resource": {
+      const r = block.resource ?? {}
+      if (typeof r.text === "string") return [{ type: "text", text: `[resource ${r.uri ?? ""}]\n${r.text}` }]
+      if (typeof r.blob === "string" && r.mimeType && IMAGE_TYPES.has(r.mimeType)) {
+        return [{ type: "image", mediaType: r.mimeType as "image/png", base64: r.blob }]
+      }
+      return [{ type: "text", text: `[binary resource ${r.uri ?? ""} (${r.mimeType ?? "unknown type"}, ${Math.floor(((r.blob?.length ?? 0) * 3) / 4)} bytes) omitted]` }]
+    }
+    default:
+      return [{ type: "text", text: JSON.stringify(block) }]
+  }
+}

@@ -1,0 +1,164 @@
+import type { Settings } from "../config/schema"
+import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
+import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
+import type { McpCallResult, McpPort, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
+import { askWorkspaceTrust, McpTrustStore, type TrustAskContext } from "./trust"
+
+export interface McpHubOptions {
+  /** The workspace whose `.roo/mcp.json` is read (the first workspace folder). */
+  workspaceFolder: string | undefined
+  /** The state directory (trust decisions are remembered there). */
+  stateDir: string
+  /** The current settings; `mcpServers` must come from trusted sources only (global file / initializationOptions). */
+  settings: () => Pick<Settings, "mcpServers">
+  /** Called whenever a server's state changes, with every server's state (lsp/ tells the user). */
+  onChange?: (servers: McpServerInfo[]) => void
+  reconnect?: ReconnectPolicy
+  env?: NodeJS.ProcessEnv
+}
+
+interface Entry {
+  server: ResolvedMcpServer
+  connection?: McpConnection
+  status?: "disabled" | "untrusted"
+}
+
+/**
+ * Every configured MCP server of one workspace. Nothing connects until `start()` (called when the first
+ * task starts) and the SDK is loaded only then. Workspace servers start only once the user approved the
+ * workspace file (see ./trust.ts).
+ */
+export class McpHub implements McpPort {
+  private entries = new Map<string, Entry>()
+  private errors: McpConfigError[] = []
+  private started: Promise<void> | undefined
+  private readonly trust: McpTrustStore
+  /** Hashes of workspace files the user declined in this session: not asked again until the file changes. */
+  private readonly declined = new Set<string>()
+  private disposed = false
+
+  constructor(private readonly options: McpHubOptions) {
+    this.trust = new McpTrustStore(options.stateDir)
+  }
+
+  /**
+   * Loads the configuration and connects, once; later calls wait for the first. `trust` lets the hub ask
+   * about an unapproved workspace file on behalf of a task; without it those servers stay "untrusted".
+   */
+  start(trust?: TrustAskContext): Promise<void> {
+    this.started ??= this.load(trust)
+    return this.started
+  }
+
+  /** The configuration changed (settings or `.roo/mcp.json`): stops, re-reads, and reconnects what changed. */
+  async reload(trust?: TrustAskContext): Promise<void> {
+    this.started = this.load(trust)
+    return this.started
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    await Promise.all([...this.entries.values()].map((e) => e.connection?.close()))
+    this.entries.clear()
+  }
+
+  connectedServerNames(): string[] {
+    return [...this.entries.values()].filter((e) => e.connection?.status === "connected").map((e) => e.server.name)
+  }
+
+  /** Configured servers' names (connected or not), e.g. to decide whether use_mcp_tool is offered. */
+  configuredServerNames(): string[] {
+    return [...this.entries.keys()]
+  }
+
+  listServers(): McpServerInfo[] {
+    const servers: McpServerInfo[] = [...this.entries.values()].map(({ server, connection, status }) => ({
+      name: server.name,
+      source: server.source,
+      status: status ?? connection?.status ?? "connecting",
+      ...(connection?.error && !status ? { error: connection.error } : {}),
+      ...(status === "untrusted" ? { error: "the workspace .roo/mcp.json has not been approved yet" } : {}),
+      tools: connection?.tools.map((t) => t.name) ?? [],
+      resources: connection?.resources.length ?? 0,
+    }))
+    for (const e of this.errors) servers.push({ name: e.name, source: e.source, status: "error", error: e.message, tools: [], resources: 0 })
+    return servers
+  }
+
+  listTools(): McpToolInfo[] {
+    return this.connected().flatMap((c) => c.tools)
+  }
+
+  listResources(): McpResourceInfo[] {
+    return this.connected().flatMap((c) => c.resources)
+  }
+
+  alwaysAllow(server: string): readonly string[] {
+    const entry = this.entries.get(server)
+    return entry && !entry.status ? (entry.server.config.alwaysAllow ?? []) : []
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+    const found = this.find(server)
+    return "result" in found ? found.result : found.connection.callTool(tool, args, signal)
+  }
+
+  async readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult> {
+    const found = this.find(server)
+    return "result" in found ? found.result : found.connection.readResource(uri, signal)
+  }
+
+  private find(server: string): { connection: McpConnection } | { result: McpCallResult } {
+    const entry = this.entries.get(server)
+    const known = this.connectedServerNames()
+    const fail = (text: string) => ({ result: { isError: true, content: [{ type: "text" as const, text }], summary: text } })
+    if (!entry) return fail(`There is no MCP server named "${server}". Connected servers: ${known.join(", ") || "none"}.`)
+    if (entry.status === "disabled") return fail(`MCP server "${server}" is disabled in its configuration. Use another tool.`)
+    if (entry.status === "untrusted") return fail(`MCP server "${server}" comes from the workspace .roo/mcp.json, which the user has not approved, so it is not running. Use another tool.`)
+    return { connection: entry.connection! }
+  }
+
+  private connected(): McpConnection[] {
+    return [...this.entries.values()].flatMap((e) => (e.connection?.status === "connected" ? [e.connection] : []))
+  }
+
+  private async load(trust: TrustAskContext | undefined): Promise<void> {
+    const { workspaceFolder } = this.options
+    const config = await loadMcpConfiguration(this.options.settings(), workspaceFolder, this.options.env)
+    const workspaceServers = config.servers.filter((s) => s.source === "workspace" && !s.config.disabled)
+    let workspaceTrusted = false
+    if (config.workspaceFile && workspaceServers.length > 0 && workspaceFolder) {
+      const file = config.workspaceFile
+      workspaceTrusted = await this.trust.isTrusted(workspaceFolder, file)
+      if (!workspaceTrusted && trust && !this.declined.has(file.sha256)) {
+        workspaceTrusted = await askWorkspaceTrust(file, workspaceServers, trust).catch(() => false)
+        if (workspaceTrusted) await this.trust.remember(workspaceFolder, file)
+        else this.declined.add(file.sha256)
+      }
+    }
+    if (this.disposed) return
+    // Keep connections whose configuration is unchanged; close the rest.
+    const next = new Map<string, Entry>()
+    for (const server of config.servers) {
+      const old = this.entries.get(server.name)
+      const status = server.config.disabled ? "disabled" : server.source === "workspace" && !workspaceTrusted ? "untrusted" : undefined
+      if (status) {
+        next.set(server.name, { server, status })
+      } else if (old?.connection && !old.status && JSON.stringify(old.server) === JSON.stringify(server)) {
+        next.set(server.name, old)
+      } else {
+        next.set(server.name, { server, connection: new McpConnection(server, () => this.changed(), this.options.reconnect ?? DEFAULT_RECONNECT) })
+      }
+    }
+    const closing = [...this.entries.values()].filter((e) => e.connection && next.get(e.server.name) !== e)
+    this.entries = next
+    this.errors = config.errors
+    await Promise.all(closing.map((e) => e.connection!.close()))
+    this.changed()
+    await Promise.all([...next.values()].map((e) => (e.connection && e.connection.status !== "connected" ? e.connection.connect() : undefined)))
+  }
+
+  private changed(): void {
+    if (!this.disposed) this.options.onChange?.(this.listServers())
+  }
+}

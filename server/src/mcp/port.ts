@@ -1,0 +1,86 @@
+/**
+ * The MCP hub as tools and the rest of the server see it. Types only: `tools/context.ts` exposes an
+ * optional `mcp?: McpPort`, lsp/ hands in the McpHub (./hub.ts), tests may hand in the hub or a fake.
+ */
+
+/** Status of one configured server, as `agent/listMcpServers` reports it. */
+export type McpServerStatus = "connecting" | "connected" | "error" | "disabled" | "untrusted"
+
+/** One entry of the `agent/listMcpServers` result. */
+export interface McpServerInfo {
+  name: string
+  source: "global" | "workspace"
+  status: McpServerStatus
+  error?: string
+  tools: string[]
+  resources: number
+}
+
+/** A tool a connected server offers. */
+export interface McpToolInfo {
+  server: string
+  name: string
+  description: string
+  /** The tool's JSON Schema for its arguments, as the server sent it. */
+  inputSchema: Record<string, unknown>
+}
+
+/** A resource or resource template a connected server offers. */
+export interface McpResourceInfo {
+  server: string
+  /** The URI, or the URI template for templates. */
+  uri: string
+  name: string
+  description?: string
+  mimeType?: string
+  template: boolean
+}
+
+/** A content block of a call result, shaped like the tools' ToolResultContent. */
+export type McpContent =
+  | { type: "text"; text: string }
+  | { type: "image"; mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; base64: string }
+
+/** What a tool call or resource read produced, shaped like the tools' ToolResult. */
+export interface McpCallResult {
+  isError: boolean
+  content: McpContent[]
+  summary: string
+}
+
+export interface McpPort {
+  /** Servers that are connected now (their tools can be offered and called). */
+  connectedServerNames(): string[]
+  /** Every configured server with its state. */
+  listServers(): McpServerInfo[]
+  /** Tools of connected servers. */
+  listTools(): McpToolInfo[]
+  /** Resources and templates of connected servers. */
+  listResources(): McpResourceInfo[]
+  /** The server's `alwaysAllow` list from its (trusted) configuration; empty when unknown. */
+  alwaysAllow(server: string): readonly string[]
+  /** Calls a tool; never throws: timeouts, crashes and MCP errors are error results. */
+  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult>
+  /** Reads a resource; never throws. */
+  readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>
+}
+
+/**
+ * The part of the tools' AskPort (tools/context.ts) the hub needs to ask whether a workspace
+ * `.roo/mcp.json` may start its servers. Declared here structurally because mcp/ may not import tools/;
+ * lsp/ passes its AskPort as is.
+ */
+export interface McpTrustAsker {
+  approve(
+    request: {
+      taskId: string
+      callId: string
+      tool: string
+      title: string
+      detail: string
+      command?: string
+      options: { optionId: string; label: string; kind: "allow_once" | "allow_always" | "reject_once" | "reject_always" }[]
+    },
+    signal: AbortSignal,
+  ): Promise<{ decision: "answered"; kind: string } | { decision: "noAnswer" }>
+}
