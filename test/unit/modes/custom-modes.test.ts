@@ -1,0 +1,153 @@
+import { mkdir, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { ModeRegistry, parseCustomModes, type ModeFileError } from "../../../server/src/modes"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+
+const docsYaml = `customModes:
+  - slug: docs
+    name: Docs Writer
+    roleDefinition: You write documentation.
+    groups:
+      - read
+      - - edit
+        - fileRegex: \\.md$
+          description: Markdown only
+`
+
+let workspaces: TempWorkspace[] = []
+afterEach(async () => {
+  await Promise.all(workspaces.map((w) => w.cleanup()))
+  workspaces = []
+})
+async function ws(files: Record<string, string> = {}) {
+  const w = await tempWorkspace(files)
+  workspaces.push(w)
+  return w
+}
+
+describe("parseCustomModes", () => {
+  it("reads Roo-Code's YAML format with a group that has options", () => {
+    const { modes, errors } = parseCustomModes(docsYaml, ".roomodes")
+    expect(errors).toEqual([])
+    expect(modes).toEqual([
+      { slug: "docs", name: "Docs Writer", roleDefinition: "You write documentation.", groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown only" }]] },
+    ])
+  })
+
+  it("reads JSON", () => {
+    const json = JSON.stringify({ customModes: [{ slug: "j", name: "J", roleDefinition: "r", groups: ["read"] }] })
+    expect(parseCustomModes(json, "x.json").modes.map((m) => m.slug)).toEqual(["j"])
+  })
+
+  it("falls back to JSON when the YAML parser refuses the text", () => {
+    // A tab-indented JSON document is valid JSON but not valid YAML.
+    const json = '{\n\t"customModes": [{"slug": "t", "name": "T", "roleDefinition": "r", "groups": []}]\n}'
+    expect(parseCustomModes(json, "x").modes.map((m) => m.slug)).toEqual(["t"])
+  })
+
+  it("reports a syntax error with the file", () => {
+    const { modes, errors } = parseCustomModes("customModes: [\n  {slug: ", "/w/.roomodes")
+    expect(modes).toEqual([])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]!.file).toBe("/w/.roomodes")
+    expect(errors[0]!.reason).toMatch(/^not valid YAML or JSON: /)
+  })
+
+  it("skips a mode with a bad slug, a bad regex or a duplicate slug and keeps the valid ones", () => {
+    const text = `customModes:
+  - { slug: "bad slug", name: A, roleDefinition: r, groups: [] }
+  - { slug: ok, name: Ok, roleDefinition: r, groups: [read] }
+  - { slug: rx, name: Rx, roleDefinition: r, groups: [[edit, { fileRegex: "([a-" }]] }
+  - { slug: ok, name: Again, roleDefinition: r, groups: [] }
+  - { slug: grp, name: G, roleDefinition: r, groups: [read, teleport] }
+`
+    const { modes, errors } = parseCustomModes(text, ".roomodes")
+    expect(modes.map((m) => m.slug)).toEqual(["ok"])
+    expect(errors.map((e) => e.reason)).toEqual([
+      'mode 1 ("bad slug") was skipped: slug: slug must use only letters, digits and dashes',
+      'mode 3 ("rx") was skipped: groups.0.1.fileRegex: fileRegex is not a valid regular expression',
+      'mode 4 ("ok") was skipped: the slug "ok" is already defined earlier in this file',
+      'mode 5 ("grp") was skipped: groups.1: a group must be one of read, edit, command, browser, mcp, modes, or [group, { fileRegex?, description? }]',
+    ])
+  })
+
+  it("treats an empty file as no modes and a file without customModes as an error", () => {
+    expect(parseCustomModes("", "f")).toEqual({ modes: [], errors: [] })
+    expect(parseCustomModes("modes: []", "f").errors[0]!.reason).toBe('expected an object with a "customModes" list')
+  })
+})
+
+describe("ModeRegistry", () => {
+  it("lets the workspace override the global file and the global file override built-in modes", async () => {
+    const global = await ws({
+      "custom_modes.yaml": `customModes:
+  - { slug: code, name: Global Code, roleDefinition: g, groups: [read] }
+  - { slug: shared, name: Global Shared, roleDefinition: g, groups: [] }
+`,
+    })
+    const w = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: Workspace Shared, roleDefinition: w, groups: [read] }\n` })
+    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: global.root })
+    expect(registry.get("code")).toMatchObject({ name: "Global Code", source: "global" })
+    expect(registry.get("shared")).toMatchObject({ name: "Workspace Shared", source: "workspace" })
+    expect(registry.get("architect")!.source).toBe("builtin")
+    expect(registry.summaries().map((m) => [m.slug, m.source])).toEqual([
+      ["code", "global"],
+      ["architect", "builtin"],
+      ["ask", "builtin"],
+      ["debug", "builtin"],
+      ["orchestrator", "builtin"],
+      ["shared", "workspace"],
+    ])
+  })
+
+  it("reads the global custom_modes.json when there is no YAML file", async () => {
+    const global = await ws({ "custom_modes.json": JSON.stringify({ customModes: [{ slug: "gj", name: "GJ", roleDefinition: "r", groups: [] }] }) })
+    const registry = new ModeRegistry({ globalConfigDir: global.root })
+    expect(registry.get("gj")?.source).toBe("global")
+  })
+
+  it("reports each problem once, with the file, and reports it again only after it changed", async () => {
+    const w = await ws({ ".roomodes": "customModes: [oops" })
+    const reported: ModeFileError[] = []
+    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e) })
+    registry.reload()
+    expect(reported).toHaveLength(1)
+    expect(reported[0]!.file).toBe(join(w.root, ".roomodes"))
+    expect(registry.list().map((m) => m.slug)).toEqual(["code", "architect", "ask", "debug", "orchestrator"])
+    await writeFile(w.path(".roomodes"), docsYaml)
+    registry.reload()
+    expect(registry.get("docs")?.source).toBe("workspace")
+    expect(registry.errors()).toEqual([])
+  })
+
+  it("describes a mode in listModes by its description, else the first sentence of whenToUse", () => {
+    const registry = ModeRegistry.builtinOnly()
+    expect(registry.summaries()[0]).toEqual({
+      slug: "code",
+      name: "Code",
+      description: "Write, modify and refactor code",
+      groups: ["read", "edit", "command", "browser", "mcp"],
+      source: "builtin",
+    })
+  })
+
+  it("reloads when the watched .roomodes file changes", async () => {
+    const w = await ws()
+    await mkdir(w.root, { recursive: true })
+    const changed = new Promise<void>((resolve) => {
+      const registry = new ModeRegistry({
+        workspaceFolders: () => [w.root],
+        globalConfigDir: null,
+        watch: true,
+        debounceMs: 20,
+        onChange: () => {
+          registry.dispose()
+          resolve()
+        },
+      })
+    })
+    await writeFile(w.path(".roomodes"), docsYaml)
+    await changed
+  })
+})
