@@ -1,0 +1,53 @@
+import { readdir, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import type { CustomInstructions } from "./sections"
+
+/** Rule files larger than this are cut: one stray file must not eat the context window. */
+const MAX_RULE_CHARS = 20_000
+
+/**
+ * Reads the workspace's instructions for a mode: AGENTS.md at the root, `.roo/rules/*.md` and
+ * `.roo/rules-<mode>/*.md` (sorted by name), and whether a .rooignore exists. Missing files are normal.
+ */
+export async function loadCustomInstructions(
+  workspaceRoot: string | undefined,
+  modeSlug: string,
+  settingsText: string,
+  modeText?: string,
+): Promise<CustomInstructions> {
+  if (!workspaceRoot) return { settings: settingsText, mode: modeText, rules: [], hasRooIgnore: false }
+  const [agentsMd, rules, modeRules, rooIgnore] = await Promise.all([
+    readText(join(workspaceRoot, "AGENTS.md")),
+    readRuleDir(workspaceRoot, ".roo/rules"),
+    readRuleDir(workspaceRoot, `.roo/rules-${modeSlug}`),
+    readText(join(workspaceRoot, ".rooignore")),
+  ])
+  return { settings: settingsText, mode: modeText, agentsMd, rules: [...rules, ...modeRules], hasRooIgnore: rooIgnore !== undefined }
+}
+
+async function readRuleDir(root: string, relativeDir: string): Promise<{ path: string; text: string }[]> {
+  let names: string[]
+  try {
+    names = (await readdir(join(root, relativeDir), { withFileTypes: true }))
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
+      .map((entry) => entry.name)
+      .sort()
+  } catch {
+    return []
+  }
+  const out: { path: string; text: string }[] = []
+  for (const name of names) {
+    const text = await readText(join(root, relativeDir, name))
+    if (text !== undefined) out.push({ path: `${relativeDir}/${name}`, text })
+  }
+  return out
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    const text = await readFile(path, "utf8")
+    return text.length > MAX_RULE_CHARS ? `${text.slice(0, MAX_RULE_CHARS)}\n[... cut at ${MAX_RULE_CHARS} characters]` : text
+  } catch {
+    return undefined
+  }
+}

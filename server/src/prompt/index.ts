@@ -1,0 +1,3 @@
+export { buildSystemPrompt, estimateTokens } from "./builder"
+export { loadCustomInstructions } from "./custom-instructions"
+export type { CustomInstructions, PromptContext, SystemInfo } from "./sections"

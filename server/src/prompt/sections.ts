@@ -1,0 +1,149 @@
+import type { ModeConfig } from "../modes/types"
+
+/**
+ * The system prompt's sections, each a pure function of what it needs. Kept lean on purpose: the
+ * model pays for every word on every request. Tool schemas are not here: they go in the API `tools`
+ * field, and the tools' own descriptions say how to call them.
+ */
+
+/** What the sections may look at. Everything is already resolved: no IO happens here. */
+export interface PromptContext {
+  mode: ModeConfig
+  /** Every mode the user can switch to (slug, name, whenToUse). */
+  modes: readonly Pick<ModeConfig, "slug" | "name" | "whenToUse" | "description">[]
+  /** Names of the tools offered in this request. */
+  toolNames: readonly string[]
+  system: SystemInfo
+  custom: CustomInstructions
+}
+
+export interface SystemInfo {
+  os: string
+  shell: string
+  /** Absolute paths; the first is where relative paths resolve. */
+  workspaceFolders: readonly string[]
+  /** Frozen at task start, so the prompt (and its cache entry) stays the same across requests. */
+  time: string
+}
+
+/** Instructions from the user and the workspace, in the order they are shown. */
+export interface CustomInstructions {
+  /** agent.prompt.customInstructions */
+  settings: string
+  /** The mode's customInstructions. */
+  mode?: string
+  /** AGENTS.md at the workspace root. */
+  agentsMd?: string
+  /** .roo/rules/*.md and .roo/rules-<mode>/*.md, relative path and text, sorted by path. */
+  rules: readonly { path: string; text: string }[]
+  /** A .rooignore exists: some paths are hidden from the agent. */
+  hasRooIgnore: boolean
+}
+
+export function roleSection(ctx: PromptContext): string {
+  return ctx.mode.roleDefinition.trim()
+}
+
+export function markdownSection(): string {
+  return `====
+
+MARKDOWN RULES
+
+Write responses in Markdown. Refer to files by their workspace-relative path in backticks (\`src/app.ts\`), with a line number where it helps (\`src/app.ts:42\`).`
+}
+
+export function toolUseSection(ctx: PromptContext): string {
+  const has = (name: string) => ctx.toolNames.includes(name)
+  return `====
+
+TOOL USE
+
+You act through the tools you are given, called natively. After each call you receive its result before you continue.
+1. Think about what you already know and what you still need; pick the tool that best gets it.
+2. Call several independent tools in one reply when that saves a round trip (for example reading three files); calls run in order, and a rejected call skips the rest of the reply.
+3. Work step by step: let each result inform the next step. Never assume a tool succeeded: read its result.${
+    has("update_todo_list") ? "\n4. For work with several steps, keep a todo list with update_todo_list and update it as you go." : ""
+  }`
+}
+
+export function capabilitiesSection(ctx: PromptContext): string {
+  const has = (name: string) => ctx.toolNames.includes(name)
+  const lines = ["====", "", "CAPABILITIES", ""]
+  lines.push("- You work inside the user's editor: file edits appear in their buffers, and the user approves actions as their settings require.")
+  if (has("list_files") || has("search_files") || has("read_file"))
+    lines.push("- You can list, search and read files in the workspace folders to understand the project before changing it.")
+  if (has("list_code_definition_names")) lines.push("- list_code_definition_names gives an overview of the classes and functions in source files.")
+  if (ctx.toolNames.some((n) => ["apply_diff", "edit", "write_to_file", "insert_content", "search_replace", "edit_file", "apply_patch"].includes(n)))
+    lines.push("- You can create and edit files. Prefer targeted edits to rewriting whole files.")
+  if (has("execute_command"))
+    lines.push(`- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`)
+  if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--"))) lines.push("- You can use tools and resources of connected MCP servers.")
+  if (has("fetch_instructions")) lines.push("- fetch_instructions returns detailed how-tos: `create_mcp_server`, `create_mode`.")
+  return lines.join("\n")
+}
+
+export function modesSection(ctx: PromptContext): string {
+  const lines = ["====", "", "MODES", "", `You are in mode "${ctx.mode.slug}". The modes:`]
+  for (const mode of ctx.modes) lines.push(`- "${mode.slug}" (${mode.name}): ${(mode.whenToUse ?? mode.description ?? "").trim()}`)
+  return lines.join("\n")
+}
+
+export function rulesSection(ctx: PromptContext): string {
+  const root = ctx.system.workspaceFolders[0] ?? "the workspace"
+  const rules = [
+    `- Relative paths resolve against ${root}. You cannot leave the workspace folders.`,
+    "- Read a file before editing it, and keep edits consistent with the project's style and conventions.",
+    "- Do not ask for information a tool can give you. Ask the user (ask_followup_question) only when you truly need their decision, with 2-4 concrete suggested answers.",
+    "- When the task is done, call attempt_completion with a short final result. Do not end it with a question or an offer of more help.",
+    "- Be direct and technical; do not open replies with filler such as \"Great\" or \"Certainly\".",
+  ]
+  if (ctx.toolNames.includes("execute_command")) rules.splice(2, 0, "- Commands cannot be interactive. Prefer non-interactive flags (e.g. `--yes`).")
+  return ["====", "", "RULES", "", ...rules].join("\n")
+}
+
+export function systemInfoSection(ctx: PromptContext): string {
+  const folders = ctx.system.workspaceFolders
+  return `====
+
+SYSTEM INFORMATION
+
+Operating system: ${ctx.system.os}
+Shell: ${ctx.system.shell}
+Workspace folder${folders.length === 1 ? "" : "s"}: ${folders.join(", ") || "(none)"}
+Task started: ${ctx.system.time}`
+}
+
+export function objectiveSection(): string {
+  return `====
+
+OBJECTIVE
+
+Accomplish the user's task iteratively: break it into clear steps, work through them one by one with the tools, check your work, then present the result with attempt_completion. If the user gives feedback, act on it and complete again.`
+}
+
+export function customInstructionsSection(ctx: PromptContext): string {
+  const parts: string[] = []
+  const custom = ctx.custom
+  if (custom.settings.trim()) parts.push(`User's instructions:\n${custom.settings.trim()}`)
+  if (ctx.mode.customInstructions?.trim() || custom.mode?.trim())
+    parts.push(`Mode-specific instructions (${ctx.mode.slug}):\n${(custom.mode ?? ctx.mode.customInstructions ?? "").trim()}`)
+  if (custom.agentsMd?.trim()) parts.push(`Instructions from AGENTS.md:\n${custom.agentsMd.trim()}`)
+  for (const rule of custom.rules) if (rule.text.trim()) parts.push(`Rules from ${rule.path}:\n${rule.text.trim()}`)
+  const notes = ["Files that configure this agent (.rooignore, .roomodes, .roo/, AGENTS.md) are protected: change them only when the task is about them."]
+  if (custom.hasRooIgnore) notes.unshift("Paths matched by .rooignore are hidden from you: tools refuse to read, write or list them. Do not try to work around that.")
+  parts.push(notes.join(" "))
+  return ["====", "", "USER'S CUSTOM INSTRUCTIONS", "", "Follow these instructions; they do not override the rules above.", "", parts.join("\n\n")].join("\n")
+}
+
+/** The sections in the order the prompt shows them. */
+export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
+  roleSection,
+  markdownSection,
+  toolUseSection,
+  capabilitiesSection,
+  modesSection,
+  rulesSection,
+  systemInfoSection,
+  objectiveSection,
+  customInstructionsSection,
+]
