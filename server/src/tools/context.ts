@@ -1,5 +1,6 @@
 import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { McpPort } from "../mcp/port"
 
 /**
  * The ports through which a tool reaches the world. `lsp/` implements EditorPort and AskPort over the
@@ -119,6 +120,8 @@ export interface ToolContext {
   readonly signal: AbortSignal
   /** Streams an update to the editor while the tool runs (e.g. commandOutput). */
   emit(update: TaskUpdate): void
+  /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
+  readonly mcp?: McpPort
 }
 
 /** What `available()` may look at: the configuration, not a particular call. */
@@ -131,4 +134,6 @@ export interface AvailabilityContext {
   readonly hasCodebaseIndex: boolean
   /** True when a browser is configured (browser_action). */
   readonly hasBrowser: boolean
+  /** The MCP hub, so dynamic MCP tools can see which tools a server offers now. */
+  readonly mcp?: McpPort
 }
