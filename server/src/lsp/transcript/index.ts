@@ -1,0 +1,5 @@
+export { TranscriptWriter, transcriptDir, type TranscriptWriterOptions } from "./transcript-writer"
+export { TranscriptDocument, endPosition } from "./transcript-document"
+export { TranscriptRenderer, paramsSummary, respondCommand, DEFAULT_RENDER_OPTIONS, type TranscriptRenderOptions } from "./render"
+export type { TranscriptIo, TranscriptTextEdit } from "./transcript-io"
+export { nodeTranscriptFiles } from "./node-files"

@@ -1,0 +1,94 @@
+import { pathToFileURL } from "node:url"
+import type { TranscriptIo, TranscriptTextEdit } from "./transcript-io"
+
+/**
+ * One task's transcript: the markdown text in memory, a file on disk, and the editor's copy kept in
+ * step by appending with workspace/applyEdit. Appends are batched (streamed text would otherwise be one
+ * applyEdit per token) and sent strictly in order, each as an insert at the end of the text the
+ * previous one left.
+ */
+export class TranscriptDocument {
+  readonly uri: string
+  private text: string
+  /** Text appended but not yet sent. */
+  private pendingText = ""
+  private timer: NodeJS.Timeout | undefined
+  private chain: Promise<void> = Promise.resolve()
+  /** False until the editor was asked to show the document; edits before that would open it unasked. */
+  private shown = false
+
+  constructor(
+    readonly path: string,
+    initialText: string,
+    private readonly io: TranscriptIo,
+    private readonly flushDelayMs: number,
+  ) {
+    this.uri = pathToFileURL(path).toString()
+    this.text = initialText
+  }
+
+  /** The full text, including what is still waiting to be sent. */
+  get content(): string {
+    return this.text + this.pendingText
+  }
+
+  /** Queues text for the end of the document; sent after flushDelayMs (or at the next flush()). */
+  append(text: string): void {
+    if (text === "") return
+    this.pendingText += text
+    if (this.timer === undefined) this.timer = setTimeout(() => void this.flush(), this.flushDelayMs)
+  }
+
+  /** Sends what is queued: one applyEdit at the end of the editor's copy, then the whole file to disk. */
+  flush(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+    const addition = this.pendingText
+    this.pendingText = ""
+    if (addition === "") return this.chain
+    const at = endPosition(this.text)
+    this.text += addition
+    const full = this.text
+    this.chain = this.chain.then(async () => {
+      // The disk first: an editor that reloads files then sees the same text the edit makes.
+      await this.guard("write", () => this.io.writeFile(this.path, full))
+      if (this.shown) {
+        const edits: TranscriptTextEdit[] = [{ range: { start: at, end: at }, newText: addition }]
+        await this.guard("applyEdit", () => this.io.applyEdit(this.uri, edits))
+      }
+    })
+    return this.chain
+  }
+
+  /** Writes the current text to disk and asks the editor to show it (not taking focus unless asked). */
+  async show(takeFocus = false): Promise<void> {
+    await this.flush()
+    const full = this.text
+    this.chain = this.chain.then(async () => {
+      await this.guard("write", () => this.io.writeFile(this.path, full))
+      const ok = await this.guard("showDocument", () => this.io.showDocument(this.uri, takeFocus))
+      // Later appends go to the editor's copy only once it has the document (an applyEdit on a file the
+      // editor does not show would open it unasked, or fail).
+      if (ok !== false) this.shown = true
+    })
+    return this.chain
+  }
+
+  /** Never lets a failing editor or disk stop the task: the transcript is a view, not the record. */
+  private async guard<T>(what: string, run: () => Promise<T>): Promise<T | false> {
+    try {
+      return await run()
+    } catch (error) {
+      this.io.log?.(`transcript ${what} failed for ${this.path}: ${error instanceof Error ? error.message : String(error)}`)
+      return false
+    }
+  }
+}
+
+/** The LSP position of the end of `text` (UTF-16 code units, which is what JS string lengths count). */
+export function endPosition(text: string): { line: number; character: number } {
+  const lastBreak = text.lastIndexOf("\n")
+  let line = 0
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) line += 1
+  return { line, character: text.length - (lastBreak + 1) }
+}
