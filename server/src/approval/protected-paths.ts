@@ -1,0 +1,41 @@
+import { homedir } from "node:os"
+import { isAbsolute, join, relative, sep } from "node:path"
+
+/**
+ * Files that configure the agent itself or the editor: a write to one always asks, whatever the
+ * auto-approval settings (a prompt-injected model must not be able to loosen its own rules).
+ */
+const PROTECTED_NAMES = new Set([".rooignore", ".roomodes", "agents.md"])
+const PROTECTED_DIRS = new Set([".roo", ".vscode", ".git"])
+
+/** The user's agent-lsp configuration folder (settings.json, custom modes): protected too. */
+export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "agent-lsp")
+}
+
+/**
+ * True when `path` (relative to a workspace folder, or absolute) is protected: `.rooignore`,
+ * `.roomodes` or `AGENTS.md` at any depth, anything under a `.roo/`, `.vscode/` or `.git/` folder, or
+ * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder).
+ */
+export function isProtectedPath(path: string, workspaceFolders: readonly string[], protectedDirs: readonly string[] = [userConfigDir()]): boolean {
+  const unified = path.replaceAll("\\", "/")
+  const candidates: string[] = [unified]
+  if (isAbsolute(path)) {
+    for (const dir of protectedDirs) if (inside(dir, path)) return true
+    for (const folder of workspaceFolders) if (inside(folder, path)) candidates.push(relative(folder, path).split(sep).join("/"))
+  } else {
+    for (const folder of workspaceFolders) for (const dir of protectedDirs) if (inside(dir, join(folder, path))) return true
+  }
+  return candidates.some((candidate) => {
+    const segments = candidate.split("/").filter((s) => s !== "" && s !== ".")
+    const lower = segments.map((s) => s.toLowerCase())
+    if (PROTECTED_NAMES.has(lower[lower.length - 1] ?? "")) return true
+    return lower.slice(0, -1).some((segment) => PROTECTED_DIRS.has(segment)) || PROTECTED_DIRS.has(lower[lower.length - 1] ?? "")
+  })
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path)
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
+}
