@@ -1,0 +1,137 @@
+import { spawn } from "node:child_process"
+import { createInterface } from "node:readline"
+import { isIgnored } from "./ignore-rules"
+import { cutLine } from "./line-slice"
+
+/**
+ * search_files' engine: `rg --json` with one line of context, parsed as it streams, `.rooignore`d files
+ * dropped, stopped (rg killed) once the match cap is reached.
+ */
+
+export interface SearchOptions {
+  rgPath: string
+  /** Absolute folder (or file) to search. */
+  target: string
+  regex: string
+  /** rg --glob, e.g. "*.ts". */
+  filePattern?: string
+  /** Most matching lines returned; the search stops past it. */
+  maxMatches: number
+  workspaceFolders: readonly string[]
+  signal?: AbortSignal
+}
+
+export interface SearchLine {
+  line: number
+  text: string
+  isMatch: boolean
+}
+
+export interface SearchFileResult {
+  absPath: string
+  lines: SearchLine[]
+}
+
+export type SearchOutcome =
+  | { ok: true; files: SearchFileResult[]; matchCount: number; capped: boolean }
+  | { ok: false; message: string }
+
+interface RgText {
+  text?: string
+  bytes?: string
+}
+
+/** Runs the search. A bad regex comes back as `{ ok: false }` with rg's explanation. */
+export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
+  const args = ["--json", "--no-config", "--no-require-git", "--context", "1", "--regexp", options.regex]
+  if (options.filePattern) args.push("--glob", options.filePattern)
+  args.push("--", options.target)
+  return new Promise((resolvePromise) => {
+    const child = spawn(options.rgPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+    const files: SearchFileResult[] = []
+    let current: SearchFileResult | undefined
+    let matchCount = 0
+    let capped = false
+    let stderr = ""
+    let settled = false
+    const finish = (outcome: SearchOutcome) => {
+      if (settled) return
+      settled = true
+      options.signal?.removeEventListener("abort", onAbort)
+      resolvePromise(outcome)
+    }
+    const onAbort = () => {
+      child.kill("SIGKILL")
+      finish({ ok: false, message: "The search was cancelled." })
+    }
+    options.signal?.addEventListener("abort", onAbort, { once: true })
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 4000) stderr += chunk.toString("utf8")
+    })
+    child.on("error", (error) => finish({ ok: false, message: `Could not run ripgrep (${options.rgPath}): ${error.message}` }))
+
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })
+    lines.on("line", (raw) => {
+      if (capped) return
+      let message: { type: string; data: { path?: RgText; line_number?: number; lines?: RgText } }
+      try {
+        message = JSON.parse(raw)
+      } catch {
+        return
+      }
+      const { type, data } = message
+      if (type === "begin") {
+        const absPath = decode(data.path)
+        current = isIgnored(options.workspaceFolders, absPath) ? undefined : { absPath, lines: [] }
+        if (current) files.push(current)
+      } else if ((type === "match" || type === "context") && current && data.line_number !== undefined) {
+        if (type === "match") {
+          if (matchCount >= options.maxMatches) {
+            capped = true
+            child.kill("SIGTERM")
+            return
+          }
+          matchCount++
+        }
+        const text = decode(data.lines).replace(/\r?\n$/, "")
+        current.lines.push({ line: data.line_number, text, isMatch: type === "match" })
+      } else if (type === "end") {
+        current = undefined
+      }
+    })
+    child.on("close", (code) => {
+      const kept = files.filter((f) => f.lines.some((l) => l.isMatch))
+      if (capped || code === 0 || code === 1) return finish({ ok: true, files: kept, matchCount, capped })
+      const detail = stderr.trim() || `ripgrep exited with code ${code}`
+      finish({ ok: false, message: `The search failed: ${detail}\nsearch_files takes a Rust regex (like JavaScript's, without look-around or backreferences).` })
+    })
+  })
+}
+
+/** The model's view: grouped by file, `N | text`, lines cut at 500 characters, gaps marked with "----". */
+export function formatSearch(files: SearchFileResult[], show: (absPath: string) => string, maxLineChars = 500): string {
+  const out: string[] = []
+  for (const file of files) {
+    out.push(`# ${show(file.absPath)}`)
+    let previous: number | undefined
+    for (const line of dedupe(file.lines)) {
+      if (previous !== undefined && line.line > previous + 1) out.push("----")
+      out.push(`${line.line} | ${cutLine(line.text, maxLineChars)}`)
+      previous = line.line
+    }
+    out.push("")
+  }
+  return out.join("\n").trimEnd()
+}
+
+function dedupe(lines: SearchLine[]): SearchLine[] {
+  const byLine = new Map<number, SearchLine>()
+  for (const l of lines) if (!byLine.has(l.line) || l.isMatch) byLine.set(l.line, l)
+  return [...byLine.values()].sort((a, b) => a.line - b.line)
+}
+
+function decode(value: RgText | undefined): string {
+  if (!value) return ""
+  if (value.text !== undefined) return value.text
+  return value.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : ""
+}
