@@ -1,0 +1,168 @@
+import type { MatchDocument } from "./match-document"
+import { collapseWhitespace, similarity } from "./similarity"
+
+/** How a SEARCH text was found: byte-equal lines, equal after collapsing whitespace, or within the fuzzy threshold. */
+export type MatchKind = "exact" | "whitespace" | "fuzzy"
+
+export interface Candidate {
+  /** 0-based first line. */
+  start: number
+  similarity: number
+}
+
+export type FindResult =
+  | { kind: "found"; match: MatchKind; start: number; similarity: number }
+  | { kind: "ambiguous"; match: MatchKind; starts: number[] }
+  | { kind: "notFound"; closest?: Candidate }
+
+/** ±lines around a `:start_line:` hint searched before the whole file. */
+export const HINT_WINDOW = 40
+/** Candidates scored by full similarity when looking for a fuzzy or closest match. */
+const MAX_SCORED = 24
+
+/** Where a block may not match: lines earlier blocks of the same call already replaced. */
+export type Blocked = (start: number, length: number) => boolean
+
+/**
+ * Finds where `pattern` (the SEARCH lines) sits. Tiers, best first: exact, whitespace-collapsed, then
+ * (threshold < 1) fuzzy. Within a tier the hint (0-based) picks the nearest match; without a hint two
+ * matches are ambiguous and reported, never guessed.
+ *
+ * Cost: the exact tier is a native string search for the whole SEARCH text (in the ±40-line window
+ * first when hinted); the whitespace tier looks its anchor line up in an index of collapsed lines.
+ * Only the fuzzy tier and failure reports score positions by similarity, and only a few of them.
+ */
+export function findBlock(doc: MatchDocument, pattern: string[], hint: number | undefined, threshold: number, blocked: Blocked): FindResult {
+  const k = pattern.length
+  const exact = pick(doc.uniformEol ? (from, to) => exactSearch(doc, pattern, from, to) : (from, to) => lineScan(doc, pattern, from, to, (i) => doc.line(i)), doc, k, hint, blocked)
+  if (exact) return { ...exact, match: "exact" }
+  const normPattern = pattern.map(collapseWhitespace)
+  const loose = pick((from, to) => indexedScan(doc, normPattern, from, to), doc, k, hint, blocked)
+  if (loose) return { ...loose, match: "whitespace" }
+  const scored = scoreCandidates(doc, normPattern, hint, threshold < 1 ? threshold : 0).filter((c) => !blocked(c.start, k))
+  if (threshold < 1) {
+    const passing = scored.filter((c) => c.similarity >= threshold)
+    if (passing.length) {
+      const best = Math.max(...passing.map((c) => c.similarity))
+      const choice = choose(passing.filter((c) => c.similarity === best).map((c) => c.start), hint)
+      if (choice.kind === "found") return { kind: "found", match: "fuzzy", start: choice.start, similarity: best }
+      return { kind: "ambiguous", match: "fuzzy", starts: choice.starts }
+    }
+  }
+  const closest = scored.reduce<Candidate | undefined>((a, c) => (!a || c.similarity > a.similarity ? c : a), undefined)
+  return { kind: "notFound", ...(closest ? { closest } : {}) }
+}
+
+type Scan = (from: number, to: number) => number[]
+type Picked = { kind: "found"; start: number; similarity: number } | { kind: "ambiguous"; starts: number[] } | undefined
+
+/** Window first when hinted: any match outside it is farther than every match inside, so its answer stands. */
+function pick(scan: Scan, doc: MatchDocument, k: number, hint: number | undefined, blocked: Blocked): Picked {
+  const last = doc.lineCount - k
+  if (last < 0) return undefined
+  let starts: number[] = []
+  if (hint !== undefined) starts = scan(Math.max(0, hint - HINT_WINDOW), Math.min(last, hint + HINT_WINDOW)).filter((s) => !blocked(s, k))
+  if (starts.length === 0) starts = scan(0, last).filter((s) => !blocked(s, k))
+  if (starts.length === 0) return undefined
+  const choice = choose(starts, hint)
+  return choice.kind === "found" ? { ...choice, similarity: 1 } : choice
+}
+
+/** All starts in [from, to] where the lines equal the pattern, by native search of the joined text. */
+function exactSearch(doc: MatchDocument, pattern: string[], from: number, to: number): number[] {
+  const needle = pattern.join(doc.eol)
+  const k = pattern.length
+  const found: number[] = []
+  // Search only the region that can hold such a match (a sliced string is cheap; indexOf cannot be bounded).
+  const base = doc.starts[from]!
+  const region = from === 0 && to + k >= doc.lineCount ? doc.text : doc.text.slice(base, doc.contentEnd(Math.min(doc.lineCount - 1, to + k - 1)))
+  const offset = region === doc.text ? 0 : base
+  for (let at = region.indexOf(needle); at !== -1; at = region.indexOf(needle, at + 1)) {
+    const abs = at + offset
+    if (abs > 0 && doc.text.charCodeAt(abs - 1) !== 10) continue
+    const s = doc.lineAt(abs)
+    if (s + k - 1 < doc.lineCount && doc.contentEnd(s + k - 1) === abs + needle.length) found.push(s)
+  }
+  return found
+}
+
+/** Line-by-line comparison through an anchor line (files with mixed line breaks). */
+function lineScan(doc: MatchDocument, want: string[], from: number, to: number, line: (i: number) => string): number[] {
+  const anchor = longest(want)
+  const found: number[] = []
+  for (let s = from; s <= to; s++) if (line(s + anchor) === want[anchor] && want.every((w, j) => line(s + j) === w)) found.push(s)
+  return found
+}
+
+/** Whitespace-collapsed comparison; a whole-file scan looks the anchor line up in the index instead. */
+function indexedScan(doc: MatchDocument, normPattern: string[], from: number, to: number): number[] {
+  if (to - from <= 2 * HINT_WINDOW) return lineScan(doc, normPattern, from, to, (i) => doc.normalized(i))
+  const anchor = longest(normPattern)
+  const found: number[] = []
+  for (const p of doc.normalizedIndex().get(normPattern[anchor]!) ?? []) {
+    const s = p - anchor
+    if (s >= from && s <= to && normPattern.every((w, j) => doc.normalized(s + j) === w)) found.push(s)
+  }
+  return found
+}
+
+function longest(lines: string[]): number {
+  let best = 0
+  for (let j = 1; j < lines.length; j++) if (lines[j]!.length > lines[best]!.length) best = j
+  return best
+}
+
+/** With a hint the nearest start wins (a tie in distance is ambiguous); without, exactly one must exist. */
+function choose(starts: number[], hint: number | undefined): { kind: "found"; start: number } | { kind: "ambiguous"; starts: number[] } {
+  if (starts.length === 1) return { kind: "found", start: starts[0]! }
+  if (hint === undefined) return { kind: "ambiguous", starts }
+  const distance = (s: number) => Math.abs(s - hint)
+  const sorted = [...starts].sort((a, b) => distance(a) - distance(b) || a - b)
+  if (distance(sorted[0]!) === distance(sorted[1]!)) return { kind: "ambiguous", starts: sorted.slice(0, 2) }
+  return { kind: "found", start: sorted[0]! }
+}
+
+/**
+ * Scores a few plausible places by similarity of the whitespace-collapsed text: places where some
+ * SEARCH line occurs (votes), the hint window, and, when nothing votes, the places whose line best
+ * resembles the pattern's longest line. Never every position of the file with the full measure.
+ */
+function scoreCandidates(doc: MatchDocument, normPattern: string[], hint: number | undefined, floor: number): Candidate[] {
+  const k = normPattern.length
+  const last = doc.lineCount - k
+  if (last < 0 || k === 0) return []
+  const index = doc.normalizedIndex()
+  const votes = new Map<number, number>()
+  normPattern.forEach((text, j) => {
+    if (text.length < 2) return
+    const where = index.get(text) ?? []
+    // A line that occurs everywhere ("}") says nothing about where the block is.
+    if (where.length > 200) return
+    for (const p of where) if (p - j >= 0 && p - j <= last) votes.set(p - j, (votes.get(p - j) ?? 0) + 1)
+  })
+  const starts = new Set([...votes.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_SCORED).map(([s]) => s))
+  if (hint !== undefined) for (let s = Math.max(0, hint - HINT_WINDOW); s <= Math.min(last, hint + HINT_WINDOW); s++) starts.add(s)
+  if (votes.size === 0) for (const s of similarLines(doc, normPattern, last)) starts.add(s)
+  const target = normPattern.join("\n")
+  const scored: Candidate[] = []
+  for (const start of starts) {
+    const text = Array.from({ length: k }, (_, j) => doc.normalized(start + j)).join("\n")
+    scored.push({ start, similarity: similarity(text, target, floor) })
+  }
+  return scored
+}
+
+/** Starts whose line best resembles the pattern's longest line (a cheap per-line pass). */
+function similarLines(doc: MatchDocument, normPattern: string[], last: number): number[] {
+  const anchor = longest(normPattern)
+  const want = normPattern[anchor]!
+  const best: Candidate[] = []
+  for (let s = 0; s <= last; s++) {
+    const score = similarity(doc.normalized(s + anchor), want, 0.5)
+    if (score > 0) best.push({ start: s, similarity: score })
+  }
+  return best
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, MAX_SCORED)
+    .map((c) => c.start)
+}

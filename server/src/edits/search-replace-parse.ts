@@ -1,0 +1,101 @@
+import { everyLineNumbered, stripLineNumbers } from "./line-numbers"
+import { toLf } from "./lines"
+
+/** One SEARCH/REPLACE block of an apply_diff call. */
+export interface SearchReplaceBlock {
+  /** 1-based position of the block in the diff, for messages. */
+  index: number
+  search: string
+  replace: string
+  /** The `:start_line:` hint (1-based), when given. */
+  startLine?: number
+}
+
+export type ParseBlocksResult = { ok: true; blocks: SearchReplaceBlock[] } | { ok: false; error: string }
+
+const SEARCH = /^\s*<{7}\s*SEARCH>?\s*$/
+const DIVIDER = /^\s*={7}\s*$/
+const REPLACE = /^\s*>{7}\s*REPLACE<?\s*$/
+const SEPARATOR = /^\s*-{7}\s*$/
+const START_LINE = /^\s*:start_line:\s*(\d+)\s*$/
+const END_LINE = /^\s*:end_line:\s*(\d+)\s*$/
+const ESCAPED = /^(\s*)\\(<{7}\s*SEARCH>?|={7}|>{7}\s*REPLACE<?|-{7})\s*$/
+
+export const BLOCK_FORMAT = [
+  "<<<<<<< SEARCH",
+  ":start_line:12",
+  "-------",
+  "[exact lines to find]",
+  "=======",
+  "[lines to put instead]",
+  ">>>>>>> REPLACE",
+].join("\n")
+
+/**
+ * Parses the `diff` param of apply_diff. Content lines that equal a marker must be escaped with a
+ * backslash (`\=======`); the backslash is removed here. `N | ` prefixes copied from read_file are
+ * stripped when every line of the block has one.
+ */
+export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
+  const lines = toLf(diff).split("\n")
+  const blocks: SearchReplaceBlock[] = []
+  let i = 0
+  while (i < lines.length) {
+    const line = lines[i]!
+    if (DIVIDER.test(line) || REPLACE.test(line)) {
+      return fail(`Line ${i + 1} of the diff is "${line.trim()}" outside a block: each block must start with "<<<<<<< SEARCH". If this text is part of the file's content, escape it with a backslash (\\${line.trim()}).`)
+    }
+    if (!SEARCH.test(line)) {
+      i++
+      continue
+    }
+    const index = blocks.length + 1
+    i++
+    let startLine: number | undefined
+    for (;;) {
+      const header = lines[i]
+      if (header === undefined) break
+      const start = START_LINE.exec(header)
+      if (start) startLine = Number(start[1])
+      else if (!END_LINE.test(header)) break
+      i++
+    }
+    if (lines[i] !== undefined && SEPARATOR.test(lines[i]!)) i++
+    const search: string[] = []
+    for (; i < lines.length && !DIVIDER.test(lines[i]!); i++) {
+      const content = lines[i]!
+      if (SEARCH.test(content) || REPLACE.test(content))
+        return fail(`Block ${index}: found "${content.trim()}" before "=======". Each block needs SEARCH lines, then "=======", then REPLACE lines, then ">>>>>>> REPLACE". A marker that is file content must be escaped with a backslash.`)
+      search.push(unescape(content))
+    }
+    if (i >= lines.length) return fail(`Block ${index} has no "=======" line after its SEARCH lines. Expected format:\n${BLOCK_FORMAT}`)
+    i++
+    const replace: string[] = []
+    for (; i < lines.length && !REPLACE.test(lines[i]!); i++) {
+      const content = lines[i]!
+      if (SEARCH.test(content) || DIVIDER.test(content))
+        return fail(`Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`)
+      replace.push(unescape(content))
+    }
+    if (i >= lines.length) return fail(`Block ${index} is not closed: add ">>>>>>> REPLACE" after its replacement lines. Expected format:\n${BLOCK_FORMAT}`)
+    i++
+    let searchText = search.join("\n")
+    let replaceText = replace.join("\n")
+    if (everyLineNumbered(searchText) && (replaceText === "" || everyLineNumbered(replaceText))) {
+      searchText = stripLineNumbers(searchText)
+      replaceText = replaceText === "" ? "" : stripLineNumbers(replaceText)
+    }
+    blocks.push({ index, search: searchText, replace: replaceText, ...(startLine !== undefined ? { startLine } : {}) })
+  }
+  if (blocks.length === 0) return fail(`The diff has no SEARCH/REPLACE block. Use this format (several blocks may follow each other):\n${BLOCK_FORMAT}`)
+  return { ok: true, blocks }
+}
+
+function unescape(line: string): string {
+  const escaped = ESCAPED.exec(line)
+  return escaped ? line.replace("\\", "") : line
+}
+
+function fail(error: string): ParseBlocksResult {
+  return { ok: false, error }
+}

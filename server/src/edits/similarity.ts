@@ -1,0 +1,63 @@
+/** Text comparison helpers for matching model-written text against a file. */
+
+/** The line with whitespace runs collapsed to one space and trimmed: what the whitespace-tolerant tier compares. */
+export function collapseWhitespace(line: string): string {
+  return line.trim().replace(/\s+/g, " ")
+}
+
+export function leadingWhitespace(line: string): string {
+  const match = /^[ \t]*/.exec(line)
+  return match ? match[0] : ""
+}
+
+/**
+ * Levenshtein distance, giving up (returning `max + 1`) once it must exceed `max`. Two rows and a
+ * diagonal band keep long texts affordable when only a close match matters.
+ */
+export function boundedLevenshtein(a: string, b: string, max = Math.max(a.length, b.length)): number {
+  if (a === b) return 0
+  if (Math.abs(a.length - b.length) > max) return max + 1
+  if (a.length === 0) return b.length
+  if (b.length === 0) return a.length
+  let prev = new Int32Array(b.length + 1)
+  let curr = new Int32Array(b.length + 1)
+  const big = max + 1
+  for (let j = 0; j <= b.length; j++) prev[j] = j <= max ? j : big
+  for (let i = 1; i <= a.length; i++) {
+    const lo = Math.max(1, i - max)
+    const hi = Math.min(b.length, i + max)
+    curr[0] = i <= max ? i : big
+    if (lo > 1) curr[lo - 1] = big
+    let rowMin = curr[0]!
+    const ca = a.charCodeAt(i - 1)
+    for (let j = lo; j <= hi; j++) {
+      const cost = ca === b.charCodeAt(j - 1) ? 0 : 1
+      let v = prev[j - 1]! + cost
+      const del = prev[j]! + 1
+      const ins = curr[j - 1]! + 1
+      if (del < v) v = del
+      if (ins < v) v = ins
+      curr[j] = v > big ? big : v
+      if (v < rowMin) rowMin = v
+    }
+    if (hi < b.length) curr[hi + 1] = big
+    if (rowMin > max) return big
+    const swap = prev
+    prev = curr
+    curr = swap
+  }
+  const result = prev[b.length]!
+  return result > max ? big : result
+}
+
+/**
+ * Similarity in [0, 1]: 1 - distance / longer length. Returns 0 when it is certainly below `floor`
+ * (the bounded distance gave up), which is all a threshold test needs.
+ */
+export function similarity(a: string, b: string, floor = 0): number {
+  const longer = Math.max(a.length, b.length)
+  if (longer === 0) return 1
+  const max = Math.floor((1 - floor) * longer)
+  const distance = boundedLevenshtein(a, b, max)
+  return distance > max ? 0 : 1 - distance / longer
+}
