@@ -1,0 +1,22 @@
+import { readFile } from "node:fs/promises"
+import { globalSettingsFile } from "./paths"
+
+/**
+ * Reads the global settings file. Accepts `{ "agent": {...} }` or the bare section. A missing file is
+ * normal (undefined); unreadable JSON is reported as a problem string.
+ */
+export async function readGlobalSettings(path = globalSettingsFile()): Promise<{ value?: unknown; problem?: string }> {
+  let text: string
+  try {
+    text = await readFile(path, "utf8")
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {}
+    return { problem: `cannot read ${path}: ${(error as Error).message}` }
+  }
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>
+    return { value: json && typeof json === "object" && "agent" in json ? json.agent : json }
+  } catch (error) {
+    return { problem: `${path} is not valid JSON: ${(error as Error).message}` }
+  }
+}

@@ -1,0 +1,108 @@
+import { AgentCommands, Range } from "@agent-lsp/protocol"
+import { ErrorCodes, MessageType, ResponseError, type Connection } from "vscode-languageserver/node"
+import { z } from "zod"
+import type { TaskService } from "../task/service"
+import { toResponseError, zodMessage } from "./agent-requests"
+
+export type CommandHandler = (args: unknown[]) => Promise<unknown>
+
+const optionalTaskId = z.string().min(1).optional()
+
+/** Argument schemas per command: tuples as PROTOCOL.md's command table gives them. */
+const Args = {
+  newTask: z.tuple([z.string().min(1, "the task text must not be empty"), z.object({ mode: z.string().optional(), uri: z.string().optional(), range: Range.optional() }).optional()]),
+  sendMessage: z.tuple([z.string().min(1, "the message must not be empty"), optionalTaskId]),
+  taskOnly: z.tuple([optionalTaskId]),
+  setMode: z.tuple([z.string().min(1), optionalTaskId]),
+  none: z.tuple([]),
+  respond: z.tuple([z.string().min(1), z.string(), z.string().optional()]),
+}
+
+export interface CommandDeps {
+  connection: Connection
+  tasks: TaskService
+  /** agent/respond: delivers a late answer; throws when no such request is pending. */
+  respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
+  showTranscript: (taskId: string) => Promise<void>
+  /** Called after agent.newTask started a task (announce it). */
+  onStarted: (taskId: string, text: string) => void
+}
+
+/** The agent.* commands of PROTOCOL.md, for editors that drive the agent with workspace/executeCommand. */
+export function agentCommands(deps: CommandDeps): Record<string, CommandHandler> {
+  const { tasks } = deps
+  const resolveTask = (taskId: string | undefined): string => {
+    const id = taskId ?? tasks.activeTaskId()
+    if (!id) throw new ResponseError(ErrorCodes.InvalidRequest, "There is no task yet: start one with agent.newTask.")
+    return id
+  }
+  return {
+    [AgentCommands.newTask]: async (args) => {
+      const [text, options] = parse(AgentCommands.newTask, Args.newTask, args)
+      const context = options?.uri ? [{ uri: options.uri, range: options.range }] : undefined
+      const result = await tasks.newTask({ text, mode: options?.mode, context })
+      deps.onStarted(result.taskId, text)
+      return result
+    },
+    [AgentCommands.sendMessage]: async (args) => {
+      const [text, taskId] = parse(AgentCommands.sendMessage, Args.sendMessage, args)
+      await tasks.sendMessage(resolveTask(taskId), text)
+      return {}
+    },
+    [AgentCommands.cancelTask]: async (args) => {
+      const [taskId] = parse(AgentCommands.cancelTask, Args.taskOnly, args)
+      await tasks.cancelTask(resolveTask(taskId))
+      return {}
+    },
+    [AgentCommands.resumeTask]: async (args) => {
+      const [taskId] = parse(AgentCommands.resumeTask, Args.taskOnly, args)
+      await tasks.resumeTask(resolveTask(taskId))
+      return {}
+    },
+    [AgentCommands.setMode]: async (args) => {
+      const [mode, taskId] = parse(AgentCommands.setMode, Args.setMode, args)
+      await tasks.setMode(mode, taskId)
+      return {}
+    },
+    [AgentCommands.listTasks]: async (args) => {
+      parse(AgentCommands.listTasks, Args.none, args)
+      return { tasks: await tasks.listTasks() }
+    },
+    [AgentCommands.respond]: async (args) => {
+      const [requestId, answer, feedback] = parse(AgentCommands.respond, Args.respond, args)
+      await deps.respond(requestId, answer, feedback)
+      return {}
+    },
+    [AgentCommands.showTranscript]: async (args) => {
+      const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)
+      await deps.showTranscript(resolveTask(taskId))
+      return {}
+    },
+  }
+}
+
+/** Registers workspace/executeCommand over a handler table; unknown commands are InvalidParams naming the known ones. */
+export function registerCommands(connection: Connection, handlers: () => Record<string, CommandHandler>): void {
+  connection.onExecuteCommand(async ({ command, arguments: args }) => {
+    const table = handlers()
+    const handler = table[command]
+    if (!handler) throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
+    try {
+      return await handler(args ?? [])
+    } catch (error) {
+      const wire = toResponseError(error)
+      // Editors such as Helix show nothing for a failed command: say it in the editor too.
+      void connection.sendNotification("window/showMessage", { type: MessageType.Error, message: `agent: ${command} failed: ${wire.message}` })
+      throw wire
+    }
+  })
+}
+
+function parse<T extends z.ZodType>(command: string, schema: T, args: unknown[]): z.infer<T> {
+  // Trailing nulls are how some editors pass "no argument".
+  const trimmed = [...args]
+  while (trimmed.length && (trimmed[trimmed.length - 1] === null || trimmed[trimmed.length - 1] === undefined)) trimmed.pop()
+  const parsed = schema.safeParse(trimmed)
+  if (!parsed.success) throw new ResponseError(ErrorCodes.InvalidParams, `Invalid arguments for ${command}: ${zodMessage(parsed.error)}`)
+  return parsed.data
+}

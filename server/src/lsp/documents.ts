@@ -1,0 +1,117 @@
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { TextDocument } from "vscode-languageserver-textdocument"
+import type {
+  DidChangeTextDocumentParams,
+  DidCloseTextDocumentParams,
+  DidOpenTextDocumentParams,
+  DidSaveTextDocumentParams,
+} from "vscode-languageserver/node"
+import type { OpenDocument } from "../tools/context"
+
+interface Tracked {
+  doc: TextDocument
+  path: string
+  dirtyByUser: boolean
+}
+
+interface Expectation {
+  text: string
+  resolve: (matched: boolean) => void
+}
+
+export function uriToPath(uri: string): string | undefined {
+  try {
+    return uri.startsWith("file:") ? fileURLToPath(uri) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function pathToUri(path: string): string {
+  return pathToFileURL(path).toString()
+}
+
+/**
+ * Open documents as the editor reports them (incremental sync). Knows which changes were the agent's:
+ * an edit the agent sent is "expected" until a didChange shows the buffer holding its text; any other
+ * change marks the buffer as changed by the user until the next save.
+ */
+export class DocumentStore {
+  private readonly byPath = new Map<string, Tracked>()
+  private readonly expectations = new Map<string, Expectation[]>()
+
+  didOpen({ textDocument: d }: DidOpenTextDocumentParams): void {
+    const path = uriToPath(d.uri)
+    if (!path) return
+    this.byPath.set(path, { doc: TextDocument.create(d.uri, d.languageId, d.version, d.text), path, dirtyByUser: false })
+  }
+
+  didChange({ textDocument, contentChanges }: DidChangeTextDocumentParams): void {
+    const path = uriToPath(textDocument.uri)
+    const tracked = path ? this.byPath.get(path) : undefined
+    if (!path || !tracked) return
+    tracked.doc = TextDocument.update(tracked.doc, contentChanges, textDocument.version ?? tracked.doc.version + 1)
+    const text = tracked.doc.getText()
+    const waiting = this.expectations.get(path) ?? []
+    const match = waiting.findIndex((e) => e.text === text)
+    if (match >= 0) {
+      waiting.splice(match, 1)[0]!.resolve(true)
+      return
+    }
+    // Editors may deliver one edit as several didChange notifications: only a change that is not the
+    // start of an awaited edit counts as the user's.
+    if (waiting.length === 0) tracked.dirtyByUser = true
+  }
+
+  didSave({ textDocument }: DidSaveTextDocumentParams): void {
+    const path = uriToPath(textDocument.uri)
+    const tracked = path ? this.byPath.get(path) : undefined
+    if (tracked) tracked.dirtyByUser = false
+  }
+
+  didClose({ textDocument }: DidCloseTextDocumentParams): void {
+    const path = uriToPath(textDocument.uri)
+    if (path) this.byPath.delete(path)
+  }
+
+  get(path: string): OpenDocument | undefined {
+    const tracked = this.byPath.get(path)
+    if (!tracked) return undefined
+    return { path, uri: tracked.doc.uri, version: tracked.doc.version, text: tracked.doc.getText(), dirtyByUser: tracked.dirtyByUser }
+  }
+
+  textDocument(path: string): TextDocument | undefined {
+    return this.byPath.get(path)?.doc
+  }
+
+  /**
+   * Resolves true when a didChange makes the buffer hold `text` (or it already does), false after
+   * `timeoutMs`. Register before sending the edit so a fast didChange is not missed.
+   */
+  expect(path: string, text: string, timeoutMs: number): { promise: Promise<boolean>; cancel: () => void } {
+    let settle!: (matched: boolean) => void
+    const promise = new Promise<boolean>((resolve) => (settle = resolve))
+    const entry: Expectation = { text, resolve: (matched) => settle(matched) }
+    const list = this.expectations.get(path) ?? []
+    list.push(entry)
+    this.expectations.set(path, list)
+    const remove = () => {
+      const current = this.expectations.get(path)
+      const index = current?.indexOf(entry) ?? -1
+      if (current && index >= 0) current.splice(index, 1)
+      if (current?.length === 0) this.expectations.delete(path)
+    }
+    const timer = setTimeout(() => {
+      remove()
+      settle(this.get(path)?.text === text)
+    }, timeoutMs)
+    promise.finally(() => clearTimeout(timer))
+    return {
+      promise,
+      cancel: () => {
+        remove()
+        settle(false)
+      },
+    }
+  }
+}

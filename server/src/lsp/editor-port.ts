@@ -1,0 +1,127 @@
+import type { Connection, TextEdit, WorkspaceEdit } from "vscode-languageserver/node"
+import { AgentMethods, SaveDocuments } from "@agent-lsp/protocol"
+import type { EditOutcome, EditorPort, EditRequest, OpenDocument } from "../tools/context"
+import type { ClientFeatures } from "./client-features"
+import { pathToUri, uriToPath, type DocumentStore } from "./documents"
+
+/** How long the server waits for the didChange that confirms an applied edit. */
+const CONFIRM_TIMEOUT_MS = 3000
+
+/**
+ * EditorPort over LSP: edits go out as workspace/applyEdit and count only when the editor's didChange
+ * shows the buffer holding the intended text (Neovim 0.7 answers applied:true while skipping a stale edit).
+ */
+export class LspEditorPort implements EditorPort {
+  constructor(
+    private readonly connection: Connection,
+    private readonly features: () => ClientFeatures,
+    private readonly documents: DocumentStore,
+  ) {}
+
+  get supportsApplyEdit(): boolean {
+    return this.features().applyEdit
+  }
+
+  get supportsSaveDocuments(): boolean {
+    return this.features().agent.saveDocuments
+  }
+
+  openDocument(path: string): OpenDocument | undefined {
+    return this.documents.get(path)
+  }
+
+  async applyEdit(edit: EditRequest): Promise<EditOutcome> {
+    const doc = this.documents.textDocument(edit.path)
+    if (!doc) return this.applyToClosedFile(edit)
+    if (doc.getText() === edit.newText) return { ok: true }
+    if (edit.version !== undefined && edit.version !== doc.version)
+      return { ok: false, reason: `The buffer of ${edit.path} changed while the edit was prepared (version ${edit.version} → ${doc.version}); the file on disk is unchanged. Read the file again and redo the edit.` }
+    const change = minimalEdit(doc.getText(), edit.newText, (offset) => doc.positionAt(offset))
+    const workspaceEdit: WorkspaceEdit = this.features().documentChanges
+      ? { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [change] }] }
+      : { changes: { [doc.uri]: [change] } }
+    return this.sendAndConfirm(edit, workspaceEdit)
+  }
+
+  /** A new file (or one not open): CreateFile plus insert, confirmed through the didOpen/didChange that follows if the editor opens it. */
+  private async applyToClosedFile(edit: EditRequest): Promise<EditOutcome> {
+    const uri = pathToUri(edit.path)
+    if (!this.features().documentChanges || (edit.create && !this.features().createFiles))
+      return { ok: false, reason: "The editor cannot create files through workspace edits; the file on disk is unchanged." }
+    const workspaceEdit: WorkspaceEdit = {
+      documentChanges: [
+        ...(edit.create ? [{ kind: "create" as const, uri, options: { ignoreIfExists: true } }] : []),
+        { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: edit.newText }] },
+      ],
+    }
+    try {
+      const response = await this.connection.workspace.applyEdit({ label: edit.label, edit: workspaceEdit })
+      return response.applied ? { ok: true } : { ok: false, reason: `The editor refused the edit${response.failureReason ? ` (${response.failureReason})` : ""}; the file on disk is unchanged.` }
+    } catch (error) {
+      return { ok: false, reason: `The editor failed to apply the edit (${(error as Error).message}); the file on disk is unchanged.` }
+    }
+  }
+
+  private async sendAndConfirm(edit: EditRequest, workspaceEdit: WorkspaceEdit): Promise<EditOutcome> {
+    const confirmation = this.documents.expect(edit.path, edit.newText, CONFIRM_TIMEOUT_MS)
+    let applied: boolean
+    let failure: string | undefined
+    try {
+      const response = await this.connection.workspace.applyEdit({ label: edit.label ?? "agent edit", edit: workspaceEdit })
+      applied = response.applied
+      failure = response.failureReason
+    } catch (error) {
+      confirmation.cancel()
+      return { ok: false, reason: `The editor failed to apply the edit (${(error as Error).message}); the file on disk is unchanged.` }
+    }
+    if (!applied) {
+      confirmation.cancel()
+      return { ok: false, reason: `The editor refused the edit${failure ? ` (${failure})` : ""}; the file on disk is unchanged.` }
+    }
+    if (await confirmation.promise) return { ok: true }
+    return {
+      ok: false,
+      reason: `The editor reported the edit applied, but its buffer of ${edit.path} did not change to the intended text within ${CONFIRM_TIMEOUT_MS / 1000} s (it may have been stale or changed by the user); the file on disk is unchanged. Read the file again and retry.`,
+    }
+  }
+
+  async saveDocuments(paths: string[]): Promise<string[]> {
+    if (!this.supportsSaveDocuments) return []
+    const uris = paths.map(pathToUri)
+    try {
+      const raw = await this.connection.sendRequest(AgentMethods.saveDocuments, { uris })
+      const parsed = SaveDocuments.result.safeParse(raw)
+      if (!parsed.success) return []
+      return parsed.data.saved.map((uri) => uriToPath(uri)).filter((p): p is string => p !== undefined)
+    } catch {
+      return []
+    }
+  }
+}
+
+/** One TextEdit replacing only the span that differs (keeps cursors, folds and undo steps small). */
+export function minimalEdit(before: string, after: string, positionAt: (offset: number) => { line: number; character: number }): TextEdit {
+  let start = 0
+  const max = Math.min(before.length, after.length)
+  while (start < max && before.charCodeAt(start) === after.charCodeAt(start)) start++
+  let endBefore = before.length
+  let endAfter = after.length
+  while (endBefore > start && endAfter > start && before.charCodeAt(endBefore - 1) === after.charCodeAt(endAfter - 1)) {
+    endBefore--
+    endAfter--
+  }
+  // Do not split a surrogate pair or a CRLF: widen to whole characters on both sides.
+  while (start > 0 && splitsPair(before, start)) start--
+  while (endBefore < before.length && splitsPair(before, endBefore)) {
+    endBefore++
+    endAfter++
+  }
+  return { range: { start: positionAt(start), end: positionAt(endBefore) }, newText: after.slice(start, endAfter) }
+}
+
+/** True when `offset` falls between the halves of a surrogate pair or of a CRLF. */
+function splitsPair(text: string, offset: number): boolean {
+  const prev = text.charCodeAt(offset - 1)
+  const next = text.charCodeAt(offset)
+  return (prev >= 0xd800 && prev <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) || (prev === 13 && next === 10)
+}

@@ -1,0 +1,73 @@
+import type { ParamsOf } from "@agent-lsp/protocol"
+
+/** The answer an editor gave later through agent/respond or the agent.respond command. */
+export type LateAnswer = Omit<ParamsOf<"respond">, "requestId">
+
+interface Pending {
+  kind: "approval" | "question"
+  taskId: string
+  resolve: (answer: LateAnswer) => void
+}
+
+/**
+ * Approvals and questions waiting for agent/respond, by short requestId ("a7"). Ids are unique for the
+ * server's lifetime, so a late answer can never land on a newer request.
+ */
+export class PendingRequests {
+  private next = 1
+  private readonly pending = new Map<string, Pending>()
+
+  newId(): string {
+    return `a${this.next++}`
+  }
+
+  /** Waits for agent/respond on `requestId`; resolves undefined on timeout or abort. */
+  wait(requestId: string, kind: Pending["kind"], taskId: string, timeoutMs: number, signal: AbortSignal): Promise<LateAnswer | "timeout" | "cancelled"> {
+    return new Promise((resolve) => {
+      const finish = (value: LateAnswer | "timeout" | "cancelled") => {
+        clearTimeout(timer)
+        signal.removeEventListener("abort", onAbort)
+        this.pending.delete(requestId)
+        resolve(value)
+      }
+      const onAbort = () => finish("cancelled")
+      const timer = setTimeout(() => finish("timeout"), timeoutMs)
+      signal.addEventListener("abort", onAbort, { once: true })
+      this.pending.set(requestId, { kind, taskId, resolve: finish })
+      if (signal.aborted) onAbort()
+    })
+  }
+
+  /** Registers a request answered by a callback (a question whose answer continues the task as a message). */
+  onAnswer(requestId: string, kind: Pending["kind"], taskId: string, callback: (answer: LateAnswer) => void): void {
+    this.pending.set(requestId, {
+      kind,
+      taskId,
+      resolve: (answer) => {
+        this.pending.delete(requestId)
+        callback(answer)
+      },
+    })
+  }
+
+  /** Delivers an answer; false when no such request is pending. */
+  respond(requestId: string, answer: LateAnswer): boolean {
+    const entry = this.pending.get(requestId)
+    if (!entry) return false
+    entry.resolve(answer)
+    return true
+  }
+
+  has(requestId: string): boolean {
+    return this.pending.has(requestId)
+  }
+
+  kindOf(requestId: string): Pending["kind"] | undefined {
+    return this.pending.get(requestId)?.kind
+  }
+
+  /** Forgets the requests of a task (cancelled): their late answers are refused. */
+  dropTask(taskId: string): void {
+    for (const [id, entry] of this.pending) if (entry.taskId === taskId && entry.kind === "question") this.pending.delete(id)
+  }
+}

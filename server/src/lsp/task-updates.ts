@@ -1,0 +1,83 @@
+import { AgentMethods } from "@agent-lsp/protocol"
+import { WorkDoneProgress, type Connection } from "vscode-languageserver/node"
+import type { TaskEvent } from "../task/events"
+import type { ClientFeatures } from "./client-features"
+
+const FINAL = new Set(["completed", "cancelled", "failed", "interrupted"])
+
+/**
+ * Maps task events to the wire: agent/taskUpdate (with a per-task seq) for clients that declared
+ * taskUpdates, and a $/progress per running task for every client that supports work-done progress.
+ * Cancelling the progress cancels the task.
+ */
+export class TaskUpdateSender {
+  private readonly seq = new Map<string, number>()
+  private readonly progress = new Map<string, { token: string; done: Promise<void> }>()
+  private readonly titles = new Map<string, string>()
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly features: () => ClientFeatures,
+    private readonly cancelTask: (taskId: string) => void,
+  ) {
+    connection.onNotification("window/workDoneProgress/cancel", (params: { token: string | number }) => {
+      for (const [taskId, entry] of this.progress) if (entry.token === String(params.token)) this.cancelTask(taskId)
+    })
+  }
+
+  setTitle(taskId: string, title: string): void {
+    this.titles.set(taskId, title)
+  }
+
+  send(taskId: string, event: TaskEvent): void {
+    if (this.features().agent.taskUpdates) {
+      const seq = (this.seq.get(taskId) ?? 0) + 1
+      this.seq.set(taskId, seq)
+      void this.connection.sendNotification(AgentMethods.taskUpdate, { taskId, seq, update: event })
+    }
+    if (this.features().workDoneProgress) this.progressFor(taskId, event)
+  }
+
+  private progressFor(taskId: string, event: TaskEvent): void {
+    const message = describe(event)
+    if (event.kind === "status" && FINAL.has(event.status)) {
+      const entry = this.progress.get(taskId)
+      this.progress.delete(taskId)
+      if (entry) void entry.done.then(() => this.connection.sendProgress(WorkDoneProgress.type, entry.token, { kind: "end", message: event.message ?? event.status }))
+      return
+    }
+    let entry = this.progress.get(taskId)
+    if (!entry) {
+      if (event.kind === "status" && event.status !== "running") return
+      const token = `agent-task-${taskId}-${Date.now()}`
+      const title = `agent: ${this.titles.get(taskId) ?? taskId}`
+      const done = this.connection
+        .sendRequest("window/workDoneProgress/create", { token })
+        .then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "begin", title, cancellable: true, message }))
+        .catch(() => undefined)
+      entry = { token, done }
+      this.progress.set(taskId, entry)
+      return
+    }
+    if (message) {
+      const token = entry.token
+      void entry.done.then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "report", message }))
+    }
+  }
+}
+
+/** A short progress message for the events worth one; undefined for streaming noise. */
+function describe(event: TaskEvent): string | undefined {
+  switch (event.kind) {
+    case "status":
+      return event.message ?? event.status
+    case "toolCall":
+      return event.status === "streaming" ? undefined : `${event.tool}: ${event.status}`
+    case "mode":
+      return `mode ${event.mode}`
+    case "subtask":
+      return `subtask ${event.childTaskId}`
+    default:
+      return undefined
+  }
+}

@@ -1,0 +1,145 @@
+import type { Readable } from "node:stream"
+import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node"
+
+const HEADER_END = Buffer.from("\r\n\r\n")
+const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im
+/** Where a header block starts: resynchronisation target after garbage. */
+const HEADER_START = /Content-Length:/i
+
+/** A message that could not be parsed; the server answers it with a JSON-RPC ParseError (id null). */
+export type ParseFailure = { reason: string }
+
+/**
+ * A base-protocol reader that keeps serving after bad input, where vscode-jsonrpc's stream reader stops
+ * or mis-frames: malformed JSON is answered with ParseError and skipped; a missing, non-numeric, too
+ * short or too long Content-Length is recovered by resynchronising on the next `Content-Length:` header.
+ * Messages of any size are accepted (a 10 MB didOpen is normal for a generated file).
+ */
+export class ResilientMessageReader extends AbstractMessageReader {
+  private buffer = Buffer.alloc(0)
+  private callback: DataCallback | undefined
+  /** While a long body arrives: chunks not yet joined, and how many bytes the buffer needs. */
+  private pending: Buffer[] = []
+  private pendingBytes = 0
+  private neededBytes = 0
+
+  constructor(
+    private readonly input: Readable,
+    private readonly onParseFailure: (failure: ParseFailure) => void,
+  ) {
+    super()
+  }
+
+  listen(callback: DataCallback): Disposable {
+    this.callback = callback
+    const onData = (chunk: Buffer) => this.onData(chunk)
+    const onError = (error: Error) => this.fireError(error)
+    const onClose = () => this.fireClose()
+    this.input.on("data", onData)
+    this.input.on("error", onError)
+    this.input.on("close", onClose)
+    this.input.on("end", onClose)
+    return {
+      dispose: () => {
+        this.input.off("data", onData)
+        this.input.off("error", onError)
+        this.input.off("close", onClose)
+        this.input.off("end", onClose)
+      },
+    }
+  }
+
+  private onData(chunk: Buffer): void {
+    // Joining every chunk into the buffer would copy a 10 MB body hundreds of times: collect until enough
+    // has arrived, unless the chunk holds a header (a too-long Content-Length must be noticed).
+    if (this.neededBytes > 0 && this.buffer.length + this.pendingBytes + chunk.length < this.neededBytes && chunk.indexOf("ontent-") < 0) {
+      this.pending.push(chunk)
+      this.pendingBytes += chunk.length
+      return
+    }
+    this.buffer = Buffer.concat([this.buffer, ...this.pending, chunk])
+    this.pending = []
+    this.pendingBytes = 0
+    this.neededBytes = 0
+    while (this.readOne()) {
+      // keep reading complete messages
+    }
+  }
+
+  /** Reads one message (or skips one bad one). False when more bytes are needed. */
+  private readOne(): boolean {
+    const headerEnd = this.buffer.indexOf(HEADER_END)
+    if (headerEnd < 0) {
+      this.dropGarbageBeforeHeader()
+      return false
+    }
+    const header = this.buffer.subarray(0, headerEnd).toString("ascii")
+    const bodyStart = headerEnd + HEADER_END.length
+    const match = CONTENT_LENGTH.exec(header)
+    if (!match || header.search(HEADER_START) !== 0) {
+      this.onParseFailure({ reason: "a message header without a valid Content-Length" })
+      this.resyncAfter(1)
+      return true
+    }
+    const length = Number(match[1])
+    const nextHeader = this.findHeader(bodyStart)
+    if (this.buffer.length < bodyStart + length) {
+      // Too long a Content-Length shows as a new header inside the "body": deliver what came before it.
+      if (nextHeader >= 0 && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
+        this.buffer = this.buffer.subarray(nextHeader)
+        return true
+      }
+      this.neededBytes = bodyStart + length
+      return false
+    }
+    const body = this.buffer.subarray(bodyStart, bodyStart + length)
+    if (this.tryDeliver(body)) {
+      this.buffer = this.buffer.subarray(bodyStart + length)
+      return true
+    }
+    // Too short a Content-Length: the message runs on to the next header.
+    if (nextHeader > bodyStart + length && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
+      this.buffer = this.buffer.subarray(nextHeader)
+      return true
+    }
+    this.onParseFailure({ reason: "the message body is not valid JSON" })
+    this.buffer = this.buffer.subarray(bodyStart + length)
+    this.dropGarbageBeforeHeader()
+    return true
+  }
+
+  private tryDeliver(body: Buffer): boolean {
+    let message: unknown
+    try {
+      message = JSON.parse(body.toString("utf8"))
+    } catch {
+      return false
+    }
+    if (!message || typeof message !== "object" || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
+      this.onParseFailure({ reason: "the message is not a JSON-RPC 2.0 object" })
+      return true
+    }
+    this.callback?.(message as Message)
+    return true
+  }
+
+  private findHeader(from: number): number {
+    const index = this.buffer.indexOf("Content-Length:", from, "ascii")
+    const lower = this.buffer.indexOf("content-length:", from, "ascii")
+    if (index < 0) return lower
+    if (lower < 0) return index
+    return Math.min(index, lower)
+  }
+
+  private resyncAfter(offset: number): void {
+    const next = this.findHeader(offset)
+    this.buffer = next >= 0 ? this.buffer.subarray(next) : Buffer.alloc(0)
+  }
+
+  /** Bytes before the first header can never become a message. */
+  private dropGarbageBeforeHeader(): void {
+    const next = this.findHeader(0)
+    if (next > 0) this.buffer = this.buffer.subarray(next)
+    else if (next < 0 && this.buffer.length > 64) this.buffer = this.buffer.subarray(this.buffer.length - 32)
+  }
+}
