@@ -1,0 +1,54 @@
+import type { ToolContext } from "../context"
+import { textResult, type PrepareOutcome, type ToolResult } from "../tool"
+import { unifiedDiff } from "../../edits/unified-diff"
+import { changeLine, commitEdit, userEditNote } from "./commit"
+import { editFailure, type EditTarget } from "./target"
+
+export interface FileEditOptions {
+  /** The tool's name, for labels. */
+  tool: string
+  /** Extra lines for the model after the change line (e.g. blocks that failed in a partial apply_diff). */
+  notes?: string[]
+  /** The result still counts as a mistake though it applied (nothing in this call was fully right). */
+  countsAsMistake?: boolean
+}
+
+/**
+ * The shared prepare of every single-file edit tool: given the target as read and the full new text,
+ * returns the preview (write subject, unified diff, proposed text the user may edit) and a run() that
+ * commits through the editor/disk flow of ./commit.ts.
+ */
+export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: string, options: FileEditOptions): PrepareOutcome {
+  if (newText === target.before) {
+    return { result: textResult(`${target.shown} already has exactly this content; nothing was changed.${notesText(options.notes)}`) }
+  }
+  const diff = unifiedDiff(target.shown, target.before, newText)
+  const creating = target.before === undefined
+  return {
+    preview: {
+      subject: { kind: "write", paths: [target.shown] },
+      title: `${creating ? "Create" : "Edit"} ${target.shown}`,
+      detail: changeLine(target, newText),
+      diff,
+      proposedText: newText,
+    },
+    run: async (runOptions) => {
+      const edited = runOptions?.editedText
+      const finalText = edited ?? newText
+      const outcome = await commitEdit(ctx, target, finalText, options.tool)
+      if (!outcome.ok) return editFailure(outcome.message, `${options.tool} failed: ${target.shown}`)
+      const parts = [changeLine(target, finalText), outcome.message]
+      if (edited !== undefined && edited !== newText) parts.push(userEditNote(target.shown, newText, edited))
+      return finish(parts.join(" ") + notesText(options.notes), options.countsAsMistake)
+    },
+  }
+}
+
+function finish(text: string, countsAsMistake: boolean | undefined): ToolResult {
+  const result = textResult(text)
+  return countsAsMistake ? { ...result, countsAsMistake: true } : result
+}
+
+function notesText(notes: string[] | undefined): string {
+  return notes?.length ? `\n\n${notes.join("\n\n")}` : ""
+}
