@@ -1,0 +1,100 @@
+import type { ApprovalOption, ParamsOf, ResultOf } from "@agent-lsp/protocol"
+import type { TaskState } from "./task-state"
+import type { QuickPickItemLike, UriLike, VscodeApi } from "./vscode-api"
+
+/** Holds proposed file contents for the diff editor (the `agent-lsp-proposed:` document provider). */
+export class ProposedTexts {
+  static readonly scheme = "agent-lsp-proposed"
+  private readonly texts = new Map<string, string>()
+
+  uriFor(vscode: VscodeApi, requestId: string, path: string): UriLike {
+    return vscode.Uri.parse(`${ProposedTexts.scheme}:${encodeURI(path)}?${encodeURIComponent(requestId)}`)
+  }
+
+  set(uri: UriLike, text: string): void {
+    this.texts.set(uri.toString(), text)
+  }
+
+  get(uri: UriLike): string {
+    return this.texts.get(uri.toString()) ?? ""
+  }
+
+  delete(uri: UriLike): void {
+    this.texts.delete(uri.toString())
+  }
+}
+
+/** The edited file named by a unified diff (`+++ b/src/a.ts`, `+++ src/a.ts`), or undefined. */
+export function diffTarget(diff: string): string | undefined {
+  const line = diff.split("\n").find((l) => l.startsWith("+++ "))
+  if (!line) return undefined
+  const name = line.slice(4).split("\t")[0].trim()
+  if (name === "/dev/null" || name === "") return undefined
+  return name.replace(/^b\//, "")
+}
+
+function rejectOption(options: ApprovalOption[]): ApprovalOption | undefined {
+  return options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind === "reject_always")
+}
+
+/**
+ * agent/requestApproval: an edit first opens a diff editor (current file ↔ proposed text), then every
+ * approval is a modal message with the options. Closing the modal rejects (fail closed); a reject may
+ * carry feedback typed in an input box.
+ */
+export async function requestApproval(
+  vscode: VscodeApi,
+  proposed: ProposedTexts,
+  req: ParamsOf<"requestApproval">,
+): Promise<ResultOf<"requestApproval">> {
+  let proposedUri: UriLike | undefined
+  if (req.proposedText !== undefined) {
+    const target = req.diff ? diffTarget(req.diff) : undefined
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
+    if (target && folder) {
+      const path = target.startsWith("/") ? target : `${folder}/${target}`
+      proposedUri = proposed.uriFor(vscode, req.requestId, path)
+      proposed.set(proposedUri, req.proposedText)
+      await vscode.commands.executeCommand("vscode.diff", vscode.Uri.file(path), proposedUri, `${req.title} (proposed)`, { preview: true })
+    }
+  }
+  try {
+    const detail = [req.detail, req.command ? `$ ${req.command}` : undefined, !proposedUri && req.diff ? req.diff : undefined]
+      .filter((part) => part)
+      .join("\n\n")
+    const label = await vscode.window.showWarningMessage(req.title, { modal: true, detail }, ...req.options.map((o) => o.label))
+    const chosen = req.options.find((o) => o.label === label) ?? rejectOption(req.options)
+    if (!chosen) return { optionId: req.options[req.options.length - 1]?.optionId ?? "reject" }
+    if (chosen.kind === "reject_once" || chosen.kind === "reject_always") {
+      const feedback = await vscode.window.showInputBox({ prompt: "Tell the agent why (optional)", ignoreFocusOut: true })
+      return feedback ? { optionId: chosen.optionId, feedback } : { optionId: chosen.optionId }
+    }
+    return { optionId: chosen.optionId }
+  } finally {
+    if (proposedUri) proposed.delete(proposedUri)
+  }
+}
+
+interface SuggestionItem extends QuickPickItemLike {
+  answer?: string
+}
+
+/**
+ * agent/askFollowup: the suggestions in a quick pick, plus "Type an answer…" (an input box). A dismissed
+ * question is answered later with agent.sendMessage, so it resolves deferred and the task waits.
+ */
+export async function askFollowup(vscode: VscodeApi, state: TaskState, req: ParamsOf<"askFollowup">): Promise<ResultOf<"askFollowup">> {
+  const items: SuggestionItem[] = [
+    ...req.suggestions.map((s) => ({ label: s.text, description: s.mode ? `switches to ${s.mode}` : undefined, answer: s.text })),
+    { label: "Type an answer…" },
+  ]
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: req.question, ignoreFocusOut: true })
+  if (picked?.answer !== undefined) return { answer: picked.answer }
+  if (picked) {
+    const typed = await vscode.window.showInputBox({ prompt: req.question, ignoreFocusOut: true })
+    if (typed) return { answer: typed }
+  }
+  state.pendingQuestion.set(req.taskId, req.requestId)
+  void vscode.window.showInformationMessage("The agent waits for your answer: use “Agent: Send Message”.")
+  return { deferred: true }
+}

@@ -1,0 +1,92 @@
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import * as vscode from "vscode"
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node"
+import { AgentMethods, type ParamsOf } from "@agent-lsp/protocol"
+import { askFollowup, ProposedTexts, requestApproval } from "./approvals"
+import { AgentCommands, type SelectionContext } from "./commands"
+import { SETTING_KEYS } from "./setting-keys"
+import { saveDocuments } from "./save-documents"
+import { agentCapabilities, initializationSettings, serverLaunch, vscodeRipgrep } from "./startup"
+import { TaskState } from "./task-state"
+import { OutputTranscript } from "./transcript"
+
+let client: LanguageClient | undefined
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const config = vscode.workspace.getConfiguration("agent")
+  const serverPath = config.inspect<string>("client.serverPath")?.globalValue || context.asAbsolutePath(join("server", "agent-lsp.cjs"))
+  const launch = serverLaunch(serverPath)
+  const serverOptions: ServerOptions =
+    launch.kind === "module"
+      ? { module: launch.module, transport: TransportKind.stdio }
+      : { command: launch.command, args: launch.args, transport: undefined }
+  const channel = vscode.window.createOutputChannel("Agent")
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
+    synchronize: { configurationSection: "agent" },
+    initializationOptions: {
+      agent: initializationSettings(SETTING_KEYS, (key) => config.inspect(key), vscodeRipgrep(vscode.env.appRoot, existsSync)),
+    },
+    outputChannelName: "Agent (server log)",
+  }
+  client = new LanguageClient("agentLsp", "agent-lsp", serverOptions, clientOptions)
+  client.registerFeature({
+    fillClientCapabilities(capabilities) {
+      capabilities.experimental = { ...(capabilities.experimental as object | undefined), agent: agentCapabilities() }
+    },
+    initialize() {},
+    getState: () => ({ kind: "static" }),
+    clear() {},
+  })
+
+  const state = new TaskState()
+  const transcript = new OutputTranscript(channel)
+  const proposed = new ProposedTexts()
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left)
+  status.command = "agentLsp.showTasks"
+  status.text = state.label()
+  status.show()
+
+  const lc = client
+  context.subscriptions.push(
+    channel,
+    status,
+    vscode.workspace.registerTextDocumentContentProvider(ProposedTexts.scheme, { provideTextDocumentContent: (uri) => proposed.get(uri) }),
+    lc.onNotification(AgentMethods.taskUpdate, (params: ParamsOf<"taskUpdate">) => {
+      state.apply(params.taskId, params.update)
+      transcript.update(params.taskId, params.update)
+      status.text = state.label()
+    }),
+    lc.onRequest(AgentMethods.requestApproval, (params: ParamsOf<"requestApproval">) => requestApproval(vscode, proposed, params)),
+    lc.onRequest(AgentMethods.askFollowup, (params: ParamsOf<"askFollowup">) => askFollowup(vscode, state, params)),
+    lc.onRequest(AgentMethods.saveDocuments, (params: ParamsOf<"saveDocuments">) => saveDocuments(vscode, params)),
+  )
+
+  const commands = new AgentCommands(vscode, lc, state, transcript)
+  const register = (id: string, run: () => Promise<unknown>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, () => run().then(() => (status.text = state.label()), () => undefined)))
+  register("agentLsp.newTask", () => commands.newTask(currentSelection()))
+  register("agentLsp.sendMessage", () => commands.sendMessage())
+  register("agentLsp.cancelTask", () => commands.cancelTask())
+  register("agentLsp.setMode", () => commands.setMode())
+  register("agentLsp.showTasks", () => commands.showTasks())
+  register("agentLsp.showTranscript", async () => channel.show())
+
+  await client.start()
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop()
+  client = undefined
+}
+
+function currentSelection(): SelectionContext | undefined {
+  const editor = vscode.window.activeTextEditor
+  if (!editor || editor.selection.isEmpty) return undefined
+  const { start, end } = editor.selection
+  return {
+    uri: editor.document.uri.toString(),
+    range: { start: { line: start.line, character: start.character }, end: { line: end.line, character: end.character } },
+  }
+}

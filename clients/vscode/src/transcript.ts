@@ -1,0 +1,95 @@
+import type { TaskUpdate } from "@agent-lsp/protocol"
+import type { OutputChannelLike } from "./vscode-api"
+
+/**
+ * The transcript view: every task's agent/taskUpdate stream as plain text in one output channel, each
+ * line prefixed with the task it belongs to when several tasks interleave.
+ */
+export class OutputTranscript {
+  private lastTask: string | undefined
+  private atLineStart = true
+  private readonly callStatus = new Map<string, string>()
+
+  constructor(private readonly channel: OutputChannelLike) {}
+
+  /** Marks the start of a task (its text as the user wrote it). */
+  start(taskId: string, text: string): void {
+    this.line(`\n=== task ${taskId}: ${text}`)
+    this.lastTask = taskId
+    this.channel.show(true)
+  }
+
+  /** Appends one update, as sent in agent/taskUpdate. */
+  update(taskId: string, update: TaskUpdate): void {
+    if (this.lastTask !== taskId) {
+      this.line(`--- task ${taskId}`)
+      this.lastTask = taskId
+    }
+    switch (update.kind) {
+      case "text":
+        this.raw(update.delta)
+        break
+      case "toolCall":
+        // Partial params stream in token by token; show each settled status once.
+        if (update.status === "streaming" || this.callStatus.get(update.callId) === update.status) return
+        this.callStatus.set(update.callId, update.status)
+        this.line(`> ${update.tool} ${summary(update.params)} [${update.status}]`)
+        break
+      case "toolResult":
+        this.line(`  ${update.isError ? "✗" : "✓"} ${update.summary}`)
+        break
+      case "commandOutput":
+        this.raw(update.chunk)
+        break
+      case "todos":
+        this.line(`todos: ${update.todos.map((t) => `${t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[-]" : "[ ]"} ${t.text}`).join("  ")}`)
+        break
+      case "mode":
+        this.line(`(mode: ${update.mode})`)
+        break
+      case "status":
+        if (update.status !== "running") this.line(`(status: ${update.status}${update.message ? ` — ${update.message}` : ""})`)
+        break
+      case "subtask":
+        this.line(`(subtask ${update.childTaskId})`)
+        break
+      case "checkpoint":
+        this.line(`(checkpoint ${update.checkpointId}: ${update.label})`)
+        break
+      case "completed":
+        this.line(`=== completed\n${update.result}`)
+        break
+      case "error":
+        this.line(`!!! ${update.message}`)
+        break
+      case "reasoning":
+      case "usage":
+        break
+    }
+  }
+
+  /** Text the user sent to a task. */
+  user(taskId: string, text: string): void {
+    this.line(`\n[you → ${taskId}] ${text}`)
+    this.lastTask = taskId
+  }
+
+  private raw(text: string): void {
+    if (text === "") return
+    this.channel.append(text)
+    this.atLineStart = text.endsWith("\n")
+  }
+
+  private line(text: string): void {
+    this.channel.append(`${this.atLineStart ? "" : "\n"}${text}\n`)
+    this.atLineStart = true
+  }
+}
+
+function summary(params: unknown): string {
+  if (!params || typeof params !== "object") return ""
+  const p = params as Record<string, unknown>
+  for (const key of ["path", "command", "regex", "query", "mode_slug", "question"]) if (typeof p[key] === "string") return String(p[key])
+  const json = JSON.stringify(params)
+  return json.length > 100 ? `${json.slice(0, 99)}…` : json
+}

@@ -1,0 +1,41 @@
+import { readFile } from "node:fs/promises"
+import { resolve } from "node:path"
+import { describe, expect, it } from "vitest"
+import { renderManifest, renderSettingKeys, settingProperties } from "../../../clients/vscode/scripts/manifest"
+import { defaultSettings } from "../../../server/src/config/schema"
+
+const VSCODE = resolve(import.meta.dirname, "..", "..", "..", "clients", "vscode")
+
+describe("VS Code extension manifest", () => {
+  it("matches the settings generated from the server's schema (run clients/vscode/scripts/gen-manifest.ts after changing it)", async () => {
+    const text = await readFile(resolve(VSCODE, "package.json"), "utf8")
+    expect(text).toBe(renderManifest(JSON.parse(text)))
+    expect(await readFile(resolve(VSCODE, "src", "setting-keys.ts"), "utf8")).toBe(renderSettingKeys())
+  })
+
+  it("contributes every leaf setting under agent.* with the server's default", () => {
+    const props = settingProperties()
+    const defaults = defaultSettings()
+    expect(props["agent.autoApprove.read"]).toMatchObject({ type: "boolean", default: true })
+    expect(props["agent.terminal.outputLines"]).toMatchObject({ type: "integer", default: defaults.terminal.outputLines })
+    expect(props["agent.modes.default"]).toMatchObject({ default: "code" })
+    expect(props["agent.mcpServers"]).toMatchObject({ type: "object" })
+    for (const key of Object.keys(props)) expect(key).toMatch(/^agent\.[a-zA-Z.]+$/)
+  })
+
+  it("scopes keys the server only trusts from user settings as machine settings", () => {
+    const props = settingProperties()
+    for (const key of ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write", "agent.mcpServers", "agent.search.ripgrepPath"])
+      expect(props[key], key).toMatchObject({ scope: "machine" })
+    expect(props["agent.model"].scope).toBeUndefined()
+  })
+
+  it("contributes exactly the agentLsp.* commands that the extension registers", async () => {
+    const manifest = JSON.parse(await readFile(resolve(VSCODE, "package.json"), "utf8"))
+    const contributed = manifest.contributes.commands.map((c: { command: string }) => c.command).sort()
+    const source = await readFile(resolve(VSCODE, "src", "extension.ts"), "utf8")
+    const registered = [...source.matchAll(/register\("(agentLsp\.[A-Za-z]+)"/g)].map((m) => m[1]).sort()
+    expect(contributed).toEqual(registered)
+    expect(contributed).toEqual(expect.arrayContaining(["agentLsp.newTask", "agentLsp.sendMessage", "agentLsp.cancelTask", "agentLsp.setMode", "agentLsp.showTasks"]))
+  })
+})
