@@ -1,4 +1,108 @@
-import { notBuiltTool } from "./not-built"
+import { statSync } from "node:fs"
+import { z } from "zod"
+import { defineTool, errorResult, type ToolResult } from "./tool"
+import type { ToolContext } from "./context"
+import { guardPath } from "../workspace/guard"
+import { findIgnoredCommandPath } from "../workspace/command-paths"
+import { rooIgnoreError } from "../workspace/ignore-rules"
+import { displayPath } from "../workspace/sandbox"
+import { startCommand, type RunningCommand } from "../terminal/runner"
+import { describeOutcome, registerBackground } from "../terminal/background"
+import { formatBytes } from "../workspace/files"
 
-/** Placeholder until the tool is built: registered, never offered, refused with a clear message if called. */
-export const executeCommand = notBuiltTool("execute_command", "command")
+/** The model's view of one command's output is capped at this many bytes (and agent.terminal.outputLines lines). */
+export const COMMAND_OUTPUT_BYTES = 50 * 1024
+/** Beyond this much streamed text the editor gets a note instead of more chunks (the artifact has it all). */
+const STREAM_LIMIT_BYTES = 2 * 1024 * 1024
+
+const params = z.object({
+  command: z.string().min(1).describe("Shell command to run"),
+  cwd: z.string().optional().describe("Working directory, relative to the workspace root (default: the root)"),
+  timeout: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
+})
+
+const description = `Run a shell command in the user's shell (non-interactive: stdin is empty) inside the workspace, and get its exit \
+code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
+read_command_output. For servers or watchers set timeout (seconds): you get the output so far and the command keeps running; you will \
+be told when it ends. Prefer relative paths, and explain what the command does.`
+
+export const executeCommand = defineTool({
+  name: "execute_command",
+  group: "command",
+  params,
+  description,
+  available: () => true,
+  async prepare({ command, cwd, timeout }, ctx) {
+    // A working directory is never outside the workspace, whatever readOutsideWorkspace says.
+    const where = guardPath(ctx, cwd ?? ".", "cwd")
+    if (!where.ok) return { result: errorResult(where.message) }
+    const shownCwd = displayPath(ctx.workspaceFolders, where.absPath)
+    if (!statSync(where.absPath, { throwIfNoEntry: false })?.isDirectory()) {
+      return { result: errorResult(`The working directory ${shownCwd} does not exist or is not a directory. Use list_files to find the right one.`) }
+    }
+    const blocked = findIgnoredCommandPath(command, where.absPath, ctx.workspaceFolders)
+    if (blocked !== undefined) return { result: errorResult(rooIgnoreError(blocked)) }
+    return {
+      preview: {
+        subject: { kind: "command", command, cwd: shownCwd },
+        title: `Run: ${command}`,
+        detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
+        command,
+      },
+      run: () => run(command, where.absPath, shownCwd, timeout, ctx),
+    }
+  },
+})
+
+async function run(command: string, cwd: string, shownCwd: string, timeout: number | undefined, ctx: ToolContext): Promise<ToolResult> {
+  let streamed = 0
+  const running = startCommand({
+    command,
+    cwd,
+    hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
+    maxLines: ctx.settings.terminal.outputLines,
+    maxBytes: COMMAND_OUTPUT_BYTES,
+    signal: ctx.signal,
+    onOutput: (chunk) => {
+      if (streamed > STREAM_LIMIT_BYTES) return
+      streamed += chunk.length
+      ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk })
+    },
+  })
+  let timer: NodeJS.Timeout | undefined
+  const patience = new Promise<undefined>((resolve) => {
+    if (timeout) timer = setTimeout(() => resolve(undefined), timeout * 1000)
+  })
+  const waited = await Promise.race([running.done, patience])
+  if (timer) clearTimeout(timer)
+  if (waited === undefined) {
+    registerBackground(ctx.taskId, command, running)
+    const text =
+      `The command is still running after ${timeout} s; it keeps running in the background (in ${shownCwd}). Output so far:\n\n` +
+      `${outputText(running)}\n\nYou will be told when it ends; meanwhile read_command_output with artifact_id "${running.artifactId}" shows its output.`
+    return { isError: false, content: [{ type: "text", text }], summary: `Still running after ${timeout} s: ${command}` }
+  }
+  const status = describeOutcome(waited)
+  const killed = waited.killedBy === "timeout" ? ` after ${ctx.settings.terminal.timeoutSeconds} s` : ""
+  const text = `Command ${waited.killedBy ? `${status}${killed}` : `finished with ${status}`} (in ${shownCwd}).\n\nOutput:\n${outputText(running)}`
+  return {
+    isError: waited.killedBy !== undefined,
+    content: [{ type: "text", text }],
+    summary: `${command}: ${status}`,
+  }
+}
+
+function outputText(running: RunningCommand): string {
+  const window = running.window
+  if (window.totalBytes === 0) return "(no output)"
+  const text = window.render(
+    (lines, bytes) =>
+      `[... ${lines} lines (${formatBytes(bytes)}) not shown. The full output (${window.totalLines} lines, ${formatBytes(window.totalBytes)}) is kept: ` +
+      `read_command_output with artifact_id "${running.artifactId}" (use search to find lines, offset to page) ...]`,
+  )
+  return text.trimEnd()
+}

@@ -1,4 +1,64 @@
-import { notBuiltTool } from "./not-built"
+import { existsSync } from "node:fs"
+import { z } from "zod"
+import { defineTool, errorResult, textResult, type ToolResult } from "./tool"
+import { artifactPath } from "../terminal/artifacts"
+import { readArtifactWindow, searchArtifact } from "../terminal/artifact-read"
+import { backgroundState, describeOutcome } from "../terminal/background"
+import { formatBytes } from "../workspace/files"
 
-/** Placeholder until the tool is built: registered, never offered, refused with a clear message if called. */
-export const readCommandOutput = notBuiltTool("read_command_output", "command")
+const DEFAULT_LIMIT_BYTES = 32 * 1024
+const MAX_SEARCH_LINES = 300
+
+const params = z.object({
+  artifact_id: z.string().min(1).describe('The artifact id execute_command gave, e.g. "cmd-1706119234567-a1b2c3.txt"'),
+  search: z.string().optional().describe("Regex (case-insensitive, like grep) to return only the matching lines, with line numbers"),
+  offset: z.number().int().min(0).optional().describe("Byte offset to start reading from (default 0), for paging"),
+  limit: z.number().int().positive().optional().describe(`Maximum bytes to return (default ${DEFAULT_LIMIT_BYTES})`),
+})
+
+const description = `Read the full output of a command run by execute_command whose output was cut, or that is still running in the \
+background. Without search: a window of the output from a byte offset (page with offset). With search: the lines matching a \
+case-insensitive regex, like grep.`
+
+export const readCommandOutput = defineTool({
+  name: "read_command_output",
+  group: "command",
+  params,
+  description,
+  available: () => true,
+  async prepare(input) {
+    const path = artifactPath(input.artifact_id)
+    if (!path || !existsSync(path)) {
+      return {
+        result: errorResult(
+          `No command output with artifact_id "${input.artifact_id}". Use the exact id that execute_command reported (like "cmd-1706119234567-a1b2c3.txt").`,
+        ),
+      }
+    }
+    const result = await read(path, input)
+    return {
+      preview: { subject: { kind: "none" }, title: `Read command output ${input.artifact_id}`, detail: result.summary },
+      run: async () => result,
+    }
+  },
+})
+
+async function read(path: string, input: z.infer<typeof params>): Promise<ToolResult> {
+  const state = backgroundState(input.artifact_id)
+  const status = state === undefined ? "" : state === "running" ? " The command is still running." : ` The command has ended: ${describeOutcome(state)}.`
+  if (input.search !== undefined) {
+    const found = await searchArtifact(path, input.search, MAX_SEARCH_LINES)
+    if (found.totalMatches === 0) return textResult(`No lines match /${input.search}/ in ${input.artifact_id}.${status}`)
+    const more = found.more ? `\n(Showing ${found.lines.length} of ${found.totalMatches} matching lines; make the pattern more specific.)` : ""
+    const text = `${found.totalMatches} lines match /${input.search}/ in ${input.artifact_id}.${status}\n\n${found.lines.map((l) => `${l.line} | ${l.text}`).join("\n")}${more}`
+    return textResult(text, `${found.totalMatches} matching lines in ${input.artifact_id}`)
+  }
+  const window = await readArtifactWindow(path, input.offset ?? 0, input.limit ?? DEFAULT_LIMIT_BYTES)
+  if (window.size === 0) return textResult(`The output ${input.artifact_id} is empty.${status}`)
+  if (window.start >= window.size) {
+    return errorResult(`Offset ${input.offset} is past the end of ${input.artifact_id}, which has ${window.size} bytes. Use an offset below ${window.size}.${status}`)
+  }
+  const rest = window.next < window.size ? ` To read on, call read_command_output with offset ${window.next}.` : ""
+  const header = `Bytes ${window.start}-${window.next} of ${window.size} (${formatBytes(window.size)}) of ${input.artifact_id}.${status}${rest}`
+  return textResult(`${header}\n\n${window.text}`, `Read ${input.artifact_id} bytes ${window.start}-${window.next}`)
+}

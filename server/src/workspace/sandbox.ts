@@ -15,7 +15,8 @@ export interface SandboxContext {
   readonly settings: { readonly files: Pick<Settings["files"], "readOutsideWorkspace"> }
 }
 
-export type PathAccess = "read" | "write"
+/** "cwd" = a command's working directory: like "write", never outside the workspace. */
+export type PathAccess = "read" | "write" | "cwd"
 
 export type ResolvedPath =
   | {
@@ -50,7 +51,7 @@ export function resolvePath(ctx: SandboxContext, input: string, access: PathAcce
       ok: false,
       message:
         `Path "${given}" is (or lies under) a symbolic link that resolves to ${real}, outside the workspace (${folders.join(", ")}). ` +
-        `Following links out of the workspace is not allowed; ${access === "write" ? "write" : "read"} a file inside the workspace instead.`,
+        `Following links out of the workspace is not allowed; use a path inside the workspace instead.`,
     }
   }
   const outside = real !== absPath && !containingRoot(realFolders(folders), real)
@@ -141,7 +142,9 @@ function outsideMessage(given: string, absPath: string, folders: string[], acces
   const hint =
     access === "write"
       ? "Files outside the workspace are never written."
-      : "Reading outside the workspace is off (agent.files.readOutsideWorkspace)."
+      : access === "cwd"
+        ? "Commands run only inside the workspace."
+        : "Reading outside the workspace is off (agent.files.readOutsideWorkspace)."
   return `Path "${given}" ${why} ${where}. ${hint} Use a path relative to ${folders[0]}.`
 }
 

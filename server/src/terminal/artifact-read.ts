@@ -1,0 +1,62 @@
+import { createReadStream } from "node:fs"
+import { open, stat } from "node:fs/promises"
+import { createInterface } from "node:readline"
+import { stripAnsi } from "./output-window"
+
+/** Reading a command's saved output: a byte window, or the lines matching a pattern (streamed, never whole). */
+
+export interface ArtifactWindow {
+  text: string
+  start: number
+  /** Where the next window starts; equals `size` at the end. */
+  next: number
+  size: number
+}
+
+/** Bytes [offset, offset+limit), cut back to a line end when the window stops mid-file. */
+export async function readArtifactWindow(path: string, offset: number, limit: number): Promise<ArtifactWindow> {
+  const size = (await stat(path)).size
+  const start = Math.min(offset, size)
+  const handle = await open(path, "r")
+  try {
+    const buffer = Buffer.alloc(Math.min(limit, size - start))
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, start)
+    let bytes = buffer.subarray(0, bytesRead)
+    if (start + bytesRead < size) {
+      const nl = bytes.lastIndexOf(10)
+      if (nl > 0) bytes = bytes.subarray(0, nl + 1)
+    }
+    return { text: stripAnsi(bytes.toString("utf8")), start, next: start + bytes.length, size }
+  } finally {
+    await handle.close()
+  }
+}
+
+export interface ArtifactMatches {
+  lines: { line: number; text: string }[]
+  /** True when more lines matched than were kept. */
+  more: boolean
+  totalMatches: number
+}
+
+/** Lines matching `pattern` (a case-insensitive regex; an invalid regex is matched literally). */
+export async function searchArtifact(path: string, pattern: string, maxLines: number, maxLineChars = 500): Promise<ArtifactMatches> {
+  let re: RegExp
+  try {
+    re = new RegExp(pattern, "i")
+  } catch {
+    re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i")
+  }
+  const lines: ArtifactMatches["lines"] = []
+  let totalMatches = 0
+  let lineNo = 0
+  const reader = createInterface({ input: createReadStream(path), crlfDelay: Infinity })
+  for await (const raw of reader) {
+    lineNo++
+    const text = stripAnsi(raw)
+    if (!re.test(text)) continue
+    totalMatches++
+    if (lines.length < maxLines) lines.push({ line: lineNo, text: text.length > maxLineChars ? `${text.slice(0, maxLineChars)}…` : text })
+  }
+  return { lines, more: totalMatches > lines.length, totalMatches }
+}

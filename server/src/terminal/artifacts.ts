@@ -1,0 +1,35 @@
+import { createWriteStream, mkdirSync, type WriteStream } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { randomBytes } from "node:crypto"
+
+/**
+ * Full command output, kept on disk (never whole in memory) for read_command_output. One file per command,
+ * named by its artifact id, in a per-user folder readable only by the user.
+ */
+
+const ARTIFACT_ID = /^cmd-[A-Za-z0-9-]+\.txt$/
+
+let dirOverride: string | undefined
+
+/** Tests point the store at their own folder. */
+export function setArtifactDir(dir: string | undefined): void {
+  dirOverride = dir
+}
+
+export function artifactDir(): string {
+  const dir = dirOverride ?? join(tmpdir(), `agent-lsp-${process.getuid?.() ?? "user"}`, "command-output")
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return dir
+}
+
+export function newArtifact(): { id: string; path: string; stream: WriteStream } {
+  const id = `cmd-${Date.now()}-${randomBytes(3).toString("hex")}.txt`
+  const path = join(artifactDir(), id)
+  return { id, path, stream: createWriteStream(path, { mode: 0o600 }) }
+}
+
+/** The file of an artifact id, or undefined when the id is malformed (ids never contain a path). */
+export function artifactPath(id: string): string | undefined {
+  return ARTIFACT_ID.test(id) ? join(artifactDir(), id) : undefined
+}

@@ -1,0 +1,28 @@
+/**
+ * The environment a command runs with: the server's, minus secrets the agent holds (the Anthropic key and
+ * other API keys / auth tokens, which a model-written command could print or send away), plus settings
+ * that keep non-interactive runs from hanging in a pager.
+ */
+
+const SECRET_NAMES = [/_API_KEY$/i, /_AUTH_TOKEN$/i, /^ANTHROPIC_API_KEY$/i, /^ANTHROPIC_AUTH_TOKEN$/i, /_ACCESS_KEY$/i, /_SECRET_KEY$/i]
+
+/** True for a variable a command must not see. */
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_NAMES.some((re) => re.test(name))
+}
+
+export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(base)) {
+    if (value !== undefined && !isSecretEnvName(name)) env[name] = value
+  }
+  env.PAGER = "cat"
+  env.GIT_PAGER = "cat"
+  env.GIT_TERMINAL_PROMPT = "0"
+  return env
+}
+
+/** The user's shell ($SHELL), else /bin/sh. */
+export function userShell(base: NodeJS.ProcessEnv = process.env): string {
+  return base.SHELL && base.SHELL.trim() !== "" ? base.SHELL : "/bin/sh"
+}

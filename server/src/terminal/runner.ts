@@ -1,0 +1,144 @@
+import { spawn } from "node:child_process"
+import { finished } from "node:stream/promises"
+import { newArtifact } from "./artifacts"
+import { commandEnv, userShell } from "./env"
+import { OutputWindow } from "./output-window"
+import { killGroup, waitForGroupExit } from "./process-group"
+
+/**
+ * Runs one command line in the user's shell, in its own process group (so a kill reaches everything it
+ * started), with stdout and stderr merged in arrival order, streamed to `onOutput`, windowed for the
+ * model, and written whole to an artifact file.
+ */
+
+export interface CommandOptions {
+  command: string
+  cwd: string
+  /** Hard limit; the whole group is killed when it passes. 0 = none. */
+  hardTimeoutSeconds: number
+  /** Lines / bytes the model gets (head 20% + tail 80% beyond that). */
+  maxLines: number
+  maxBytes: number
+  signal?: AbortSignal
+  onOutput?: (text: string) => void
+  shell?: string
+  env?: NodeJS.ProcessEnv
+}
+
+export interface CommandOutcome {
+  exitCode: number | null
+  signal: NodeJS.Signals | null
+  /** Why we killed it, if we did. */
+  killedBy?: "timeout" | "cancel"
+  durationMs: number
+}
+
+export interface RunningCommand {
+  readonly artifactId: string
+  readonly artifactPath: string
+  readonly pid: number
+  readonly startedAt: number
+  readonly window: OutputWindow
+  /** Resolves when the shell has exited, its output is on disk and (after a kill) its group is gone. */
+  readonly done: Promise<CommandOutcome>
+  /** Kills the whole process group (TERM, then KILL after a grace period). */
+  kill(reason: "timeout" | "cancel"): void
+}
+
+const KILL_GRACE_MS = 1000
+
+/** Groups still running, killed when the server exits so no command outlives it. */
+const liveGroups = new Set<number>()
+let exitHookInstalled = false
+function trackGroup(pid: number): void {
+  liveGroups.add(pid)
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.on("exit", () => {
+    for (const group of liveGroups) killGroup(group, "SIGKILL")
+  })
+}
+/** How long to wait for the pipes after the shell exited (a background child may hold them open). */
+const PIPE_DRAIN_MS = 200
+
+export function startCommand(options: CommandOptions): RunningCommand {
+  const startedAt = Date.now()
+  const artifact = newArtifact()
+  const window = new OutputWindow(options.maxLines, options.maxBytes)
+  const child = spawn(options.shell ?? userShell(), ["-c", options.command], {
+    cwd: options.cwd,
+    env: options.env ?? commandEnv(),
+    detached: true, // its own process group: pgid = pid
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  const pid = child.pid ?? -1
+  if (pid > 0) trackGroup(pid)
+  let killedBy: CommandOutcome["killedBy"]
+  let escalation: NodeJS.Timeout | undefined
+
+  const kill = (reason: "timeout" | "cancel") => {
+    if (killedBy || pid < 0) return
+    killedBy = reason
+    killGroup(pid, "SIGTERM")
+    escalation = setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS)
+  }
+  const onAbort = () => kill("cancel")
+  options.signal?.addEventListener("abort", onAbort, { once: true })
+  if (options.signal?.aborted) onAbort()
+  const hardTimer = options.hardTimeoutSeconds > 0 ? setTimeout(() => kill("timeout"), options.hardTimeoutSeconds * 1000) : undefined
+
+  let lastDataAt = Date.now()
+  const onData = (chunk: Buffer, stream: NodeJS.ReadableStream) => {
+    lastDataAt = Date.now()
+    if (!artifact.stream.write(chunk)) {
+      // Disk slower than the command: pause it rather than buffer its output in memory.
+      stream.pause()
+      artifact.stream.once("drain", () => stream.resume())
+    }
+    const text = window.push(chunk)
+    if (text) options.onOutput?.(text)
+  }
+  child.stdout!.on("data", (chunk: Buffer) => onData(chunk, child.stdout!))
+  child.stderr!.on("data", (chunk: Buffer) => onData(chunk, child.stderr!))
+
+  const done = new Promise<CommandOutcome>((resolve) => {
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+    let settled = false
+    const settle = async () => {
+      if (settled || !exit) return
+      settled = true
+      child.stdout!.destroy()
+      child.stderr!.destroy()
+      const tail = window.end()
+      if (tail) options.onOutput?.(tail)
+      artifact.stream.end()
+      await finished(artifact.stream).catch(() => undefined)
+      if (killedBy) await waitForGroupExit(pid, KILL_GRACE_MS + 2000)
+      liveGroups.delete(pid)
+      if (hardTimer) clearTimeout(hardTimer)
+      if (escalation) clearTimeout(escalation)
+      options.signal?.removeEventListener("abort", onAbort)
+      resolve({ exitCode: exit.code, signal: exit.signal, killedBy, durationMs: Date.now() - startedAt })
+    }
+    child.on("error", (error) => {
+      artifact.stream.write(`agent-lsp: could not start the shell: ${error.message}\n`)
+      window.push(Buffer.from(`could not start the shell (${options.shell ?? userShell()}): ${error.message}\n`))
+      exit = { code: 127, signal: null }
+      void settle()
+    })
+    child.on("exit", (code, signal) => {
+      exit = { code, signal }
+      // 'close' normally follows at once; if a background child holds the pipes, stop waiting once they go quiet.
+      const poll = setInterval(() => {
+        if (settled) clearInterval(poll)
+        else if (Date.now() - lastDataAt > PIPE_DRAIN_MS) {
+          clearInterval(poll)
+          void settle()
+        }
+      }, PIPE_DRAIN_MS)
+    })
+    child.on("close", () => void settle())
+  })
+
+  return { artifactId: artifact.id, artifactPath: artifact.path, pid, startedAt, window, done, kill }
+}
