@@ -171,4 +171,30 @@ describe.skipIf(!hasNvim)("neovim plugin (real headless nvim, no server)", () =>
     )
     expect(run.observed?.sent).toEqual([{ method: "agent/respond", params: { requestId: "a2", optionId: "no" } }])
   })
+
+  it("keeps a dismissed question open and answers it through agent/respond on the next :AgentSend", async () => {
+    const run = await runNvim<{ answer: unknown; sent: { method: string; params: Record<string, unknown> }[] }>(
+      `
+      local sent = {}
+      local fake = { id = 1, request = function(method, params) table.insert(sent, { method = method, params = params }) end }
+      vim.lsp.get_client_by_id = function() return fake end
+      require("agent_lsp.client").get = function() return fake end
+      vim.ui.select = function(items, opts, cb) vim.defer_fn(function() cb(nil) end, 10) end
+      require("agent_lsp.state").set_active("t1")
+      local answer = require("agent_lsp.handlers").handlers()["agent/askFollowup"](nil, {
+        requestId = "a3", taskId = "t1", question = "Which file?", suggestions = { { text = "a.txt" } },
+      }, { client_id = 1 })
+      vim.wait(2000, function() return require("agent_lsp.state").pending_question.t1 ~= nil end)
+      vim.cmd("AgentSend b.txt please")
+      vim.cmd("AgentSend and then test")
+      observe({ answer = answer, sent = sent })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.answer).toEqual({ deferred: true })
+    expect(run.observed?.sent).toEqual([
+      { method: "agent/respond", params: { requestId: "a3", answer: "b.txt please" } },
+      { method: "agent/sendMessage", params: { taskId: "t1", text: "and then test" } },
+    ])
+  })
 })

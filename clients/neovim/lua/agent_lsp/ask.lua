@@ -5,7 +5,7 @@ local names = require("agent_lsp.methods")
 
 local M = {}
 
-local function respond(client_id, params)
+function M.respond(client_id, params)
   local client = vim.lsp.get_client_by_id(client_id)
   if not client then
     return
@@ -88,12 +88,19 @@ function M.approve(client_id, req)
     end
     if choice.kind == "reject_once" or choice.kind == "reject_always" then
       vim.ui.input({ prompt = "Feedback for the agent (optional): " }, function(feedback)
-        respond(client_id, { requestId = req.requestId, optionId = choice.optionId, feedback = (feedback ~= "" and feedback) or nil })
+        M.respond(client_id, { requestId = req.requestId, optionId = choice.optionId, feedback = (feedback ~= "" and feedback) or nil })
       end)
     else
-      respond(client_id, { requestId = req.requestId, optionId = choice.optionId })
+      M.respond(client_id, { requestId = req.requestId, optionId = choice.optionId })
     end
   end)
+end
+
+-- A dismissed question stays open: remember it so :AgentSend answers it (the server waits for
+-- agent/respond on that requestId, not for a new message).
+local function leave_open(req)
+  require("agent_lsp.state").pending_question[req.taskId] = req.requestId
+  vim.notify("agent_lsp: the agent waits for an answer; give it with :AgentSend {answer}", vim.log.levels.INFO)
 end
 
 --- Shows a follow-up question: its suggestions, or an answer typed by the user.
@@ -108,18 +115,18 @@ function M.question(client_id, req)
     end,
   }, function(choice)
     if not choice then
-      vim.notify("agent_lsp: the agent waits for an answer; give it with :AgentSend {answer}", vim.log.levels.INFO)
+      leave_open(req)
       return
     end
     if not choice.other then
-      respond(client_id, { requestId = req.requestId, answer = choice.text })
+      M.respond(client_id, { requestId = req.requestId, answer = choice.text })
       return
     end
     vim.ui.input({ prompt = req.question .. " " }, function(answer)
       if answer and answer ~= "" then
-        respond(client_id, { requestId = req.requestId, answer = answer })
+        M.respond(client_id, { requestId = req.requestId, answer = answer })
       else
-        vim.notify("agent_lsp: the agent waits for an answer; give it with :AgentSend {answer}", vim.log.levels.INFO)
+        leave_open(req)
       end
     end)
   end)

@@ -59,6 +59,12 @@ function M.send(opts)
     return
   end
   transcript.user(task_id, opts.args)
+  local request_id = state.pending_question[task_id]
+  if request_id then
+    state.pending_question[task_id] = nil
+    require("agent_lsp.ask").respond(client.id, { requestId = request_id, answer = opts.args })
+    return
+  end
   client.request(names.methods.sendMessage, { taskId = task_id, text = opts.args }, function(err)
     report(err)
   end)

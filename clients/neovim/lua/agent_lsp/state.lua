@@ -4,6 +4,8 @@ local M = {}
 
 M.tasks = {}
 M.active = nil
+-- task id → requestId of a question the user dismissed (answered by the next :AgentSend)
+M.pending_question = {}
 
 function M.task(task_id)
   local t = M.tasks[task_id]
@@ -25,6 +27,9 @@ function M.apply(task_id, update)
   if kind == "status" then
     t.status = update.status
     t.message = update.message
+    if update.status ~= "waiting" then
+      M.pending_question[task_id] = nil
+    end
   elseif kind == "mode" then
     t.mode = update.mode
   elseif kind == "completed" then
