@@ -1,6 +1,8 @@
 import type { ModelToolSpec } from "../model/provider"
-import type { ToolContext } from "../tools/context"
-import type { ToolResult } from "../tools/tool"
+import type { Settings } from "../config/schema"
+import type { ModeLookup } from "../modes/registry"
+import type { AvailabilityContext, ToolContext } from "../tools/context"
+import type { Preview, ToolDefinition, ToolResult } from "../tools/tool"
 
 /** One complete tool call as the model sent it (arguments still JSON text: parsing is pipeline step 1). */
 export interface ToolCall {
@@ -29,6 +31,12 @@ export interface PipelineOutcome {
   status: "done" | "error" | "denied" | "skipped"
   /** The user chose "Stop" at a repetition or mistake prompt: the task should stop. */
   stopTask?: boolean
+  /**
+   * The user was asked at a repetition or mistake limit and the answer will come later as a message
+   * (QuestionAnswer "waitForMessage"): the task should wait for it rather than call the model again.
+   * Set together with stopTask, so a loop that does not know this field still stops.
+   */
+  waitForUser?: boolean
 }
 
 /**
@@ -42,7 +50,44 @@ export interface ToolPipeline {
    * The model replied without a tool call. Returns the reminder to send back as a user message, or, from
    * the limit on, asks the user for guidance and returns their words (`stopTask` when they chose to stop).
    */
-  noToolCall(ctx: ToolContext): Promise<{ message: string; stopTask?: boolean }>
+  noToolCall(ctx: ToolContext): Promise<{ message: string; stopTask?: boolean; waitForUser?: boolean }>
   /** The tools to offer in this mode: filtered by availability, mode groups and settings. */
   toolsFor(mode: string): ModelToolSpec[]
+}
+
+/** A tool provided at run time (MCP: `mcp--<server>--<tool>`), which may bring its JSON Schema ready-made. */
+export interface DynamicToolDefinition extends ToolDefinition {
+  /** The input schema to offer the model as is (e.g. the MCP server's); default: generated from `params`. */
+  inputSchema?: Record<string, unknown>
+}
+
+/** What a call that is about to change something looks like to the checkpoint hook. */
+export interface DestructiveCallInfo {
+  /** Canonical tool name. */
+  tool: string
+  /** The validated params. */
+  params: unknown
+  preview: Preview
+}
+
+/** Everything createToolPipeline needs; each is injectable so tests and benchmarks can hand in fakes. */
+export interface ToolPipelineOptions {
+  /** The effective settings (read on every call, so changes apply at once). */
+  settings: () => Settings
+  modes: ModeLookup
+  /** What the configuration makes available (MCP servers, index, browser). */
+  availability: () => AvailabilityContext
+  /** The product's tools; default ALL_TOOLS. */
+  tools?: readonly ToolDefinition[]
+  /** Tools known at run time (MCP tools named mcp--server--tool). */
+  dynamicTools?: () => readonly DynamicToolDefinition[]
+  /** Aliases the model may use; default TOOL_ALIASES. */
+  aliases?: Readonly<Record<string, string>>
+  /**
+   * Called before run() of edit-group tools, execute_command and new_task, after approval (the
+   * checkpoint). A throw is reported as an `error` update and the call still runs.
+   */
+  beforeDestructive?: (call: ToolCall, ctx: ToolContext, info: DestructiveCallInfo) => Promise<void>
+  /** Absolute folders whose files always ask before a write (default: the user's agent-lsp config folder). */
+  protectedDirs?: readonly string[]
 }

@@ -1,0 +1,104 @@
+import type { TaskApprovals } from "../approval"
+import type { Settings } from "../config/schema"
+import { defaultTouchedPaths } from "../modes"
+import type { ToolContext } from "../tools/context"
+import { errorResult, type PreparedCall, type PrepareOutcome, type ToolDefinition, type ToolResult } from "../tools/tool"
+import { approveCall, deniedText } from "./approve-step"
+import { msg } from "./messages"
+import type { PipelineOutcome, ToolCall, ToolPipelineOptions, TurnState } from "./types"
+
+export interface RunInput {
+  call: ToolCall
+  tool: ToolDefinition
+  params: unknown
+  ctx: ToolContext
+  settings: Settings
+  turn: TurnState
+  remembered: TaskApprovals
+  options: ToolPipelineOptions
+}
+
+const DESTRUCTIVE_NON_EDIT = new Set(["execute_command", "new_task"])
+
+/**
+ * Steps 8-11 for a validated call: prepare, approve, checkpoint, run. The one place that catches a
+ * throw from a tool and turns it into an error result naming the tool and what it was doing.
+ */
+export async function runPrepared(input: RunInput): Promise<{ result: ToolResult; status: PipelineOutcome["status"] }> {
+  const { call, tool, params, ctx, settings, turn, remembered, options } = input
+  let prepared: PrepareOutcome
+  try {
+    prepared = await tool.prepare(params as never, ctx)
+  } catch (error) {
+    return { result: errorResult(msg.threw(tool.name, "preparing", errorText(error))), status: "error" }
+  }
+  if (!prepared || typeof prepared !== "object") return { result: errorResult(msg.threw(tool.name, "preparing", "it returned nothing")), status: "error" }
+
+  if ("result" in prepared) return answeredInPrepare(input, prepared.result)
+
+  const approval = await approveCall(call, tool.name, prepared.preview, ctx, settings, remembered, options.protectedDirs, params)
+  if (!approval.allowed) {
+    if (approval.byUser) turn.rejected = true
+    return { result: denied(tool.name, approval.message, approval.feedback), status: "denied" }
+  }
+
+  if (options.beforeDestructive && (tool.group === "edit" || DESTRUCTIVE_NON_EDIT.has(tool.name))) {
+    try {
+      await options.beforeDestructive(call, ctx, { tool: tool.name, params, preview: prepared.preview })
+    } catch (error) {
+      ctx.emit({ kind: "error", message: msg.checkpointFailed(tool.name, errorText(error)) })
+    }
+  }
+
+  ctx.emit({ kind: "toolCall", callId: call.id, tool: tool.name, params, status: "running" })
+  let result = await runSafely(tool.name, prepared, approval.editedText)
+  if (approval.feedback) result = { ...result, content: [{ type: "text", text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] }
+  return { result, status: result.isError ? "error" : "done" }
+}
+
+/**
+ * prepare() answered at once (a read tool's result, or an error). Reads still honour
+ * agent.autoApprove.read: the result is only handed over when the policy or the user allows it.
+ */
+async function answeredInPrepare(input: RunInput, result: ToolResult): Promise<{ result: ToolResult; status: PipelineOutcome["status"] }> {
+  const { call, tool, params, ctx, settings, turn, remembered, options } = input
+  if (!isToolResult(result)) return { result: errorResult(msg.threw(tool.name, "preparing", "it returned no result")), status: "error" }
+  if (result.isError || tool.group !== "read") return { result, status: result.isError ? "error" : "done" }
+  const paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
+  const preview = { subject: { kind: "read" as const, paths }, title: `${tool.name} ${paths.join(", ")}`.trim(), detail: `Read ${paths.join(", ") || "the workspace"}` }
+  const approval = await approveCall(call, tool.name, preview, ctx, settings, remembered, options.protectedDirs, params)
+  if (!approval.allowed) {
+    if (approval.byUser) turn.rejected = true
+    return { result: denied(tool.name, approval.message, approval.feedback), status: "denied" }
+  }
+  const withFeedback = approval.feedback ? { ...result, content: [{ type: "text" as const, text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] } : result
+  return { result: withFeedback, status: "done" }
+}
+
+function denied(tool: string, message: string, feedback?: string): ToolResult {
+  return errorResult(deniedText(tool, message, feedback), `Denied: ${message}${feedback ? ` Feedback: ${feedback}` : ""}`)
+}
+
+async function runSafely(tool: string, prepared: PreparedCall, editedText: string | undefined): Promise<ToolResult> {
+  try {
+    const result = await prepared.run(editedText === undefined ? undefined : { editedText })
+    if (!isToolResult(result)) return errorResult(msg.threw(tool, "running", "it returned no result"))
+    return typeof result.summary === "string" ? result : { ...result, summary: firstText(result) }
+  } catch (error) {
+    return errorResult(msg.threw(tool, "running", errorText(error)))
+  }
+}
+
+function firstText(result: ToolResult): string {
+  const text = result.content.find((block) => block.type === "text")
+  const line = text && text.type === "text" ? (text.text.split("\n", 1)[0] ?? "") : ""
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  return !!value && typeof value === "object" && Array.isArray((value as ToolResult).content) && typeof (value as ToolResult).isError === "boolean"
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
