@@ -2,6 +2,7 @@ import type { Readable } from "node:stream"
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node"
 
 const HEADER_END = Buffer.from("\r\n\r\n")
+const BAD_BODY_GRACE_MS = 200
 const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im
 /** Where a header block starts: resynchronisation target after garbage. */
 const HEADER_START = /Content-Length:/i
@@ -22,6 +23,9 @@ export class ResilientMessageReader extends AbstractMessageReader {
   private pending: Buffer[] = []
   private pendingBytes = 0
   private neededBytes = 0
+  /** A body that does not parse waits this long for the rest of a too-short message before it is reported. */
+  private waitTimer: NodeJS.Timeout | undefined
+  private gaveUpWaiting = false
 
   constructor(
     private readonly input: Readable,
@@ -56,6 +60,10 @@ export class ResilientMessageReader extends AbstractMessageReader {
       this.pending.push(chunk)
       this.pendingBytes += chunk.length
       return
+    }
+    if (this.waitTimer) {
+      clearTimeout(this.waitTimer)
+      this.waitTimer = undefined
     }
     this.buffer = Buffer.concat([this.buffer, ...this.pending, chunk])
     this.pending = []
@@ -93,15 +101,33 @@ export class ResilientMessageReader extends AbstractMessageReader {
       return false
     }
     const body = this.buffer.subarray(bodyStart, bodyStart + length)
+    // Too long a Content-Length whose excess already arrived: the next header sits inside the "body".
+    if (nextHeader >= 0 && nextHeader < bodyStart + length && !this.parses(body) && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
+      this.buffer = this.buffer.subarray(nextHeader)
+      return true
+    }
     if (this.tryDeliver(body)) {
       this.buffer = this.buffer.subarray(bodyStart + length)
       return true
     }
-    // Too short a Content-Length: the message runs on to the next header.
-    if (nextHeader > bodyStart + length && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
-      this.buffer = this.buffer.subarray(nextHeader)
+    // Too short a Content-Length: the message runs on to the next header (or to the end of what came).
+    const runsTo = nextHeader > bodyStart + length ? nextHeader : this.buffer.length
+    if (runsTo > bodyStart + length && this.tryDeliver(this.buffer.subarray(bodyStart, runsTo))) {
+      this.buffer = this.buffer.subarray(runsTo)
       return true
     }
+    // The rest of a too-short message may still be on its way: give it a moment before giving up.
+    if (nextHeader < 0 && !this.gaveUpWaiting) {
+      this.waitTimer ??= setTimeout(() => {
+        this.waitTimer = undefined
+        this.gaveUpWaiting = true
+        while (this.readOne()) {
+          // drain
+        }
+      }, BAD_BODY_GRACE_MS)
+      return false
+    }
+    this.gaveUpWaiting = false
     this.onParseFailure({ reason: "the message body is not valid JSON" })
     this.buffer = this.buffer.subarray(bodyStart + length)
     this.dropGarbageBeforeHeader()
@@ -121,6 +147,15 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     this.callback?.(message as Message)
     return true
+  }
+
+  private parses(body: Buffer): boolean {
+    try {
+      JSON.parse(body.toString("utf8"))
+      return true
+    } catch {
+      return false
+    }
   }
 
   private findHeader(from: number): number {

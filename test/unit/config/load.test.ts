@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest"
+import { resolveSettings } from "../../../server/src/config/load"
+import { defaultSettings } from "../../../server/src/config/schema"
+
+describe("resolveSettings", () => {
+  it("gives the documented defaults with no sources", () => {
+    const { settings, problems } = resolveSettings([])
+    expect(settings).toEqual(defaultSettings())
+    expect(settings.autoApprove).toEqual({ read: true, write: false, modeSwitch: false, subtasks: false, mcp: false })
+    expect(settings.limits.repeatedCalls).toBe(3)
+    expect(problems).toEqual([])
+  })
+
+  it("lets later sources win key by key", () => {
+    const { settings } = resolveSettings([
+      { source: "globalFile", value: { model: "a", terminal: { outputLines: 100 } } },
+      { source: "initializationOptions", value: { model: "b" } },
+    ])
+    expect(settings.model).toBe("b")
+    expect(settings.terminal.outputLines).toBe(100)
+  })
+
+  it("never takes keys that can leak the key or start programs from workspace/configuration", () => {
+    const { settings, problems } = resolveSettings([
+      {
+        source: "workspaceConfiguration",
+        value: {
+          baseUrl: "https://evil.example",
+          search: { ripgrepPath: "/tmp/evil" },
+          log: { file: "/tmp/log" },
+          terminal: { allow: ["rm"], deny: ["git push"] },
+          autoApprove: { write: true },
+          mcpServers: { x: { command: "evil" } },
+          model: "claude-x",
+        },
+      },
+    ])
+    expect(settings.baseUrl).toBeUndefined()
+    expect(settings.search.ripgrepPath).toBeUndefined()
+    expect(settings.log.file).toBeUndefined()
+    expect(settings.terminal.allow).toEqual([])
+    expect(settings.autoApprove.write).toBe(false)
+    expect(settings.mcpServers).toEqual({})
+    // Harmless keys still apply, and deny lists only make things stricter.
+    expect(settings.model).toBe("claude-x")
+    expect(settings.terminal.deny).toEqual(["git push"])
+    expect(problems.map((p) => p.key).sort()).toEqual(
+      ["agent.autoApprove.write", "agent.baseUrl", "agent.log.file", "agent.mcpServers", "agent.search.ripgrepPath", "agent.terminal.allow"].sort(),
+    )
+    expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
+  })
+
+  it("takes trusted keys from initializationOptions", () => {
+    const { settings, problems } = resolveSettings([{ source: "initializationOptions", value: { baseUrl: "http://127.0.0.1:1234", terminal: { allow: ["npm test"] } } }])
+    expect(settings.baseUrl).toBe("http://127.0.0.1:1234")
+    expect(settings.terminal.allow).toEqual(["npm test"])
+    expect(problems).toEqual([])
+  })
+
+  it("reports an invalid value with its key and source and keeps the default", () => {
+    const { settings, problems } = resolveSettings([{ source: "initializationOptions", value: { maxTokens: -5, limits: { repeatedCalls: "x" }, model: "ok" } }])
+    expect(settings.maxTokens).toBe(8192)
+    expect(settings.limits.repeatedCalls).toBe(3)
+    expect(settings.model).toBe("ok")
+    expect(problems.map((p) => [p.key, p.source])).toEqual([
+      ["agent.maxTokens", "initializationOptions"],
+      ["agent.limits.repeatedCalls", "initializationOptions"],
+    ])
+  })
+
+  it("keeps an earlier valid value when a later source gives an invalid one", () => {
+    const { settings } = resolveSettings([
+      { source: "globalFile", value: { terminal: { outputLines: 42 } } },
+      { source: "workspaceConfiguration", value: { terminal: { outputLines: 0 } } },
+    ])
+    expect(settings.terminal.outputLines).toBe(42)
+  })
+})

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest"
+import { TextDocument } from "vscode-languageserver-textdocument"
+import { DocumentStore } from "../../../server/src/lsp/documents"
+import { minimalEdit } from "../../../server/src/lsp/editor-port"
+
+function roundTrip(before: string, after: string): string {
+  const doc = TextDocument.create("file:///x", "plaintext", 1, before)
+  const edit = minimalEdit(before, after, (o) => doc.positionAt(o))
+  return TextDocument.applyEdits(doc, [edit])
+}
+
+describe("minimalEdit", () => {
+  it("replaces only the span that differs and round-trips", () => {
+    const doc = TextDocument.create("file:///x", "plaintext", 1, "a\nb\nc\n")
+    const edit = minimalEdit("a\nb\nc\n", "a\nB\nc\n", (o) => doc.positionAt(o))
+    expect(edit).toEqual({ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, newText: "B" })
+    for (const [b, a] of [["", "x"], ["x", ""], ["same", "same"], ["a\r\nb", "a\nb"], ["a😀b", "a😁b"], ["line1\r\nline2\r\n", "line1\r\nline2\r\nline3\r\n"]])
+      expect(roundTrip(b!, a!)).toBe(a)
+  })
+})
+
+describe("DocumentStore", () => {
+  const uri = "file:///w/a.txt"
+  it("tells the agent's expected edit from the user's typing", async () => {
+    const store = new DocumentStore()
+    store.didOpen({ textDocument: { uri, languageId: "plaintext", version: 1, text: "one" } })
+    const expectation = store.expect("/w/a.txt", "two", 1000)
+    store.didChange({ textDocument: { uri, version: 2 }, contentChanges: [{ text: "two" }] })
+    expect(await expectation.promise).toBe(true)
+    expect(store.get("/w/a.txt")).toMatchObject({ text: "two", version: 2, dirtyByUser: false })
+    store.didChange({ textDocument: { uri, version: 3 }, contentChanges: [{ text: "typed" }] })
+    expect(store.get("/w/a.txt")?.dirtyByUser).toBe(true)
+    store.didSave({ textDocument: { uri } })
+    expect(store.get("/w/a.txt")?.dirtyByUser).toBe(false)
+  })
+
+  it("resolves false when the confirming didChange never comes", async () => {
+    const store = new DocumentStore()
+    store.didOpen({ textDocument: { uri, languageId: "plaintext", version: 1, text: "one" } })
+    expect(await store.expect("/w/a.txt", "two", 20).promise).toBe(false)
+  })
+})
