@@ -1,4 +1,105 @@
-import { notBuiltTool } from "./not-built"
+import { z } from "zod"
+import { applyPatchHunks } from "../edits/apply-patch-hunks"
+import { parsePatch, patchPaths, PATCH_FORMAT, type PatchOperation } from "../edits/apply-patch-parse"
+import { unifiedDiff } from "../edits/unified-diff"
+import { deleteFile } from "../workspace/atomic-write"
+import type { ToolContext } from "./context"
+import { changeLine, commitEdit, userEditNote } from "./edit-support/commit"
+import { editFailure, isFailure, loadEditTarget, type EditTarget } from "./edit-support/target"
+import { defineTool, textResult, type ToolResult } from "./tool"
 
-/** Placeholder until the tool is built: registered, never offered, refused with a clear message if called. */
-export const applyPatch = notBuiltTool("apply_patch", "edit")
+const description = `Apply a patch that adds, deletes, updates or renames files, in this format:
+${PATCH_FORMAT}
+Add File: every following line is +content. Update File: optionally "*** Move to: new/path", then hunks; each hunk starts with @@ (optionally followed by a line such as a function signature to find first), then lines starting with " " (context), "-" (remove) or "+" (add). Show 3 lines of context around each change. Paths are relative to the workspace root.`
+
+/** One file step of a prepared patch. */
+type Step =
+  | { op: "write"; target: EditTarget; text: string; label: string; from?: EditTarget }
+  | { op: "delete"; target: EditTarget; label: string }
+
+export const applyPatch = defineTool({
+  name: "apply_patch",
+  group: "edit",
+  params: z.object({
+    patch: z.string().describe("The complete patch, from '*** Begin Patch' to '*** End Patch'"),
+  }),
+  description,
+  available: () => true,
+  touchedPaths: ({ patch }) => {
+    const parsed = parsePatch(patch)
+    return parsed.ok ? patchPaths(parsed.operations) : []
+  },
+  async prepare({ patch }, ctx) {
+    const parsed = parsePatch(patch)
+    if (!parsed.ok) return { result: editFailure(`apply_patch could not read the patch: ${parsed.error}`) }
+    const steps: Step[] = []
+    for (const operation of parsed.operations) {
+      const step = await planStep(ctx, operation)
+      if ("failure" in step) return { result: { ...step.failure, content: [{ type: "text", text: `${textOf(step.failure)}\nNo file was changed.` }] } }
+      steps.push(step)
+    }
+    const single = steps.length === 1 && steps[0]!.op === "write" && !steps[0]!.from ? steps[0] : undefined
+    return {
+      preview: {
+        subject: { kind: "write", paths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.shown, s.target.shown] : [s.target.shown])))] },
+        title: `Apply patch (${steps.length} file${steps.length === 1 ? "" : "s"})`,
+        detail: steps.map((s) => s.label).join("\n"),
+        diff: steps.map((s) => (s.op === "delete" ? unifiedDiff(s.target.shown, s.target.before, undefined) : unifiedDiff(s.target.shown, s.from?.before ?? s.target.before, s.text))).join(""),
+        ...(single?.op === "write" ? { proposedText: single.text } : {}),
+      },
+      run: async (options) => {
+        const edited = single && options?.editedText
+        const done: string[] = []
+        for (const step of steps) {
+          const outcome = await runStep(ctx, step, step === single && edited !== undefined ? edited : undefined)
+          if (typeof outcome !== "string") {
+            const before = done.length ? `Applied before the failure:\n${done.join("\n")}\n` : "No file was changed.\n"
+            const rest = steps.slice(steps.indexOf(step) + 1)
+            return editFailure(`${outcome.failure}\n${before}${rest.length ? `Not attempted: ${rest.map((s) => s.target.shown).join(", ")}.` : ""}`, `apply_patch failed at ${step.target.shown}`)
+          }
+          done.push(outcome)
+        }
+        const note = single?.op === "write" && edited !== undefined && edited !== single.text ? `\n${userEditNote(single.target.shown, single.text, edited)}` : ""
+        return textResult(done.join("\n") + note, `apply_patch: ${steps.length} file${steps.length === 1 ? "" : "s"} changed`)
+      },
+    }
+  },
+})
+
+async function planStep(ctx: ToolContext, operation: PatchOperation): Promise<Step | { failure: ToolResult }> {
+  if (operation.type === "add") {
+    const target = await loadEditTarget(ctx, operation.path, false)
+    if (isFailure(target)) return target
+    if (target.before !== undefined) return { failure: editFailure(`*** Add File: ${target.shown} already exists. Use "*** Update File:" to change it, or "*** Delete File:" first.`) }
+    return { op: "write", target, text: operation.content, label: `add ${target.shown}` }
+  }
+  const target = await loadEditTarget(ctx, operation.path, true)
+  if (isFailure(target)) return target
+  if (operation.type === "delete") return { op: "delete", target, label: `delete ${target.shown}` }
+  const applied = operation.hunks.length ? applyPatchHunks(target.shown, target.before!, operation.hunks) : { ok: true as const, text: target.before! }
+  if (!applied.ok) return { failure: editFailure(applied.error) }
+  if (!operation.moveTo) return { op: "write", target, text: applied.text, label: `update ${target.shown}` }
+  const destination = await loadEditTarget(ctx, operation.moveTo, false)
+  if (isFailure(destination)) return destination
+  if (destination.before !== undefined && destination.absPath !== target.absPath)
+    return { failure: editFailure(`*** Move to: ${destination.shown} already exists. Move to a new path, or delete that file first.`) }
+  return { op: "write", target: destination, text: applied.text, from: target, label: `move ${target.shown} → ${destination.shown}` }
+}
+
+/** Runs one step: the result line for the model, or why it failed. */
+async function runStep(ctx: ToolContext, step: Step, editedText: string | undefined): Promise<string | { failure: string }> {
+  if (step.op === "delete") {
+    const { existed } = await deleteFile(step.target.absPath)
+    const open = ctx.editor.openDocument(step.target.absPath) ? " It is still open in the editor: the buffer can be closed." : ""
+    return existed ? `Deleted ${step.target.shown}.${open}` : `${step.target.shown} was already gone.`
+  }
+  const text = editedText ?? step.text
+  const outcome = await commitEdit(ctx, step.target, text, "apply_patch")
+  if (!outcome.ok) return { failure: outcome.message }
+  if (step.from && step.from.absPath !== step.target.absPath) await deleteFile(step.from.absPath)
+  return `${step.from ? `Moved ${step.from.shown} to ${step.target.shown}. ` : ""}${changeLine(step.target, text)} ${outcome.message}`
+}
+
+function textOf(result: ToolResult): string {
+  return result.content.map((c) => (c.type === "text" ? c.text : "")).join("")
+}
