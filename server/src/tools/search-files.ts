@@ -45,12 +45,12 @@ export const searchFiles = defineTool({
       signal: ctx.signal,
     })
     if (!outcome.ok) return { result: errorResult(outcome.message) }
-    const where = `${shown}${file_pattern ? ` (files matching ${file_pattern})` : ""}`
+    const where = `${shown === "." ? "the workspace root" : shown}${file_pattern ? ` (files matching ${file_pattern})` : ""}`
     const show = (abs: string) => (guarded.root ? displayPath(ctx.workspaceFolders, abs) : abs)
     let text: string
     if (outcome.matchCount === 0) text = `No matches for /${regex}/ in ${where}.`
     else {
-      const head = `Found ${outcome.matchCount}${outcome.capped ? "+" : ""} matching lines in ${outcome.files.length} files under ${where}.`
+      const head = `Found ${plural(outcome.matchCount, "matching line")}${outcome.capped ? " (or more)" : ""} in ${plural(outcome.files.length, "file")} under ${where}.`
       const cap = outcome.capped
         ? `\n\n(Stopped at ${MAX_SEARCH_MATCHES} matching lines; there are more. Narrow the regex, search a subfolder, or set file_pattern.)`
         : ""
@@ -68,3 +68,7 @@ export const searchFiles = defineTool({
     }
   },
 })
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`
+}

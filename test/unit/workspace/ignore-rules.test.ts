@@ -1,0 +1,96 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { utimesSync, writeFileSync } from "node:fs"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+import { isIgnored, rooIgnoreError } from "../../../server/src/workspace/ignore-rules"
+import { guardPath } from "../../../server/src/workspace/guard"
+import { findIgnoredCommandPath, splitCommands } from "../../../server/src/workspace/command-paths"
+
+let ws: TempWorkspace
+beforeEach(async () => {
+  ws = await tempWorkspace({ ".rooignore": "secrets/\n*.key\n!public.key\n", "secrets/a.txt": "s", "app.key": "k", "public.key": "p", "src/a.ts": "a" })
+})
+afterEach(() => ws.cleanup())
+
+describe(".rooignore rules", () => {
+  it("ignores files and folders by gitignore patterns, with negations", () => {
+    const folders = [ws.root]
+    expect(isIgnored(folders, ws.path("secrets/a.txt"))).toBe(true)
+    expect(isIgnored(folders, ws.path("secrets"), true)).toBe(true)
+    expect(isIgnored(folders, ws.path("app.key"))).toBe(true)
+    expect(isIgnored(folders, ws.path("public.key"))).toBe(false)
+    expect(isIgnored(folders, ws.path("src/a.ts"))).toBe(false)
+  })
+
+  it("never ignores the root, .rooignore itself, or paths outside the workspace", () => {
+    expect(isIgnored([ws.root], ws.root, true)).toBe(false)
+    expect(isIgnored([ws.root], ws.path(".rooignore"))).toBe(false)
+    expect(isIgnored([ws.root], "/etc/app.key")).toBe(false)
+  })
+
+  it("reloads the rules when .rooignore changes", () => {
+    expect(isIgnored([ws.root], ws.path("src/a.ts"))).toBe(false)
+    writeFileSync(ws.path(".rooignore"), "src/\n")
+    // Make sure the change is visible even on file systems with coarse mtimes.
+    utimesSync(ws.path(".rooignore"), new Date(), new Date(Date.now() + 5000))
+    expect(isIgnored([ws.root], ws.path("src/a.ts"))).toBe(true)
+    expect(isIgnored([ws.root], ws.path("app.key"))).toBe(false)
+  })
+
+  it("gives the model Roo's JSON error shape", () => {
+    expect(JSON.parse(rooIgnoreError("app.key"))).toEqual({
+      status: "error",
+      type: "access_denied",
+      message: "Access blocked by .rooignore",
+      path: "app.key",
+    })
+  })
+
+  it("guardPath refuses an ignored path with that error, and passes others", () => {
+    const ctx = { workspaceFolders: [ws.root], settings: { files: { readOutsideWorkspace: false } } }
+    const refused = guardPath(ctx, "secrets", "read")
+    expect(refused).toMatchObject({ ok: false, rooIgnored: true })
+    if (!refused.ok) expect(JSON.parse(refused.message).path).toBe("secrets")
+    expect(guardPath(ctx, "src/a.ts", "write").ok).toBe(true)
+  })
+})
+
+describe("file-reading commands and .rooignore", () => {
+  const check = (command: string, cwd = ws.root) => findIgnoredCommandPath(command, cwd, [ws.root])
+
+  it("refuses cat, head, tail, less and friends on an ignored file", () => {
+    expect(check("cat app.key")).toBe("app.key")
+    expect(check("head -n 5 secrets/a.txt")).toBe("secrets/a.txt")
+    expect(check("tail -f src/a.ts app.key")).toBe("app.key")
+    expect(check("less 'secrets/a.txt'")).toBe("secrets/a.txt")
+  })
+
+  it("treats the first operand of grep, sed and awk as the pattern", () => {
+    expect(check("grep app.key src/a.ts")).toBeUndefined()
+    expect(check("grep -r password secrets")).toBe("secrets")
+    expect(check("sed -n 1p app.key")).toBe("app.key")
+    expect(check("awk '{print}' app.key")).toBe("app.key")
+    expect(check("grep -e foo app.key")).toBe("app.key")
+  })
+
+  it("looks into pipelines, lists, wrappers and input redirections", () => {
+    expect(check("echo hi && sudo cat app.key | wc -l")).toBe("app.key")
+    expect(check("FOO=1 cat app.key")).toBe("app.key")
+    expect(check("wc -l < secrets/a.txt")).toBe("secrets/a.txt")
+    expect(check("sort<app.key")).toBe("app.key")
+  })
+
+  it("resolves arguments against the working directory", () => {
+    expect(check("cat a.txt", ws.path("secrets"))).toBe("a.txt")
+    expect(check("cat a.ts", ws.path("src"))).toBeUndefined()
+  })
+
+  it("lets other commands and allowed files through", () => {
+    expect(check("cat public.key src/a.ts")).toBeUndefined()
+    expect(check("npm test")).toBeUndefined()
+    expect(check("echo app.key > out.txt")).toBeUndefined()
+  })
+
+  it("splits command lines on operators outside quotes", () => {
+    expect(splitCommands(`a "b | c" && d 'e;f'; g\\ h`)).toEqual([["a", "b | c"], ["d", "e;f"], ["g h"]])
+  })
+})
