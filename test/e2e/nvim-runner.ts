@@ -6,7 +6,7 @@ import { join, resolve } from "node:path"
 /** The Neovim plugin folder of this checkout (put on the runtimepath of every test Neovim). */
 export const PLUGIN_DIR = resolve(import.meta.dirname, "..", "..", "clients", "neovim")
 
-/** Whether `nvim` is on PATH (CI installs Debian's 0.7.2). */
+/** Whether `nvim` is on PATH (CI installs Debian's 0.7.2; `apt-get install -y neovim`). */
 export const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).status === 0
 
 export interface NvimRun<T> {
@@ -60,6 +60,7 @@ export async function runNvim<T = Record<string, unknown>>(
     XDG_CONFIG_HOME: join(dir, "config"),
     XDG_DATA_HOME: join(dir, "data"),
     XDG_STATE_HOME: join(dir, "state"),
+    XDG_CACHE_HOME: join(dir, "cache"),
     ...options.env,
   }
   const child = spawn("nvim", ["--headless", "-n", "-u", init, "-c", `luafile ${main}`], {

@@ -30,10 +30,15 @@ export class OutputTranscript {
         this.raw(update.delta)
         break
       case "toolCall":
-        // Partial params stream in token by token; show each settled status once.
-        if (update.status === "streaming" || this.callStatus.get(update.callId) === update.status) return
-        this.callStatus.set(update.callId, update.status)
-        this.line(`> ${update.tool} ${summary(update.params)} [${update.status}]`)
+        // Partial params stream in token by token: show a call once it settles, later only a refusal
+        // or failure (the ✓/✗ result line follows anyway).
+        {
+          const seen = this.callStatus.get(update.callId)
+          if (update.status === "streaming" || seen === update.status) return
+          this.callStatus.set(update.callId, update.status)
+          if (seen && update.status !== "denied" && update.status !== "skipped" && update.status !== "error") return
+          this.line(`> ${update.tool} ${update.tool === "attempt_completion" ? "" : summary(update.params)} [${update.status}]`)
+        }
         break
       case "toolResult":
         this.line(`  ${update.isError ? "✗" : "✓"} ${update.summary}`)
@@ -48,7 +53,7 @@ export class OutputTranscript {
         this.line(`(mode: ${update.mode})`)
         break
       case "status":
-        if (update.status !== "running") this.line(`(status: ${update.status}${update.message ? ` — ${update.message}` : ""})`)
+        if (update.status !== "running" && update.status !== "completed") this.line(`(status: ${update.status}${update.message ? ` — ${update.message}` : ""})`)
         break
       case "subtask":
         this.line(`(subtask ${update.childTaskId})`)

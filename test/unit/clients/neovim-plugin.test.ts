@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { hasNvim, runNvim } from "../../e2e/nvim-runner"
 
@@ -7,6 +7,9 @@ import { hasNvim, runNvim } from "../../e2e/nvim-runner"
 // vim.lsp calls them, with a recording stand-in for the client where one is needed.
 
 let ws: TempWorkspace
+beforeAll(() => {
+  expect(hasNvim, "nvim is not installed (apt-get install -y neovim)").toBe(true)
+})
 beforeEach(async () => {
   ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
 })
@@ -14,8 +17,8 @@ afterEach(async () => {
   await ws.cleanup()
 })
 
-describe.skipIf(!hasNvim)("neovim plugin (real headless nvim, no server)", () => {
-  it("renders streamed text, each tool call status once, fenced command output, todos and the result", async () => {
+describe("neovim plugin (real headless nvim, no server)", () => {
+  it("renders streamed text, each tool call once (plus a refusal), fenced command output, todos and the result", async () => {
     const run = await runNvim<{ lines: string[]; ft: string }>(
       `
       local t = require("agent_lsp.transcript")
@@ -26,10 +29,13 @@ describe.skipIf(!hasNvim)("neovim plugin (real headless nvim, no server)", () =>
         { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a.txt" }, status = "streaming" },
         { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a.txt" }, status = "running" },
         { kind = "toolResult", callId = "c1", tool = "read_file", isError = false, summary = "read 2 lines" },
+        { kind = "toolCall", callId = "c1", tool = "read_file", params = { path = "a.txt" }, status = "done" },
         { kind = "toolCall", callId = "c2", tool = "execute_command", params = { command = "ls" }, status = "running" },
         { kind = "commandOutput", callId = "c2", chunk = "a.txt\\nb" },
         { kind = "commandOutput", callId = "c2", chunk = ".txt\\n" },
         { kind = "toolResult", callId = "c2", tool = "execute_command", isError = true, summary = "exit 1" },
+        { kind = "toolCall", callId = "c3", tool = "apply_diff", params = { path = "b.txt" }, status = "awaitingApproval" },
+        { kind = "toolCall", callId = "c3", tool = "apply_diff", params = { path = "b.txt" }, status = "denied" },
         { kind = "todos", todos = { { text = "read", status = "completed" }, { text = "edit", status = "in_progress" } } },
         { kind = "completed", result = "Renamed foo." },
       }
@@ -56,6 +62,8 @@ describe.skipIf(!hasNvim)("neovim plugin (real headless nvim, no server)", () =>
       "b.txt",
       "```",
       "  ✗ exit 1",
+      "- **apply_diff** `b.txt` — awaiting approval",
+      "- **apply_diff** `b.txt` — denied",
       "**Todos**",
       "- [x] read",
       "- [-] edit",

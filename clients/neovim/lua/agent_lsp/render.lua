@@ -92,12 +92,19 @@ function M.new()
       end
       return prefix .. u.delta
     elseif kind == "toolCall" then
-      -- Streaming partial params would print a line per token; show each settled status once.
-      if u.status == "streaming" or self.call_status[u.callId] == u.status then
+      -- Streaming partial params would print a line per token. A call is shown once when it settles
+      -- (awaiting approval or running); later only a refusal or failure is worth a line, since the
+      -- result line (✓/✗) follows anyway.
+      local seen = self.call_status[u.callId]
+      if u.status == "streaming" or seen == u.status then
+        return ""
+      end
+      if seen and u.status ~= "denied" and u.status ~= "skipped" and u.status ~= "error" then
+        self.call_status[u.callId] = u.status
         return ""
       end
       self.call_status[u.callId] = u.status
-      local summary = M.params_summary(u.params)
+      local summary = u.tool ~= "attempt_completion" and M.params_summary(u.params) or ""
       local line = "- **" .. u.tool .. "**" .. (summary ~= "" and (" `" .. summary .. "`") or "")
       return block({ line .. " — " .. (status_word[u.status] or u.status) })
     elseif kind == "toolResult" then
@@ -128,7 +135,8 @@ function M.new()
     elseif kind == "mode" then
       return block({ "_mode: " .. u.mode .. "_" })
     elseif kind == "status" then
-      if u.status == "running" then
+      -- "running" is the normal case and "completed" has its own block.
+      if u.status == "running" or u.status == "completed" then
         return ""
       end
       return block({ "_status: " .. u.status .. (u.message and (" — " .. one_line(u.message, 200)) or "") .. "_" })

@@ -80,10 +80,14 @@ export class TranscriptRenderer {
       text: (u) => this.text(u.delta),
       reasoning: () => "",
       toolCall: (u) => {
-        // Streaming partial params would print a line per token; show each settled status once.
-        if (u.status === "streaming" || this.callStatus.get(u.callId) === u.status) return ""
+        // Streaming partial params would print a line per token. A call is shown once when it settles
+        // (awaiting approval or running); later only a refusal or failure gets a line, since the
+        // result line (✓/✗) follows anyway.
+        const seen = this.callStatus.get(u.callId)
+        if (u.status === "streaming" || seen === u.status) return ""
         this.callStatus.set(u.callId, u.status)
-        const summary = paramsSummary(u.params)
+        if (seen && u.status !== "denied" && u.status !== "skipped" && u.status !== "error") return ""
+        const summary = u.tool === "attempt_completion" ? "" : paramsSummary(u.params)
         return this.block([`- **${u.tool}**${summary ? ` \`${summary}\`` : ""} — ${STATUS_WORD[u.status] ?? u.status}`])
       },
       toolResult: (u) => {
@@ -93,7 +97,8 @@ export class TranscriptRenderer {
       commandOutput: (u) => this.commandOutput(u.callId, u.chunk),
       todos: (u) => this.block(["**Todos**", ...u.todos.map((t) => `- ${CHECK[t.status]} ${t.text}`)]),
       mode: (u) => this.block([`_mode: ${u.mode}_`]),
-      status: (u) => (u.status === "running" ? "" : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`])),
+      // "running" is the normal case and "completed" has its own block.
+      status: (u) => (u.status === "running" || u.status === "completed" ? "" : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`])),
       subtask: (u) => this.block([`_subtask started: ${u.childTaskId}_`]),
       checkpoint: (u) => this.block([`_checkpoint ${u.checkpointId}: ${u.label}_`]),
       completed: (u) => this.block(["", "## Completed", "", ...u.result.split("\n")]),

@@ -1,0 +1,149 @@
+import { existsSync } from "node:fs"
+import { readFile } from "node:fs/promises"
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
+import { SERVER_ENTRY } from "../support/server-harness"
+import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { hasNvim, runNvim } from "./nvim-runner"
+
+// End to end in a real headless Neovim (Debian's 0.7.2 in CI): the plugin from this checkout, the built
+// server, the fake Messages API. Neovim writes what it saw to a JSON file; the test checks that, the
+// disk, and what the model was sent.
+
+interface Observed {
+  taskId?: string
+  status?: string
+  buffer: string[]
+  modified: boolean
+  transcript: string[]
+  selects: string[]
+  notes: string[]
+  lspLog?: string
+}
+
+const ORIGINAL = "hello\nworld\n"
+
+/** The Lua scenario: open a.txt, :AgentTask, answer the approval with `choice` from a later tick. */
+function scenario(choice: string, feedback: string | null): string {
+  return `
+    local observed = { selects = {}, notes = {} }
+    local orig_notify = vim.notify
+    vim.notify = function(msg, level) table.insert(observed.notes, tostring(msg)) end
+    -- Like a real picker (telescope, fzf): the choice comes back from a later event-loop tick.
+    vim.ui.select = function(items, opts, on_choice)
+      table.insert(observed.selects, opts.prompt or "")
+      vim.defer_fn(function()
+        for _, item in ipairs(items) do
+          local label = opts.format_item and opts.format_item(item) or tostring(item)
+          if label == ${JSON.stringify(choice)} then return on_choice(item) end
+        end
+        on_choice(nil)
+      end, 30)
+    end
+    vim.ui.input = function(opts, on_confirm)
+      vim.defer_fn(function() on_confirm(${feedback === null ? "nil" : JSON.stringify(feedback)}) end, 10)
+    end
+    require("agent_lsp").setup({
+      cmd = { "node", ${JSON.stringify(SERVER_ENTRY)}, "--stdio" },
+      settings = { checkpoints = { enabled = false } },
+    })
+    vim.cmd("edit a.txt")
+    local buf = vim.api.nvim_get_current_buf()
+    local state = require("agent_lsp.state")
+    local function finish()
+      observed.taskId = state.active
+      observed.status = state.active and state.tasks[state.active] and state.tasks[state.active].status or nil
+      observed.buffer = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+      observed.modified = vim.api.nvim_buf_get_option(buf, "modified")
+      local tbuf = state.active and require("agent_lsp.transcript").buffer(state.active)
+      observed.transcript = tbuf and vim.api.nvim_buf_get_lines(tbuf, 0, -1, false) or {}
+      local log = io.open(vim.fn.stdpath("cache") .. "/lsp.log", "r")
+      if log then observed.lspLog = log:read("*a"):sub(-3000) log:close() end
+      observe(observed)
+    end
+    local ready = vim.wait(15000, function() return require("agent_lsp.client").get(buf) ~= nil end, 20)
+    if not ready then finish() error("the agent client never initialized") end
+    vim.cmd("AgentTask change hello to hello there")
+    vim.wait(45000, function()
+      local t = state.active and state.tasks[state.active]
+      return t ~= nil and (t.status == "completed" or t.status == "failed" or t.status == "cancelled")
+    end, 20)
+    finish()
+    vim.notify = orig_notify
+    for _, client in ipairs(vim.lsp.get_active_clients()) do client.stop() end
+    vim.wait(3000, function() return #vim.lsp.get_active_clients() == 0 end, 20)
+  `
+}
+
+const diff = ["<<<<<<< SEARCH", ":start_line:1", "-------", "hello", "=======", "hello there", ">>>>>>> REPLACE"].join("\n")
+
+let ws: TempWorkspace
+let fake: FakeAnthropic
+
+beforeAll(() => {
+  expect(hasNvim, "nvim is not installed (apt-get install -y neovim)").toBe(true)
+  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+})
+beforeEach(async () => {
+  ws = await tempWorkspace({ "a.txt": ORIGINAL })
+})
+afterEach(async () => {
+  await fake?.close()
+  await ws.cleanup()
+})
+
+function env(): NodeJS.ProcessEnv {
+  return { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" }
+}
+
+describe("Neovim plugin end to end (headless nvim, built server, fake model)", () => {
+  it("applies an approved apply_diff to the buffer, saves it through agent/saveDocuments, and shows the task in the transcript", async () => {
+    fake = await startFakeAnthropic([
+      { text: "Let me read the file first.", toolCalls: [{ name: "read_file", input: { path: "a.txt" } }] },
+      { toolCalls: [{ name: "apply_diff", input: { path: "a.txt", diff } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Changed hello to hello there." } }] },
+    ])
+    const run = await runNvim<Observed>(scenario("Allow once", null), { cwd: ws.root, env: env(), timeoutMs: 60_000 })
+    const seen = run.observed
+    expect(seen, `nvim wrote nothing (exit ${run.code})\n${run.stderr}`).toBeDefined()
+    const context = JSON.stringify({ ...seen, stderr: run.stderr }, null, 1)
+    expect(seen!.status, context).toBe("completed")
+    expect(seen!.buffer).toEqual(["hello there", "world"])
+    expect(seen!.modified, "the buffer was saved").toBe(false)
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe("hello there\nworld\n")
+    expect(seen!.selects.length, "one approval was asked").toBe(1)
+    const transcript = seen!.transcript.join("\n")
+    expect(transcript).toContain("Let me read the file first.")
+    expect(transcript).toMatch(/\*\*read_file\*\* `a\.txt`/)
+    expect(transcript).toMatch(/\*\*apply_diff\*\* `a\.txt`/)
+    expect(transcript).toContain("## Completed")
+    expect(transcript).toContain("Changed hello to hello there.")
+    expect(run.code, run.stderr).toBe(0)
+    expect(fake.requests).toHaveLength(3)
+  }, 90_000)
+
+  it("leaves buffer and disk unchanged when the edit is rejected, and the model is told with the user's feedback", async () => {
+    fake = await startFakeAnthropic([
+      { toolCalls: [{ name: "read_file", input: { path: "a.txt" } }] },
+      { toolCalls: [{ name: "apply_diff", input: { path: "a.txt", diff } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Left the file as it is." } }] },
+    ])
+    const run = await runNvim<Observed>(scenario("Reject", "keep hello as it is"), { cwd: ws.root, env: env(), timeoutMs: 60_000 })
+    const seen = run.observed
+    expect(seen, `nvim wrote nothing (exit ${run.code})\n${run.stderr}`).toBeDefined()
+    const context = JSON.stringify({ ...seen, stderr: run.stderr }, null, 1)
+    expect(seen!.status, context).toBe("completed")
+    expect(seen!.buffer).toEqual(["hello", "world"])
+    expect(seen!.modified).toBe(false)
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe(ORIGINAL)
+    expect(fake.requests.length, context).toBeGreaterThanOrEqual(3)
+    // The request after the rejection carries the denial as the apply_diff tool result.
+    const messages = fake.requests[2]!.body.messages as { role: string; content: unknown }[]
+    const last = JSON.stringify(messages.at(-1))
+    expect(last).toContain("tool_result")
+    expect(last).toMatch(/reject|denied|declined/i)
+    expect(last).toContain("keep hello as it is")
+    expect(seen!.transcript.join("\n")).toMatch(/apply_diff.*denied/)
+    expect(run.code, run.stderr).toBe(0)
+  }, 90_000)
+})
