@@ -1,0 +1,51 @@
+import { spawn } from "node:child_process"
+
+/** A failed git invocation; the message names the command and git's own error text. */
+export class GitError extends Error {
+  constructor(args: string[], readonly exitCode: number | null, readonly stderr: string) {
+    super(`git ${args.slice(0, 3).join(" ")} failed (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
+  }
+}
+
+/**
+ * The environment for the shadow repository: nothing of the user's git setup leaks in (no GIT_DIR or
+ * GIT_INDEX_FILE from a hook, no global or system config with hooks, signing, filters or fsmonitor).
+ */
+function shadowEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_LITERAL_PATHSPECS: "1",
+    LC_ALL: "C",
+  }
+}
+
+/** Runs system git against the shadow repository; resolves with stdout, rejects with GitError. */
+export function git(gitDir: string, workTree: string, args: string[], input?: Buffer | string): Promise<Buffer> {
+  const full = [`--git-dir=${gitDir}`, `--work-tree=${workTree}`, ...args]
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", full, { cwd: workTree, env: shadowEnv(), stdio: ["pipe", "pipe", "pipe"] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on("data", (b: Buffer) => out.push(b))
+    child.stderr.on("data", (b: Buffer) => err.push(b))
+    child.on("error", (e) => reject(new GitError(args, null, `${e.message} (is git installed and on PATH?)`)))
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(out))
+      else reject(new GitError(args, code, Buffer.concat(err).toString("utf8")))
+    })
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(input)
+  })
+}
+
+/** Splits NUL-separated git output (`-z`). */
+export function splitNul(output: Buffer): string[] {
+  const text = output.toString("utf8")
+  return text.length === 0 ? [] : text.split("\0").filter((s) => s.length > 0)
+}

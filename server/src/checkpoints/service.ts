@@ -1,0 +1,183 @@
+import { createHash } from "node:crypto"
+import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink, writeFile } from "node:fs/promises"
+import { dirname, join, sep } from "node:path"
+import { splitNul } from "./git"
+import { ShadowRepo } from "./shadow-repo"
+import { CheckpointStore, type CheckpointRecord } from "./store"
+
+/** What a checkpoint is tied to. */
+export interface CheckpointRequest {
+  taskId: string
+  /** The assistant turn (or user message) number within the task. */
+  turn: number
+  /** The tool call that triggered it; absent for a checkpoint taken when the user sent a message. */
+  callId?: string
+  label: string
+}
+
+/** As listed by agent/listCheckpoints. */
+export interface CheckpointInfo {
+  id: string
+  createdAt: string
+  label: string
+  files: string[]
+}
+
+/** One file a restore changed: its new text, or that it was deleted. lsp/ pushes `text` into open buffers. */
+export type RestoredFile =
+  | { path: string; relative: string; deleted: false; text: string; binary: boolean }
+  | { path: string; relative: string; deleted: true }
+
+export interface CheckpointServiceOptions {
+  /** The workspace folder (absolute). */
+  workspace: string
+  /** agent.stateDir: the shadow repository lives in `<stateDir>/checkpoints/<workspace hash>`. */
+  stateDir: string
+  /** settings.checkpoints.maxFileBytes, read at each checkpoint. */
+  maxFileBytes: () => number
+}
+
+/**
+ * Shadow-git checkpoints of one workspace folder. Operations are serialised (one git index). Errors
+ * are thrown as exceptions with git's message; the caller reports them and the task goes on.
+ */
+export class CheckpointService {
+  private readonly repo: ShadowRepo
+  private readonly store: CheckpointStore
+  private queue: Promise<unknown> = Promise.resolve()
+  private headId: string | undefined
+
+  constructor(private readonly options: CheckpointServiceOptions) {
+    const hash = createHash("sha256").update(options.workspace).digest("hex").slice(0, 16)
+    const gitDir = join(options.stateDir, "checkpoints", hash)
+    this.repo = new ShadowRepo(gitDir, options.workspace, options.maxFileBytes)
+    this.store = new CheckpointStore(join(gitDir, "checkpoints.jsonl"))
+  }
+
+  /** The shadow repository's git dir (for diagnostics). */
+  get gitDir(): string {
+    return this.repo.gitDir
+  }
+
+  /** Snapshots the workspace now. */
+  create(request: CheckpointRequest): Promise<CheckpointInfo> {
+    return this.serial(async () => {
+      const tree = await this.repo.snapshotTree()
+      const parent = await this.head()
+      const args = ["commit-tree", tree, "-m", `${request.label}\n\ntask ${request.taskId} turn ${request.turn}${request.callId ? ` call ${request.callId}` : ""}`]
+      if (parent) args.push("-p", parent)
+      const id = (await this.repo.run(args)).toString("utf8").trim()
+      const [, changed] = await Promise.all([
+        this.repo.run(["update-ref", "refs/heads/checkpoints", id]),
+        parent ? this.repo.run(["diff-tree", "-r", "-z", "--name-only", "--no-renames", parent, id]) : undefined,
+      ])
+      this.headId = id
+      const files = changed ? splitNul(changed) : []
+      const record: CheckpointRecord = { id, taskId: request.taskId, turn: request.turn, callId: request.callId, label: request.label, createdAt: new Date().toISOString(), files }
+      await this.store.add(record)
+      return info(record)
+    })
+  }
+
+  /** The task's checkpoints, oldest first. */
+  async list(taskId: string): Promise<CheckpointInfo[]> {
+    return (await this.store.all()).filter((r) => r.taskId === taskId).map(info)
+  }
+
+  /** The record of a checkpoint of this workspace, or undefined. */
+  find(id: string): Promise<CheckpointRecord | undefined> {
+    return this.store.find(id)
+  }
+
+  /** Unified diff from checkpoint `id` to checkpoint `toId`, or to the workspace as it is now. */
+  diff(id: string, toId?: string): Promise<string> {
+    return this.serial(async () => {
+      const from = await this.known(id)
+      const to = toId ? await this.known(toId) : await this.repo.snapshotTree()
+      return (await this.repo.run(["diff", "--no-color", "--no-ext-diff", "--no-renames", from, to])).toString("utf8")
+    })
+  }
+
+  /** Puts the workspace back as it was at checkpoint `id`; returns every file it wrote or deleted. */
+  restore(id: string): Promise<RestoredFile[]> {
+    return this.serial(async () => {
+      const target = await this.known(id)
+      const now = await this.repo.snapshotTree()
+      const [before, after] = await Promise.all([this.repo.listTree(now), this.repo.listTree(target)])
+      const changed = [...after].filter(([path, entry]) => before.get(path)?.oid !== entry.oid || before.get(path)?.mode !== entry.mode)
+      const deleted = [...before.keys()].filter((path) => !after.has(path)).sort().reverse()
+      const blobs = await this.repo.readBlobs(changed.map(([, e]) => e.oid))
+      const restored: RestoredFile[] = []
+      for (const path of deleted) {
+        const absolute = this.absolute(path)
+        await unlink(absolute).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)))
+        await this.removeEmptyParents(dirname(absolute))
+        restored.push({ path: absolute, relative: path, deleted: true })
+      }
+      for (const [path, entry] of changed) {
+        const absolute = this.absolute(path)
+        const bytes = blobs.get(entry.oid)!
+        await this.writeEntry(absolute, entry.mode, bytes)
+        const binary = bytes.includes(0)
+        restored.push({ path: absolute, relative: path, deleted: false, text: binary ? "" : bytes.toString("utf8"), binary })
+      }
+      return restored
+    })
+  }
+
+  private async writeEntry(absolute: string, mode: string, bytes: Buffer): Promise<void> {
+    await mkdir(dirname(absolute), { recursive: true })
+    const existing = await lstat(absolute).catch(() => undefined)
+    if (mode === "120000") {
+      if (existing) await unlink(absolute)
+      await symlink(bytes.toString("utf8"), absolute)
+      return
+    }
+    // A symlink or a folder where a file belongs is replaced; a regular file is rewritten in place.
+    if (existing && !existing.isFile()) await unlink(absolute)
+    await writeFile(absolute, bytes)
+    const executable = mode === "100755"
+    const current = (await lstat(absolute)).mode & 0o777
+    const wanted = executable ? current | 0o111 : current & ~0o111
+    if (wanted !== current) await chmod(absolute, wanted)
+  }
+
+  private async removeEmptyParents(dir: string): Promise<void> {
+    const root = this.options.workspace
+    while (dir.startsWith(root + sep) && (await readdir(dir).catch(() => ["?"])).length === 0) {
+      await rmdir(dir).catch(() => undefined)
+      dir = dirname(dir)
+    }
+  }
+
+  private absolute(relative: string): string {
+    const absolute = join(this.options.workspace, relative)
+    if (!absolute.startsWith(this.options.workspace + sep)) throw new Error(`checkpoint path escapes the workspace: ${relative}`)
+    return absolute
+  }
+
+  private async known(id: string): Promise<string> {
+    const record = await this.store.find(id)
+    if (!record) throw new Error(`There is no checkpoint "${id}" in this workspace; list them with agent/listCheckpoints.`)
+    return record.id
+  }
+
+  /** The latest checkpoint commit (cached: only this service moves the ref, under the queue). */
+  private async head(): Promise<string | undefined> {
+    this.headId ??= await this.repo.run(["rev-parse", "--verify", "-q", "refs/heads/checkpoints"]).then(
+      (out) => out.toString("utf8").trim() || undefined,
+      () => undefined,
+    )
+    return this.headId
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work)
+    this.queue = next.catch(() => undefined)
+    return next
+  }
+}
+
+function info(record: CheckpointRecord): CheckpointInfo {
+  return { id: record.id, createdAt: record.createdAt, label: record.label, files: record.files }
+}

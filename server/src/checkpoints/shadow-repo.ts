@@ -1,0 +1,135 @@
+import { existsSync } from "node:fs"
+import { lstat, mkdir, writeFile } from "node:fs/promises"
+import { join, relative, sep } from "node:path"
+import { git, splitNul } from "./git"
+import { listSnapshotFiles } from "./walk"
+
+/** One entry of a snapshot tree. */
+export interface TreeEntry {
+  mode: string
+  oid: string
+}
+
+/**
+ * A git repository outside the workspace (`--git-dir` in the state directory, `--work-tree` the
+ * workspace) that records snapshots. The user's own `.git` is never read or written. Its index is kept
+ * between snapshots, so staging hashes only files whose stat data changed.
+ */
+export class ShadowRepo {
+  private ready: Promise<void> | undefined
+
+  constructor(
+    readonly gitDir: string,
+    readonly workTree: string,
+    private readonly maxFileBytes: () => number,
+  ) {}
+
+  run(args: string[], input?: Buffer | string): Promise<Buffer> {
+    return git(this.gitDir, this.workTree, args, input)
+  }
+
+  /** Creates and configures the repository once. */
+  init(): Promise<void> {
+    this.ready ??= this.doInit()
+    return this.ready
+  }
+
+  private async doInit(): Promise<void> {
+    if (existsSync(join(this.gitDir, "HEAD")) && existsSync(join(this.gitDir, "agent-lsp-ready"))) return
+    await mkdir(this.gitDir, { recursive: true })
+    await this.run(["init", "-q", "--template=", "-b", "checkpoints"])
+    const settings: [string, string][] = [
+      ["core.bare", "false"],
+      ["core.worktree", this.workTree],
+      ["core.autocrlf", "false"],
+      ["core.safecrlf", "false"],
+      ["core.fsmonitor", "false"],
+      ["core.hooksPath", join(this.gitDir, "no-hooks")],
+      ["core.quotePath", "false"],
+      ["user.name", "agent-lsp"],
+      ["user.email", "agent-lsp@localhost"],
+      ["commit.gpgsign", "false"],
+      ["tag.gpgsign", "false"],
+      ["gc.auto", "0"],
+    ]
+    for (const [key, value] of settings) await this.run(["config", key, value])
+    // Byte-for-byte snapshots: no line-ending, filter or encoding conversion from the workspace's .gitattributes.
+    await mkdir(join(this.gitDir, "info"), { recursive: true })
+    await writeFile(join(this.gitDir, "info", "attributes"), "* -text -eol -filter -ident -working-tree-encoding\n")
+    // A state directory inside the workspace must not snapshot itself.
+    const inside = relative(this.workTree, this.gitDir)
+    if (inside && !inside.startsWith("..") && !inside.startsWith(sep)) {
+      await writeFile(join(this.gitDir, "info", "exclude"), `/${inside.split(sep).join("/")}/\n`)
+    }
+    await writeFile(join(this.gitDir, "agent-lsp-ready"), "")
+  }
+
+  /**
+   * Stages the workspace as it is now and returns the tree id. Only what git reports as modified or
+   * untracked since the last snapshot is looked at (the index keeps stat data), so a few changed files
+   * in a large workspace cost little. Paths are given to update-index explicitly, so files of nested
+   * repositories become plain blobs (never gitlinks).
+   */
+  async snapshotTree(): Promise<string> {
+    await this.init()
+    const [changedOut, ignoredOut] = await Promise.all([
+      // Modified (incl. deleted) tracked files and untracked, not ignored ones; nested repositories git
+      // does not track yet appear as "dir/".
+      this.run(["ls-files", "-z", "-m", "-o", "--exclude-standard"]),
+      // Tracked files that a .gitignore now excludes.
+      this.run(["ls-files", "-z", "-c", "-i", "--exclude-standard"]),
+    ])
+    const candidates = new Set<string>()
+    const limit = this.maxFileBytes()
+    for (const path of splitNul(changedOut)) {
+      if (!path.endsWith("/")) candidates.add(path)
+      else for (const file of await listSnapshotFiles(this.workTree, { maxFileBytes: limit, skip: new Set([this.gitDir]) }, path)) candidates.add(file)
+    }
+    const add: string[] = []
+    const remove = splitNul(ignoredOut)
+    await Promise.all(
+      [...candidates].map(async (path) => {
+        const stat = await lstat(join(this.workTree, path)).catch(() => undefined)
+        if (stat && (stat.isSymbolicLink() || (stat.isFile() && stat.size <= limit))) add.push(path)
+        else remove.push(path)
+      }),
+    )
+    if (remove.length > 0) await this.run(["update-index", "-z", "--force-remove", "--stdin"], nulList(remove))
+    if (add.length > 0) await this.run(["update-index", "-z", "--add", "--replace", "--stdin"], nulList(add))
+    return (await this.run(["write-tree"])).toString("utf8").trim()
+  }
+
+  /** Every file of a tree or commit: path → mode and blob id. */
+  async listTree(treeish: string): Promise<Map<string, TreeEntry>> {
+    const out = splitNul(await this.run(["ls-tree", "-r", "-z", "--full-tree", treeish]))
+    const entries = new Map<string, TreeEntry>()
+    for (const line of out) {
+      const tab = line.indexOf("\t")
+      const [mode, , oid] = line.slice(0, tab).split(" ")
+      entries.set(line.slice(tab + 1), { mode: mode!, oid: oid! })
+    }
+    return entries
+  }
+
+  /** Reads blobs in one `cat-file --batch` process. */
+  async readBlobs(oids: string[]): Promise<Map<string, Buffer>> {
+    const blobs = new Map<string, Buffer>()
+    if (oids.length === 0) return blobs
+    const unique = [...new Set(oids)]
+    const out = await this.run(["cat-file", "--batch"], `${unique.join("\n")}\n`)
+    let at = 0
+    while (at < out.length) {
+      const eol = out.indexOf(0x0a, at)
+      const [oid, type, size] = out.subarray(at, eol).toString("utf8").split(" ")
+      if (type === "missing" || size === undefined) throw new Error(`checkpoint object ${oid} is missing from the shadow repository`)
+      const start = eol + 1
+      blobs.set(oid!, out.subarray(start, start + Number(size)))
+      at = start + Number(size) + 1
+    }
+    return blobs
+  }
+}
+
+function nulList(paths: string[]): string {
+  return `${paths.join("\0")}\0`
+}

@@ -1,0 +1,79 @@
+import { lstat, readdir, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import ignore, { type Ignore } from "ignore"
+
+interface IgnoreLevel {
+  /** Directory of the .gitignore, relative to the root with a trailing "/" ("" for the root). */
+  base: string
+  rules: Ignore
+}
+
+export interface WalkOptions {
+  /** Files larger than this are left out of checkpoints. */
+  maxFileBytes: number
+  /** Absolute paths never to enter (the shadow repository when the state dir is inside the workspace). */
+  skip?: ReadonlySet<string>
+}
+
+/**
+ * Lists the files a checkpoint holds under `startDir` ("" = the whole workspace, else relative with a
+ * trailing "/"), relative to `root` with "/" separators: regular files and symlinks, minus every `.git`
+ * entry, `.gitignore`d paths (each .gitignore applies below its folder, also inside nested
+ * repositories) and files over the size limit. Nested repositories are walked like any folder, so their
+ * files are snapshotted as plain files. (Git's own walk stops at a nested repository it does not track
+ * yet; the shadow repository uses this walk for those folders.)
+ */
+export async function listSnapshotFiles(root: string, options: WalkOptions, startDir = ""): Promise<string[]> {
+  const levels: IgnoreLevel[] = []
+  const parts = startDir.split("/").filter(Boolean)
+  // The .gitignore files of the folders above startDir apply too.
+  for (let i = 0; i < parts.length; i++) {
+    const base = parts.slice(0, i).map((p) => `${p}/`).join("")
+    const text = await readFile(join(root, base, ".gitignore"), "utf8").catch(() => undefined)
+    if (text !== undefined) levels.push({ base, rules: ignore().add(text) })
+  }
+  const files: string[] = []
+  await walk(root, startDir, levels, options, files)
+  return files
+}
+
+async function walk(root: string, dir: string, levels: IgnoreLevel[], options: WalkOptions, out: string[]): Promise<void> {
+  const absolute = join(root, dir)
+  if (options.skip?.has(absolute)) return
+  const entries = await readdir(absolute, { withFileTypes: true }).catch(() => [])
+  const gitignore = entries.find((e) => e.name === ".gitignore" && e.isFile())
+  if (gitignore) {
+    const text = await readFile(join(absolute, ".gitignore"), "utf8").catch(() => "")
+    levels = [...levels, { base: dir, rules: ignore().add(text) }]
+  }
+  const pending: Promise<void>[] = []
+  for (const entry of entries) {
+    if (entry.name === ".git") continue
+    const relative = `${dir}${entry.name}`
+    if (entry.isDirectory()) {
+      if (!isIgnored(levels, `${relative}/`)) pending.push(walk(root, `${relative}/`, levels, options, out))
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      if (isIgnored(levels, relative)) continue
+      if (entry.isFile()) {
+        pending.push(
+          lstat(join(root, relative)).then(
+            (stat) => void (stat.size <= options.maxFileBytes && out.push(relative)),
+            () => undefined,
+          ),
+        )
+      } else out.push(relative)
+    }
+  }
+  await Promise.all(pending)
+}
+
+/** Git's order: every .gitignore from the root down may ignore or re-include the path; the deepest wins. */
+function isIgnored(levels: IgnoreLevel[], relative: string): boolean {
+  let ignored = false
+  for (const level of levels) {
+    const result = level.rules.test(relative.slice(level.base.length))
+    if (result.ignored) ignored = true
+    else if (result.unignored) ignored = false
+  }
+  return ignored
+}
