@@ -1,0 +1,205 @@
+import { type as osType, release } from "node:os"
+import type { Todo } from "@agent-lsp/protocol"
+import type { Settings } from "../config/schema"
+import { contextWindowFor } from "../model/pricing"
+import { ModelError, type ModelContentBlock, type ModelMessage, type ModelProvider } from "../model/provider"
+import type { ModeLookup } from "../modes/registry"
+import type { ModeConfig } from "../modes/types"
+import { newTurnState } from "../pipeline/types"
+import { buildSystemPrompt } from "../prompt/builder"
+import { loadCustomInstructions } from "../prompt/custom-instructions"
+import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
+import { formatTodoList } from "../tools/update-todo-list"
+import { maybeCondense } from "./condense"
+import { forRequest, interruptedResult, userText } from "./messages"
+import type { TaskRuntime } from "./runtime"
+import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
+import { addUsage } from "./usage"
+
+/** What the loop needs from the service around it. */
+export interface LoopEnv {
+  settings(): Settings
+  workspaceFolders(): readonly string[]
+  provider: ModelProvider
+  modes: ModeLookup
+  editor: EditorPort
+  /** The task's gated AskPort (see ask-gate.ts). */
+  ask: AskPort
+  control: TaskControl
+}
+
+type TurnEnd = "continue" | "completed" | "stop" | "aborted"
+
+/**
+ * The agent loop of one task: build the prompt, stream the reply, run its tool calls through the
+ * pipeline in order, send the results back, until attempt_completion, cancellation or a failure. A
+ * question or approval inside a tool call keeps the loop waiting right there.
+ */
+export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
+  const signal = rt.controller.signal
+  rt.completedResult = undefined
+  rt.setStatus("running")
+  try {
+    for (;;) {
+      const end = await oneTurn(rt, env, signal)
+      if (end === "aborted" || signal.aborted) return
+      if (end === "completed") {
+        const result = rt.completedResult ?? ""
+        rt.emit({ kind: "completed", result })
+        rt.setStatus("completed")
+        return
+      }
+      if (end === "stop") {
+        rt.setStatus("waiting", "Stopped: send a message to continue.")
+        const text = await rt.waitForMessage(signal)
+        if (text === undefined) return
+        rt.addMessage(userText(text))
+        rt.setStatus("running")
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) return
+    const message = error instanceof ModelError ? error.message : `The task stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`
+    rt.emit({ kind: "error", message })
+    rt.setStatus("failed", message)
+  }
+}
+
+async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Promise<TurnEnd> {
+  const settings = env.settings()
+  if ((await checkLimits(rt, env, settings, signal)) === "stop") return signal.aborted ? "aborted" : "stop"
+  const pipeline = rt.pipeline!
+  const mode = modeOf(rt, env)
+  const tools = pipeline.toolsFor(mode.slug)
+  const system = buildSystemPrompt({
+    mode,
+    modes: env.modes.list(),
+    toolNames: tools.map((t) => t.name),
+    system: systemInfo(rt, env),
+    custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
+  })
+  await maybeCondense(rt, {
+    provider: env.provider,
+    model: settings.model,
+    maxTokens: settings.maxTokens,
+    system,
+    tools,
+    signal,
+    contextWindow: settings.contextWindow ?? contextWindowFor(settings.model),
+    condenseAtPercent: settings.context.condenseAtPercent,
+  })
+  if (signal.aborted) return "aborted"
+  const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
+  rt.requestsSinceCheck++
+  rt.progress(`Waiting for the model (request ${rt.state.usage.requests + 1})`)
+  const acc = newAccumulator()
+  try {
+    await streamTurn(env.provider, { model: settings.model, maxTokens: settings.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
+  } catch (error) {
+    if (signal.aborted) return keepInterrupted(rt, acc)
+    throw error
+  }
+  if (signal.aborted) return keepInterrupted(rt, acc)
+  addUsage(rt, settings.model, acc.usage)
+  rt.addMessage(assistantMessage(acc))
+  rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
+  rt.messagesAtLastRequest = rt.state.messages.length
+
+  const calls = toolCallsOf(acc)
+  if (calls.length === 0) {
+    const reply = await pipeline.noToolCall(toolContext(rt, env, "no-tool-call", signal))
+    if (signal.aborted) return "aborted"
+    if (reply.stopTask || reply.waitForUser) return "stop"
+    rt.addMessage({ role: "user", content: [{ type: "text", text: reply.message }, ...queuedText(rt)] })
+    return "continue"
+  }
+
+  const turn = newTurnState()
+  const results: ModelContentBlock[] = []
+  const summaries: Record<string, string> = {}
+  let stop = false
+  for (const call of calls) {
+    if (signal.aborted) break
+    rt.progress(`Running ${call.name}`)
+    const outcome = await pipeline.run(call, turn, toolContext(rt, env, call.id, signal))
+    if (signal.aborted && outcome.status !== "done") break
+    results.push({ type: "toolResult", toolUseId: call.id, isError: outcome.result.isError, content: outcome.result.content })
+    summaries[call.id] = outcome.result.summary
+    if (outcome.stopTask || outcome.waitForUser) stop = true
+  }
+  const unrun = calls.slice(results.length).map((call) => interruptedResult(call.id))
+  rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt)] }, summaries)
+  if (signal.aborted) return "aborted"
+  if (rt.completedResult !== undefined) return "completed"
+  return stop ? "stop" : "continue"
+}
+
+/** A cancelled reply keeps its text and finished calls; the calls are answered as interrupted. */
+function keepInterrupted(rt: TaskRuntime, acc: TurnAccumulator): TurnEnd {
+  const message = assistantMessage(acc, true)
+  rt.addMessage(message)
+  const ids = message.content.filter((b) => b.type === "toolUse").map((b) => (b as { id: string }).id)
+  if (ids.length) rt.addMessage({ role: "user", content: ids.map(interruptedResult) })
+  return "aborted"
+}
+
+/** Limits: after requestsPerTask requests, or each costUsd spent, the user decides whether to go on. */
+async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<"ok" | "stop"> {
+  const { requestsPerTask, costUsd } = settings.limits
+  let question: string | undefined
+  if (rt.requestsSinceCheck >= requestsPerTask)
+    question = `This task has made ${rt.requestsSinceCheck} model requests since the last check (agent.limits.requestsPerTask = ${requestsPerTask}). Continue?`
+  else if (costUsd !== undefined && rt.state.usage.costUsd >= rt.costCheckpointUsd + costUsd)
+    question = `This task has cost about $${rt.state.usage.costUsd.toFixed(2)} (agent.limits.costUsd = ${costUsd}). Continue?`
+  if (!question) return "ok"
+  const answer = await env.ask.ask({ taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }] }, signal)
+  if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"
+  rt.requestsSinceCheck = 0
+  rt.costCheckpointUsd = rt.state.usage.costUsd
+  return "ok"
+}
+
+function queuedText(rt: TaskRuntime): ModelContentBlock[] {
+  return rt.queued.splice(0).map((text) => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+}
+
+/** The todo list rides on the last user message so the model always sees the current one. */
+function withTodos(messages: ModelMessage[], todos: Todo[]): ModelMessage[] {
+  if (todos.length === 0 || messages.length === 0) return messages
+  const last = messages[messages.length - 1]!
+  if (last.role !== "user") return messages
+  const note: ModelContentBlock = { type: "text", text: `Current todo list ([x] done, [-] in progress, [ ] pending):\n${formatTodoList(todos)}` }
+  return [...messages.slice(0, -1), { role: "user", content: [...last.content, note] }]
+}
+
+function modeOf(rt: TaskRuntime, env: LoopEnv): ModeConfig {
+  return env.modes.get(rt.state.mode) ?? env.modes.get(env.settings().modes.default) ?? env.modes.list()[0]!
+}
+
+function systemInfo(rt: TaskRuntime, env: LoopEnv) {
+  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (process.env.SHELL ?? "/bin/sh")
+  const folders = env.workspaceFolders()
+  return {
+    os: `${osType()} ${release()}`,
+    shell,
+    workspaceFolders: rt.state.folder ? [rt.state.folder, ...folders.filter((f) => f !== rt.state.folder)] : folders,
+    time: rt.state.createdAt,
+  }
+}
+
+export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signal: AbortSignal): ToolContext {
+  const settings = env.settings()
+  const folders = env.workspaceFolders()
+  return {
+    workspaceFolders: rt.state.folder ? [rt.state.folder, ...folders.filter((f) => f !== rt.state.folder)] : folders,
+    settings,
+    mode: rt.state.mode,
+    taskId: rt.taskId,
+    callId,
+    editor: env.editor,
+    ask: env.ask,
+    task: env.control,
+    signal,
+    emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
+  }
+}

@@ -1,0 +1,21 @@
+import type { TaskStatus, Todo } from "@agent-lsp/protocol"
+import type { ModelMessage } from "../model/provider"
+
+/**
+ * One line of a task file (`<stateDir>/tasks/<workspace-hash>/<taskId>.jsonl`). A task is rebuilt by
+ * replaying its lines in order; nothing is ever rewritten or deleted.
+ */
+export type TaskRecord =
+  | { type: "created"; at: string; taskId: string; title: string; mode: string; folder: string; parentId?: string }
+  /** `summaries`: the one-line summary of each tool result, by tool_use id, for the transcript. */
+  | { type: "message"; at: string; message: ModelMessage; summaries?: Record<string, string> }
+  | { type: "mode"; at: string; mode: string }
+  | { type: "todos"; at: string; todos: Todo[] }
+  | { type: "status"; at: string; status: TaskStatus; message?: string }
+  /**
+   * The conversation sent to the model was shortened: from now on it is `prefix` (a user message: the
+   * summary, or the first message with a note) followed by the messages from index `keepFrom` on.
+   */
+  | { type: "condensed"; at: string; method: "summary" | "truncate"; prefix: string; keepFrom: number }
+  /** Cumulative usage of the task so far. */
+  | { type: "usage"; at: string; inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number; requests: number }

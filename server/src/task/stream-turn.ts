@@ -1,0 +1,113 @@
+import type { TaskUpdate } from "@agent-lsp/protocol"
+import type { ModelContentBlock, ModelEvent, ModelMessage, ModelProvider, ModelRequest, StopReason } from "../model/provider"
+import type { ToolCall } from "../pipeline/types"
+import { parsePartialJson } from "./partial-json"
+
+/** What one streamed reply produced so far; filled in as events arrive, so a cancelled turn keeps its part. */
+export interface TurnAccumulator {
+  text: string
+  calls: { id: string; name: string; json: string; ended: boolean }[]
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number }
+  stop: StopReason | undefined
+}
+
+export function newAccumulator(): TurnAccumulator {
+  return { text: "", calls: [], usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, stop: undefined }
+}
+
+/**
+ * Characters a call's JSON must grow by before the next streaming update: a long write streams thousands
+ * of deltas, and re-parsing the whole text on each would be quadratic. The first delta is always shown.
+ */
+const PARTIAL_UPDATE_CHARS = 256
+
+/**
+ * Streams one model reply into `acc`, surfacing text, reasoning and partial tool calls as updates and
+ * retries as status messages. Throws what the provider throws (ModelError); `acc` keeps what arrived.
+ */
+export async function streamTurn(
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal,
+  acc: TurnAccumulator,
+  emit: (update: TaskUpdate) => void,
+): Promise<void> {
+  const lastPartial = new Map<string, number>()
+  const find = (id: string) => acc.calls.find((call) => call.id === id)
+  for await (const event of provider.stream(request, signal) as AsyncIterable<ModelEvent>) {
+    if (signal.aborted) break
+    switch (event.kind) {
+      case "text":
+        acc.text += event.delta
+        emit({ kind: "text", delta: event.delta })
+        break
+      case "reasoning":
+        emit({ kind: "reasoning", delta: event.delta })
+        break
+      case "toolCallStart":
+        acc.calls.push({ id: event.id, name: event.name, json: "", ended: false })
+        emit({ kind: "toolCall", callId: event.id, tool: event.name, params: {}, status: "streaming" })
+        lastPartial.set(event.id, -1)
+        break
+      case "toolCallDelta": {
+        const call = find(event.id)
+        if (!call) break
+        call.json += event.delta
+        const last = lastPartial.get(call.id) ?? -1
+        if (last >= 0 && call.json.length - last < PARTIAL_UPDATE_CHARS) break
+        const params = parsePartialJson(call.json)
+        if (params !== undefined) {
+          lastPartial.set(call.id, call.json.length)
+          emit({ kind: "toolCall", callId: call.id, tool: call.name, params, status: "streaming" })
+        }
+        break
+      }
+      case "toolCallEnd": {
+        const call = find(event.id)
+        if (!call) break
+        call.ended = true
+        emit({ kind: "toolCall", callId: call.id, tool: call.name, params: parsePartialJson(call.json) ?? {}, status: "streaming" })
+        break
+      }
+      case "usage":
+        // Providers report cumulative counts, possibly in several events: keep the largest.
+        acc.usage.inputTokens = Math.max(acc.usage.inputTokens, event.inputTokens)
+        acc.usage.outputTokens = Math.max(acc.usage.outputTokens, event.outputTokens)
+        acc.usage.cacheReadTokens = Math.max(acc.usage.cacheReadTokens, event.cacheReadTokens ?? 0)
+        acc.usage.cacheWriteTokens = Math.max(acc.usage.cacheWriteTokens, event.cacheWriteTokens ?? 0)
+        break
+      case "stop":
+        acc.stop = event.reason
+        break
+      case "retry":
+        emit({ kind: "status", status: "running", message: event.message })
+        break
+    }
+  }
+}
+
+/** The assistant message of a turn (text, then tool calls with their parsed input; {} when broken). */
+export function assistantMessage(acc: TurnAccumulator, onlyEnded = false): ModelMessage {
+  const content: ModelContentBlock[] = []
+  if (acc.text.trim()) content.push({ type: "text", text: acc.text })
+  for (const call of acc.calls) {
+    if (onlyEnded && !call.ended) continue
+    content.push({ type: "toolUse", id: call.id, name: call.name, input: safeParse(call.json) })
+  }
+  return { role: "assistant", content }
+}
+
+/** The turn's tool calls, in order, as the pipeline takes them. */
+export function toolCallsOf(acc: TurnAccumulator): ToolCall[] {
+  return acc.calls.map((call) => ({ id: call.id, name: call.name, argumentsJson: call.json }))
+}
+
+function safeParse(json: string): unknown {
+  if (json.trim() === "") return {}
+  try {
+    const value = JSON.parse(json)
+    return value && typeof value === "object" && !Array.isArray(value) ? value : {}
+  } catch {
+    return {}
+  }
+}

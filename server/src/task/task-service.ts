@@ -1,0 +1,370 @@
+import { randomBytes } from "node:crypto"
+import { fileURLToPath } from "node:url"
+import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import { createModelProvider } from "../model/index"
+import type { ModelProvider } from "../model/provider"
+import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
+import { createToolPipeline } from "../pipeline/index"
+import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
+import type { TaskControl } from "../tools/context"
+import { gatedAsk } from "./ask-gate"
+import type { TaskEventListener } from "./events"
+import { runLoop, type LoopEnv } from "./loop"
+import { unansweredToolUses, interruptedResult, userText } from "./messages"
+import { TaskRuntime } from "./runtime"
+import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
+import { TaskStore } from "./store"
+import { TaskState } from "./task-state"
+import { transcriptOf } from "./transcript"
+
+/** What createTaskService takes beyond what lsp/ always provides; each part is injectable for tests. */
+export interface TaskServiceOptions extends TaskServiceDeps {
+  /** Default: the Anthropic provider, SDK loaded on the first request. */
+  modelProvider?: ModelProvider
+  /** One pipeline per task. Default: createToolPipeline with `pipelineOptions`. */
+  pipelineFactory?: (task: { taskId: string; folder: string }) => ToolPipeline
+  /** Extra options for the default pipeline (MCP dynamic tools, availability, the checkpoint hook). */
+  pipelineOptions?: Partial<ToolPipelineOptions>
+  /** Default: a ModeRegistry over the workspace folders. */
+  modes?: ModeLookup
+}
+
+const LIVE_STATUSES = new Set(["running", "waiting", "paused"])
+
+/** The task layer: tasks, their loops, persistence and cancellation, for one server. */
+export function createTaskService(options: TaskServiceOptions): TaskService {
+  return new Service(options)
+}
+
+class Service implements TaskService {
+  private readonly store: TaskStore
+  private readonly modes: ModeLookup
+  private readonly listeners = new Set<TaskEventListener>()
+  private readonly runtimes = new Map<string, TaskRuntime>()
+  private readonly loadedFolders = new Set<string>()
+  /** Set by agent/setMode without a task: the mode of new tasks. */
+  private defaultMode: string | undefined
+  private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()
+
+  constructor(private readonly deps: TaskServiceOptions) {
+    this.store = new TaskStore(deps.stateDir)
+    this.modes = deps.modes ?? new ModeRegistry({ workspaceFolders: deps.workspaceFolders })
+  }
+
+  // ---- requests -------------------------------------------------------------------------
+
+  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
+    this.loadAll()
+    const mode = params.mode ?? this.defaultModeSlug()
+    this.requireMode(mode)
+    const folder = this.folderFor(params.context?.[0]?.uri)
+    this.requireIdle(folder)
+    const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
+    rt.addMessage(userText(this.withContext(params.text, params.context)))
+    this.start(rt)
+    return { taskId: rt.taskId }
+  }
+
+  async sendMessage(taskId: string, text: string): Promise<void> {
+    const rt = this.require(taskId)
+    if (rt.deliver(text)) return
+    await this.unwound(rt)
+    if (rt.live) {
+      rt.queued.push(text)
+      return
+    }
+    this.requireIdle(rt.state.folder, taskId)
+    this.closeOpenCalls(rt)
+    rt.addMessage(userText(text))
+    this.start(rt)
+  }
+
+  async cancelTask(taskId: string): Promise<void> {
+    const rt = this.require(taskId)
+    // A subtask runs in place of its parent: cancelling either stops the whole chain.
+    for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
+  }
+
+  async resumeTask(taskId: string): Promise<void> {
+    const rt = this.require(taskId)
+    await this.unwound(rt)
+    if (rt.live) throw new TaskRequestError(`Task ${taskId} is already ${rt.state.status}; there is nothing to resume.`, "invalid")
+    if (rt.state.status === "completed")
+      throw new TaskRequestError(`Task ${taskId} is completed; send it a message (agent/sendMessage) to continue it.`, "invalid")
+    this.requireIdle(rt.state.folder, taskId)
+    this.closeOpenCalls(rt)
+    rt.addMessage(
+      userText(
+        `[The task was ${rt.state.status} and is now resumed. Continue where you left off; check the state of files before assuming your last action took effect.]`,
+      ),
+    )
+    this.start(rt)
+  }
+
+  async listTasks(): Promise<TaskSummary[]> {
+    this.loadAll()
+    const folders = new Set(this.deps.workspaceFolders())
+    return [...this.runtimes.values()]
+      .filter((rt) => folders.size === 0 || folders.has(rt.state.folder) || rt.state.folder === "")
+      .map((rt) => rt.state.summary())
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+  }
+
+  async getTask(taskId: string): Promise<ResultOf<"getTask">> {
+    const { state } = this.require(taskId)
+    return { ...state.summary(), messages: transcriptOf(state), todos: state.todos }
+  }
+
+  async listModes(): Promise<{ modes: ModeSummary[]; defaultMode: string }> {
+    return { modes: this.modes.list().map(modeSummary), defaultMode: this.defaultModeSlug() }
+  }
+
+  async setMode(mode: string, taskId?: string): Promise<void> {
+    this.requireMode(mode)
+    if (taskId === undefined) {
+      this.defaultMode = mode
+      return
+    }
+    this.switchMode(this.require(taskId), mode)
+  }
+
+  activeTaskId(): string | undefined {
+    const all = [...this.runtimes.values()]
+    // The deepest live task is the one doing the work (a paused parent waits on it).
+    const running = all.filter((rt) => rt.live && rt.state.status !== "paused").sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]
+    if (running) return running.taskId
+    return all.sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]?.taskId
+  }
+
+  onEvent(listener: TaskEventListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  async dispose(): Promise<void> {
+    const live = [...this.runtimes.values()].filter((rt) => rt.live)
+    for (const rt of live) this.stop(rt, "interrupted")
+    await Promise.allSettled(live.map((rt) => rt.loop))
+  }
+
+  // ---- task lifecycle -------------------------------------------------------------------
+
+  private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
+    const taskId = newTaskId()
+    const rt = new TaskRuntime(new TaskState(taskId), this.store, (id, update) => this.emit(id, update))
+    rt.record({ type: "created", taskId, title: input.title, mode: input.mode, folder: input.folder, ...(input.parentId ? { parentId: input.parentId } : {}) })
+    rt.record({ type: "status", status: "running" })
+    this.runtimes.set(taskId, rt)
+    rt.emit({ kind: "status", status: "running" })
+    return rt
+  }
+
+  private start(rt: TaskRuntime): void {
+    rt.controller = new AbortController()
+    rt.stopped = false
+    rt.pipeline ??= this.pipelineFor(rt)
+    rt.requestsSinceCheck = 0
+    rt.costCheckpointUsd = rt.state.usage.costUsd
+    const env: LoopEnv = {
+      settings: this.deps.settings,
+      workspaceFolders: this.deps.workspaceFolders,
+      provider: this.deps.modelProvider ?? createModelProvider(this.deps.settings()),
+      modes: this.modes,
+      editor: this.deps.editor,
+      ask: gatedAsk(rt, this.deps.ask),
+      control: this.control(rt),
+    }
+    const loop = runLoop(rt, env)
+      .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
+      .finally(() => {
+        if (rt.loop === loop) rt.loop = undefined
+        this.settleSubtask(rt)
+      })
+    rt.loop = loop
+  }
+
+  /** Aborts a task's work and records why; the loop unwinds on its own without changing the status. */
+  private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
+    if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
+    rt.stopped = true
+    rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
+    rt.controller.abort(new Error(status))
+  }
+
+  /** A stopped task's loop may still be unwinding (a command dying): wait for it before starting again. */
+  private async unwound(rt: TaskRuntime): Promise<void> {
+    if (rt.stopped && rt.loop) await rt.loop
+  }
+
+  private chainOf(rt: TaskRuntime): TaskRuntime[] {
+    let root = rt
+    while (root.state.parentId && this.runtimes.get(root.state.parentId)?.live) root = this.runtimes.get(root.state.parentId)!
+    const chain: TaskRuntime[] = []
+    const visit = (node: TaskRuntime) => {
+      chain.push(node)
+      for (const child of this.runtimes.values()) if (child.state.parentId === node.taskId && child.live) visit(child)
+    }
+    visit(root)
+    // Children first, so a parent learns of its child's end only after it is itself stopped.
+    return chain.reverse()
+  }
+
+  /** Before new input: answer calls a crash or cancel left open, so every tool_use has its result. */
+  private closeOpenCalls(rt: TaskRuntime): void {
+    const open = unansweredToolUses(rt.state.messages)
+    if (open.length) rt.addMessage({ role: "user", content: open.map(interruptedResult) })
+  }
+
+  // ---- what the meta tools may do (TaskControl) ------------------------------------------
+
+  private control(rt: TaskRuntime): TaskControl {
+    return {
+      taskId: rt.taskId,
+      get mode() {
+        return rt.state.mode
+      },
+      modeSlugs: () => this.modes.list().map((m) => m.slug),
+      switchMode: async (slug) => this.switchMode(rt, slug),
+      setTodos: (todos) => this.setTodos(rt, todos),
+      startSubtask: (mode, message, todos, signal) => this.startSubtask(rt, mode, message, todos, signal),
+      complete: (result) => {
+        rt.completedResult = result
+      },
+    }
+  }
+
+  private switchMode(rt: TaskRuntime, slug: string): void {
+    if (rt.state.mode === slug) return
+    rt.record({ type: "mode", mode: slug })
+    rt.emit({ kind: "mode", mode: slug })
+  }
+
+  private setTodos(rt: TaskRuntime, todos: Todo[]): void {
+    rt.record({ type: "todos", todos })
+    rt.emit({ kind: "todos", todos })
+  }
+
+  private startSubtask(parent: TaskRuntime, mode: string, message: string, todos: Todo[] | undefined, signal: AbortSignal): Promise<string> {
+    this.requireMode(mode)
+    const child = this.create({ text: message, mode, folder: parent.state.folder, title: titleOf(message), parentId: parent.taskId })
+    child.addMessage(userText(message))
+    if (todos?.length) this.setTodos(child, todos)
+    parent.emit({ kind: "subtask", childTaskId: child.taskId })
+    parent.setStatus("paused", `Waiting for subtask ${child.taskId} (${mode})`)
+    return new Promise<string>((resolve, reject) => {
+      this.subtaskWaiters.set(child.taskId, { resolve, reject })
+      signal.addEventListener("abort", () => reject(new Error("The task was cancelled while its subtask ran.")), { once: true })
+      this.start(child)
+    }).finally(() => {
+      this.subtaskWaiters.delete(child.taskId)
+      parent.setStatus("running")
+    })
+  }
+
+  /** A subtask's loop ended: its parent gets the result, or learns why there is none. */
+  private settleSubtask(child: TaskRuntime): void {
+    const waiter = this.subtaskWaiters.get(child.taskId)
+    if (!waiter) return
+    if (child.state.status === "completed") waiter.resolve(child.completedResult ?? "")
+    else waiter.reject(new Error(`The subtask ${child.taskId} ended ${child.state.status}${child.state.statusMessage ? `: ${child.state.statusMessage}` : ""}.`))
+  }
+
+  // ---- helpers --------------------------------------------------------------------------
+
+  private emit(taskId: string, update: TaskUpdate): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(taskId, update)
+      } catch (error) {
+        this.deps.log.warn(`task event listener failed: ${String(error)}`)
+      }
+    }
+  }
+
+  private pipelineFor(rt: TaskRuntime): ToolPipeline {
+    if (this.deps.pipelineFactory) return this.deps.pipelineFactory({ taskId: rt.taskId, folder: rt.state.folder })
+    return createToolPipeline({
+      settings: this.deps.settings,
+      modes: this.modes,
+      availability: () => ({ settings: this.deps.settings(), workspaceFolders: this.deps.workspaceFolders(), mcpServerNames: [], hasCodebaseIndex: false, hasBrowser: false }),
+      ...this.deps.pipelineOptions,
+    })
+  }
+
+  /** Reads the task files of every workspace folder once; tasks that were live are now interrupted. */
+  private loadAll(): void {
+    for (const folder of this.deps.workspaceFolders()) {
+      if (this.loadedFolders.has(folder)) continue
+      this.loadedFolders.add(folder)
+      for (const file of this.store.loadFolder(folder)) {
+        if (this.runtimes.has(file.taskId)) continue
+        if (file.skippedLines) this.deps.log.warn(`task ${file.taskId}: skipped ${file.skippedLines} unreadable line(s) of its task file`)
+        const state = TaskState.replay(file.taskId, file.records)
+        const rt = new TaskRuntime(state, this.store, (id, update) => this.emit(id, update))
+        this.runtimes.set(file.taskId, rt)
+        if (LIVE_STATUSES.has(state.status)) rt.setStatus("interrupted", "The server stopped while the task ran.")
+      }
+    }
+  }
+
+  private require(taskId: string): TaskRuntime {
+    this.loadAll()
+    const rt = this.runtimes.get(taskId)
+    if (!rt) throw new TaskRequestError(`No task "${taskId}". agent/listTasks lists the tasks of this workspace.`, "notFound")
+    return rt
+  }
+
+  private requireMode(mode: string): void {
+    if (!this.modes.get(mode))
+      throw new TaskRequestError(`Unknown mode "${mode}". The modes are: ${this.modes.list().map((m) => m.slug).join(", ")}.`, "invalid")
+  }
+
+  /** At most one task works per workspace folder (a subtask works in place of its paused parent). */
+  private requireIdle(folder: string, except?: string): void {
+    for (const rt of this.runtimes.values()) {
+      if (rt.taskId === except || !rt.live || rt.stopped || rt.state.folder !== folder) continue
+      throw new TaskRequestError(
+        `Task ${rt.taskId} ("${rt.state.title}") is ${rt.state.status} in this workspace folder. Cancel it (agent/cancelTask) or wait for it to finish before starting another.`,
+        "busy",
+      )
+    }
+  }
+
+  private defaultModeSlug(): string {
+    return this.defaultMode ?? this.deps.settings().modes.default
+  }
+
+  private folderFor(uri: string | undefined): string {
+    const folders = this.deps.workspaceFolders()
+    if (uri?.startsWith("file:")) {
+      const path = fileURLToPath(uri)
+      const match = folders.filter((f) => path === f || path.startsWith(f.endsWith("/") ? f : `${f}/`)).sort((a, b) => b.length - a.length)[0]
+      if (match) return match
+    }
+    return folders[0] ?? ""
+  }
+
+  /** The user's text plus what they pointed at (a selection is quoted from the open buffer). */
+  private withContext(text: string, context: ParamsOf<"newTask">["context"]): string {
+    if (!context?.length) return text
+    const parts = [text]
+    for (const item of context) {
+      const path = item.uri.startsWith("file:") ? fileURLToPath(item.uri) : item.uri
+      const doc = this.deps.editor.openDocument(path)
+      if (item.range && doc) {
+        const lines = doc.text.split("\n").slice(item.range.start.line, item.range.end.line + 1).join("\n")
+        parts.push(`Selection in ${path} (lines ${item.range.start.line + 1}-${item.range.end.line + 1}):\n\`\`\`\n${lines}\n\`\`\``)
+      } else parts.push(item.range ? `See ${path}, lines ${item.range.start.line + 1}-${item.range.end.line + 1}.` : `See ${path}.`)
+    }
+    return parts.join("\n\n")
+  }
+}
+
+function newTaskId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split("\n", 1)[0] ?? ""
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line
+}
