@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { execFileSync } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+import { setArtifactDir } from "../../../server/src/terminal/artifacts"
+import { startCommand, type CommandOptions } from "../../../server/src/terminal/runner"
+import { commandEnv } from "../../../server/src/terminal/env"
+import { groupMembers } from "../../../server/src/terminal/process-group"
+
+let ws: TempWorkspace
+beforeAll(async () => {
+  ws = await tempWorkspace({})
+  setArtifactDir(ws.path(".artifacts"))
+})
+afterAll(async () => {
+  setArtifactDir(undefined)
+  await ws.cleanup()
+})
+
+const base = (command: string, extra: Partial<CommandOptions> = {}): CommandOptions => ({
+  command,
+  cwd: ws.root,
+  hardTimeoutSeconds: 0,
+  maxLines: 500,
+  maxBytes: 50 * 1024,
+  shell: "/bin/sh",
+  ...extra,
+})
+
+/** Live processes of a group per `ps` (zombies excluded), as an outside observer sees them. */
+function psGroup(pgid: number): string[] {
+  let out = ""
+  try {
+    out = execFileSync("ps", ["-o", "pid=,stat=", "-g", String(pgid)], { encoding: "utf8" })
+  } catch {
+    return [] // ps exits 1 when nothing matches
+  }
+  return out.split("\n").map((l) => l.trim()).filter((l) => l && !/\sZ/.test(l))
+}
+
+/** Resolves once `predicate` holds for the streamed text. */
+function waitForOutput(seen: () => string, predicate: (s: string) => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => (predicate(seen()) ? resolve() : setTimeout(check, 10))
+    check()
+  })
+}
+
+describe("startCommand", () => {
+  it("streams output before the command exits", async () => {
+    let streamed = ""
+    let finished = false
+    const run = startCommand(base(`echo ready; while [ ! -f go ]; do sleep 0.02; done; echo after`, { onOutput: (t) => (streamed += t) }))
+    void run.done.then(() => (finished = true))
+    await waitForOutput(() => streamed, (s) => s.includes("ready"))
+    expect(finished).toBe(false)
+    writeFileSync(ws.path("go"), "")
+    const outcome = await run.done
+    expect(outcome).toMatchObject({ exitCode: 0, signal: null })
+    expect(streamed).toBe("ready\nafter\n")
+  })
+
+  it("merges stdout and stderr and reports the exit code", async () => {
+    const run = startCommand(base("echo out; echo err >&2; exit 7"))
+    expect((await run.done).exitCode).toBe(7)
+    expect(run.window.render(() => "")).toBe("out\nerr\n")
+  })
+
+  it("reports the signal that ended the shell", async () => {
+    const run = startCommand(base("kill -9 $$"))
+    expect(await run.done).toMatchObject({ exitCode: null, signal: "SIGKILL" })
+  })
+
+  it("kills the whole process group on abort, leaving no process behind", async () => {
+    const controller = new AbortController()
+    let streamed = ""
+    const run = startCommand(base("sleep 300 & sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }))
+    await waitForOutput(() => streamed, (s) => s.includes("started"))
+    expect(psGroup(run.pid).length).toBeGreaterThanOrEqual(2)
+    controller.abort()
+    expect((await run.done).killedBy).toBe("cancel")
+    expect(groupMembers(run.pid)).toEqual([])
+    expect(psGroup(run.pid)).toEqual([])
+  })
+
+  it("escalates to SIGKILL for processes that ignore SIGTERM", async () => {
+    const controller = new AbortController()
+    let streamed = ""
+    const run = startCommand(base("trap '' TERM; sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }))
+    await waitForOutput(() => streamed, (s) => s.includes("started"))
+    controller.abort()
+    await run.done
+    expect(psGroup(run.pid)).toEqual([])
+  })
+
+  it("kills the group when the hard timeout passes", async () => {
+    const run = startCommand(base("sleep 300", { hardTimeoutSeconds: 0.3 }))
+    expect((await run.done).killedBy).toBe("timeout")
+    expect(psGroup(run.pid)).toEqual([])
+  })
+
+  it("keeps the full output in the artifact while the window is cut", async () => {
+    const run = startCommand(base("seq 1 20000", { maxLines: 10 }))
+    await run.done
+    expect(run.window.truncated).toBe(true)
+    const full = readFileSync(run.artifactPath, "utf8")
+    expect(full.split("\n")).toHaveLength(20001)
+    expect(full.startsWith("1\n2\n")).toBe(true)
+    expect(full.endsWith("19999\n20000\n")).toBe(true)
+  })
+
+  it("runs without the API key in the environment", async () => {
+    const run = startCommand(base('echo "[$ANTHROPIC_API_KEY]"', { env: commandEnv({ ...process.env, ANTHROPIC_API_KEY: "sk-ant-secret" }) }))
+    await run.done
+    expect(run.window.render(() => "")).toBe("[]\n")
+  })
+
+  it("does not wait for a background child that keeps the pipes open", async () => {
+    const run = startCommand(base("(sleep 300 &) ; echo done"))
+    expect((await run.done).exitCode).toBe(0)
+    expect(run.window.render(() => "")).toBe("done\n")
+    run.kill("cancel")
+  })
+})
