@@ -1,5 +1,5 @@
 /**
- * `npm run package:vscode` (after `npm run build` made dist/agent-lsp.cjs): regenerates the settings
+ * `npm run package:vscode` (after `npm run build` made dist/agent-lsp.mjs): regenerates the settings
  * contribution, type-checks the extension, bundles it with esbuild, copies the built server in, and
  * packs a .vsix with @vscode/vsce (no dependencies: everything is bundled; nothing is published).
  */
@@ -11,6 +11,8 @@ import { build } from "esbuild"
 const dir = join(__dirname, "..")
 const root = join(dir, "..", "..")
 const bin = (name: string) => join(root, "node_modules", ".bin", name)
+/** Kept external by scripts/build.mjs and resolved from node_modules next to the server at run time. */
+const SERVER_EXTERNALS = ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm"]
 const run = (command: string, args: string[], cwd = root) => execFileSync(command, args, { cwd, stdio: "inherit" })
 
 async function main(): Promise<void> {
@@ -30,7 +32,7 @@ async function main(): Promise<void> {
     logLevel: "warning",
   })
   const server = join(root, "dist")
-  if (!existsSync(join(server, "agent-lsp.cjs"))) throw new Error("dist/agent-lsp.cjs is missing: run `npm run build` first (npm run package:vscode does).")
+  if (!existsSync(join(server, "agent-lsp.mjs"))) throw new Error("dist/agent-lsp.mjs is missing: run `npm run build` first (npm run package:vscode does).")
   rmSync(join(dir, "server"), { recursive: true, force: true })
   cpSync(server, join(dir, "server"), { recursive: true })
   run(bin("vsce"), ["package", "--no-dependencies", "--allow-missing-repository", "--out", join(dir, "agent-lsp.vsix")], dir)

@@ -15,7 +15,7 @@ let client: LanguageClient | undefined
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const config = vscode.workspace.getConfiguration("agent")
-  const serverPath = config.inspect<string>("client.serverPath")?.globalValue || context.asAbsolutePath(join("server", "agent-lsp.cjs"))
+  const serverPath = config.inspect<string>("client.serverPath")?.globalValue || context.asAbsolutePath(join("server", "agent-lsp.mjs"))
   const launch = serverLaunch(serverPath)
   const serverOptions: ServerOptions =
     launch.kind === "module"
