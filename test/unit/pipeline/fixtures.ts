@@ -97,10 +97,10 @@ export interface Harness {
 
 /** A pipeline over the fake tools in `mode`, with settings overrides, and a test context. */
 export function harness(
-  options: { mode?: string; settings?: (s: Settings) => void; modes?: ModeLookup; tools?: readonly ToolDefinition[] } & Partial<ToolPipelineOptions> = {},
+  options: { mode?: string; tweak?: (s: Settings) => void; modes?: ModeLookup; tools?: readonly ToolDefinition[] } & Partial<Omit<ToolPipelineOptions, "settings">> = {},
 ): Harness {
   const settings = defaultSettings()
-  options.settings?.(settings)
+  options.tweak?.(settings)
   const pipeline = createToolPipeline({
     availability: () => availability(),
     protectedDirs: ["/home/user/.config/agent-lsp"],
