@@ -18,6 +18,8 @@ interface Observed {
   transcript: string[]
   selects: string[]
   notes: string[]
+  modeCompletions: string[]
+  statusline: string
   lspLog?: string
 }
 
@@ -51,6 +53,7 @@ function scenario(choice: string, feedback: string | null): string {
     local buf = vim.api.nvim_get_current_buf()
     local state = require("agent_lsp.state")
     local function finish()
+      observed.statusline = require("agent_lsp").statusline()
       observed.taskId = state.active
       observed.status = state.active and state.tasks[state.active] and state.tasks[state.active].status or nil
       observed.buffer = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
@@ -63,6 +66,8 @@ function scenario(choice: string, feedback: string | null): string {
     end
     local ready = vim.wait(15000, function() return require("agent_lsp.client").get(buf) ~= nil end, 20)
     if not ready then finish() error("the agent client never initialized") end
+    -- :AgentMode completes the server's mode names (agent/listModes).
+    observed.modeCompletions = vim.fn.getcompletion("AgentMode a", "cmdline")
     vim.cmd("AgentTask change hello to hello there")
     vim.wait(45000, function()
       local t = state.active and state.tasks[state.active]
@@ -112,6 +117,9 @@ describe("Neovim plugin end to end (headless nvim, built server, fake model)", (
     expect(seen!.modified, "the buffer was saved").toBe(false)
     expect(await readFile(ws.path("a.txt"), "utf8")).toBe("hello there\nworld\n")
     expect(seen!.selects.length, "one approval was asked").toBe(1)
+    expect(seen!.modeCompletions).toEqual(expect.arrayContaining(["architect", "ask"]))
+    expect(seen!.modeCompletions.every((m) => m.startsWith("a"))).toBe(true)
+    expect(seen!.statusline).toMatch(/^agent: completed/)
     const transcript = seen!.transcript.join("\n")
     expect(transcript).toContain("Let me read the file first.")
     expect(transcript).toMatch(/\*\*read_file\*\* `a\.txt`/)

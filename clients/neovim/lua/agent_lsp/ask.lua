@@ -10,7 +10,7 @@ function M.respond(client_id, params)
   if not client then
     return
   end
-  client.request(names.methods.respond, params, function(err)
+  require("agent_lsp.compat").request(client, names.methods.respond, params, function(err)
     if err then
       vim.notify("agent_lsp: " .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
     end

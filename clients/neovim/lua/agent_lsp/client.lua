@@ -87,7 +87,7 @@ end
 function M.get(buf)
   buf = buf or vim.api.nvim_get_current_buf()
   local any
-  for _, client in pairs(vim.lsp.get_active_clients()) do
+  for _, client in pairs(require("agent_lsp.compat").clients()) do
     if client.name == M.name then
       if vim.lsp.buf_is_attached(buf, client.id) then
         return client

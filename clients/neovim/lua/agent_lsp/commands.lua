@@ -1,5 +1,6 @@
 -- The user commands: :AgentTask, :AgentSend, :AgentCancel, :AgentMode, :AgentTasks, :AgentTranscript.
 local client_mod = require("agent_lsp.client")
+local compat = require("agent_lsp.compat")
 local config = require("agent_lsp.config")
 local names = require("agent_lsp.methods")
 local state = require("agent_lsp.state")
@@ -38,7 +39,7 @@ function M.task(opts)
       },
     }
   end
-  client.request(names.methods.newTask, params, function(err, result)
+  compat.request(client, names.methods.newTask, params, function(err, result)
     if report(err) then
       return
     end
@@ -65,7 +66,7 @@ function M.send(opts)
     require("agent_lsp.ask").respond(client.id, { requestId = request_id, answer = opts.args })
     return
   end
-  client.request(names.methods.sendMessage, { taskId = task_id, text = opts.args }, function(err)
+  compat.request(client, names.methods.sendMessage, { taskId = task_id, text = opts.args }, function(err)
     report(err)
   end)
 end
@@ -76,7 +77,7 @@ function M.cancel()
   if not client or not task_id then
     return
   end
-  client.request(names.methods.cancelTask, { taskId = task_id }, function(err)
+  compat.request(client, names.methods.cancelTask, { taskId = task_id }, function(err)
     report(err)
   end)
 end
@@ -87,7 +88,7 @@ function M.mode(opts)
   if not client then
     return
   end
-  client.request(names.methods.setMode, { mode = opts.args, taskId = state.active }, function(err)
+  compat.request(client, names.methods.setMode, { mode = opts.args, taskId = state.active }, function(err)
     if not report(err) then
       vim.notify("agent_lsp: mode " .. opts.args)
     end
@@ -103,7 +104,7 @@ function M.complete_mode(arglead)
   end
   local slugs = mode_cache[client.id]
   if not slugs then
-    local response = client.request_sync(names.methods.listModes, {}, 2000)
+    local response = compat.request_sync(client, names.methods.listModes, {}, 2000)
     if not response or response.err or not response.result then
       return {}
     end
@@ -122,7 +123,7 @@ local function view_task(client, task)
   state.set_active(task.taskId)
   local t = state.task(task.taskId)
   t.title, t.status, t.mode = task.title, task.status, task.mode
-  client.request(names.methods.getTask, { taskId = task.taskId }, function(err, full)
+  compat.request(client, names.methods.getTask, { taskId = task.taskId }, function(err, full)
     if not report(err) then
       transcript.fill(task.taskId, full)
     end
@@ -136,7 +137,7 @@ function M.tasks()
   if not client then
     return
   end
-  client.request(names.methods.listTasks, {}, function(err, result)
+  compat.request(client, names.methods.listTasks, {}, function(err, result)
     if report(err) then
       return
     end
@@ -163,7 +164,7 @@ function M.tasks()
           view_task(client, task)
         elseif action == "Resume" then
           view_task(client, task)
-          client.request(names.methods.resumeTask, { taskId = task.taskId }, function(e)
+          compat.request(client, names.methods.resumeTask, { taskId = task.taskId }, function(e)
             report(e)
           end)
         end
