@@ -205,4 +205,68 @@ describe("neovim plugin (real headless nvim, no server)", () => {
       { method: "agent/sendMessage", params: { taskId: "t1", text: "and then test" } },
     ])
   })
+
+  it("sends a visual range with :AgentTask as the task's context and opens the transcript", async () => {
+    const run = await runNvim<{ sent: { method: string; params: Record<string, unknown> }[]; active: string; transcriptShown: boolean }>(
+      `
+      vim.cmd("edit a.txt")
+      local sent = {}
+      local fake = { id = 1, request = function(method, params, handler)
+        table.insert(sent, { method = method, params = params })
+        handler(nil, { taskId = "t7" })
+      end }
+      require("agent_lsp.client").get = function() return fake end
+      vim.cmd("1,2AgentTask explain these lines")
+      local buf = require("agent_lsp.transcript").buffer("t7")
+      observe({ sent = sent, active = require("agent_lsp").active_task(), transcriptShown = buf ~= nil and #vim.fn.win_findbuf(buf) > 0 })
+      `,
+      { cwd: ws.root },
+    )
+    const uri = `file://${ws.path("a.txt")}`
+    expect(run.observed?.sent).toEqual([
+      {
+        method: "agent/newTask",
+        params: { text: "explain these lines", context: [{ uri, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } }] },
+      },
+    ])
+    expect(run.observed?.active).toBe("t7")
+    expect(run.observed?.transcriptShown).toBe(true)
+  })
+
+  it("lets :AgentTasks pick an interrupted task, fills its transcript from agent/getTask and resumes it", async () => {
+    const run = await runNvim<{ methods: string[]; lines: string[] }>(
+      `
+      local methods = {}
+      local answers = {
+        ["agent/listTasks"] = { tasks = { { taskId = "t5", title = "old work", mode = "code", status = "interrupted", createdAt = "a", updatedAt = "b" } } },
+        ["agent/getTask"] = { taskId = "t5", title = "old work", mode = "code", status = "interrupted", todos = {}, messages = {
+          { role = "user", at = "a", text = "do the old work" },
+          { role = "assistant", at = "b", text = "Working on it.", toolCalls = { { callId = "c1", tool = "read_file", params = { path = "a.txt" }, result = { isError = false, summary = "read" } } } },
+        } },
+      }
+      local fake = { id = 1, request = function(method, params, handler)
+        table.insert(methods, method)
+        vim.defer_fn(function() handler(nil, answers[method] or {}) end, 5)
+      end }
+      require("agent_lsp.client").get = function() return fake end
+      vim.ui.select = function(items, opts, cb)
+        vim.defer_fn(function()
+          if type(items[1]) == "string" then cb("Resume") else cb(items[1]) end
+        end, 5)
+      end
+      vim.cmd("AgentTasks")
+      local t = require("agent_lsp.transcript")
+      vim.wait(2000, function() return #methods >= 3 and t.buffer("t5") ~= nil and vim.api.nvim_buf_line_count(t.buffer("t5")) > 3 end)
+      local buf = t.buffer("t5")
+      observe({ methods = methods, lines = buf and vim.api.nvim_buf_get_lines(buf, 0, -1, false) or {} })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.methods).toEqual(["agent/listTasks", "agent/getTask", "agent/resumeTask"])
+    const text = run.observed!.lines.join("\n")
+    expect(text).toContain("# old work")
+    expect(text).toContain("> do the old work")
+    expect(text).toContain("Working on it.")
+    expect(text).toMatch(/\*\*read_file\*\* `a\.txt`/)
+  })
 })
