@@ -67,9 +67,11 @@ export class CheckpointService {
       const args = ["commit-tree", tree, "-m", `${request.label}\n\ntask ${request.taskId} turn ${request.turn}${request.callId ? ` call ${request.callId}` : ""}`]
       if (parent) args.push("-p", parent)
       const id = (await this.repo.run(args)).toString("utf8").trim()
+      // "files" = what changed since this task's previous checkpoint (else the workspace's previous one).
+      const previous = (await this.store.all()).filter((r) => r.taskId === request.taskId).at(-1)?.id ?? parent
       const [, changed] = await Promise.all([
         this.repo.run(["update-ref", "refs/heads/checkpoints", id]),
-        parent ? this.repo.run(["diff-tree", "-r", "-z", "--name-only", "--no-renames", parent, id]) : undefined,
+        previous ? this.repo.run(["diff-tree", "-r", "-z", "--name-only", "--no-renames", previous, id]) : undefined,
       ])
       this.headId = id
       const files = changed ? splitNul(changed) : []

@@ -9,7 +9,7 @@ export interface CheckpointRecord {
   callId?: string
   label: string
   createdAt: string
-  /** Paths (relative, "/" separated) that differ from the previous checkpoint of this workspace. */
+  /** Paths (relative, "/" separated) changed since the task's previous checkpoint (else the workspace's previous one). */
   files: string[]
 }
 

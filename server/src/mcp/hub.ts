@@ -36,6 +36,7 @@ export class McpHub implements McpPort {
   /** Hashes of workspace files the user declined in this session: not asked again until the file changes. */
   private readonly declined = new Set<string>()
   private disposed = false
+  private workspaceSha: string | undefined
 
   constructor(private readonly options: McpHubOptions) {
     this.trust = new McpTrustStore(options.stateDir)
@@ -46,8 +47,17 @@ export class McpHub implements McpPort {
    * about an unapproved workspace file on behalf of a task; without it those servers stay "untrusted".
    */
   start(trust?: TrustAskContext): Promise<void> {
-    this.started ??= this.load(trust)
+    if (!this.started) this.started = this.load(trust)
+    else if (trust) {
+      // Started without a way to ask (e.g. before the task existed): ask now about a still untrusted file.
+      this.started = this.started.then(() => (this.needsTrust() ? this.load(trust) : undefined))
+    }
     return this.started
+  }
+
+  /** True while workspace servers wait for an approval the user has not declined yet. */
+  needsTrust(): boolean {
+    return [...this.entries.values()].some((e) => e.status === "untrusted") && !this.declined.has(this.workspaceSha ?? "")
   }
 
   /** The configuration changed (settings or `.roo/mcp.json`): stops, re-reads, and reconnects what changed. */
@@ -129,6 +139,7 @@ export class McpHub implements McpPort {
     let workspaceTrusted = false
     if (config.workspaceFile && workspaceServers.length > 0 && workspaceFolder) {
       const file = config.workspaceFile
+      this.workspaceSha = file.sha256
       workspaceTrusted = await this.trust.isTrusted(workspaceFolder, file)
       if (!workspaceTrusted && trust && !this.declined.has(file.sha256)) {
         workspaceTrusted = await askWorkspaceTrust(file, workspaceServers, trust).catch(() => false)

@@ -9,9 +9,13 @@ export { isMcpAutoApproved } from "../mcp/auto-approve"
 export const MCP_TOOL_PREFIX = "mcp--"
 const MAX_NAME = 64
 
-/** A tool definition made from one MCP server tool; `mcp.inputSchema` is what to offer the model verbatim. */
+/**
+ * A tool definition made from one MCP server tool. `inputSchema` (the server's JSON Schema) is offered
+ * to the model verbatim: it matches the pipeline's DynamicToolDefinition.
+ */
 export interface McpDynamicTool extends ToolDefinition {
-  mcp: { server: string; tool: string; inputSchema: Record<string, unknown> }
+  inputSchema: Record<string, unknown>
+  mcp: { server: string; tool: string }
 }
 
 /** `mcp--<server>--<tool>` with characters outside [A-Za-z0-9_-] replaced, cut to 64 with a hash suffix. */
@@ -53,7 +57,7 @@ function dynamicTool(name: string, info: McpToolInfo): McpDynamicTool {
       return mcpCallPrepared(ctx.mcp, info.server, info.name, args, ctx.signal)
     },
   })
-  return { ...definition, mcp: { server: info.server, tool: info.name, inputSchema: info.inputSchema } }
+  return { ...definition, inputSchema: info.inputSchema, mcp: { server: info.server, tool: info.name } }
 }
 
 /** The prepared call shared by dynamic tools and use_mcp_tool: preview for approval, then the call. */

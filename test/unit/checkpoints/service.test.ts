@@ -125,7 +125,7 @@ describe("CheckpointService", () => {
     writeFileSync(ws.path("vendor/lib/lib.txt"), "library three\n")
     const three = await checkpoints.create({ taskId: "t1", turn: 2, callId: "c9", label: "three" })
     const list = await checkpoints.list("t1")
-    expect(list.map((c) => [c.label, c.files])).toEqual([["one", []], ["three", ["vendor/lib/lib.txt"]]])
+    expect(list.map((c) => [c.label, c.files])).toEqual([["one", []], ["three", ["a.txt", "vendor/lib/lib.txt"]]])
     expect(list[1]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
     const between = await checkpoints.diff(one.id, three.id)

@@ -79,7 +79,8 @@ describe("MCP tools against server-everything", () => {
   it("offers each server tool as mcp--everything--<tool> in the mcp group, available while the server is connected", () => {
     const tool = findMcpDynamicTool("mcp--everything--get-sum", hub)!
     expect(tool.group).toBe("mcp")
-    expect(tool.mcp).toMatchObject({ server: "everything", tool: "get-sum", inputSchema: { type: "object" } })
+    expect(tool.mcp).toEqual({ server: "everything", tool: "get-sum" })
+    expect(tool.inputSchema).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } } })
     expect(tool.available(availability(["everything"]))).toBe(true)
     expect(tool.available(availability([]))).toBe(false)
     expect(findMcpDynamicTool("mcp--everything--nope", hub)).toBeUndefined()

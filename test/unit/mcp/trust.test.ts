@@ -33,6 +33,25 @@ describe("trust of the workspace .roo/mcp.json", () => {
     const result = await hub.callTool("everything", "echo", { message: "x" })
     expect(result.isError).toBe(true)
     expect((result.content[0] as { text: string }).text).toContain("has not approved")
+
+    // Once a task exists to ask in, the same hub asks and starts the server; a decline is not asked again.
+    const ask = new FakeAsk()
+    await hub.start(trustContext(ask))
+    expect(ask.approvals).toHaveLength(1)
+    expect(hub.connectedServerNames()).toEqual(["everything"])
+    expect(existsSync(ws.path("pid"))).toBe(true)
+  })
+
+  it("does not ask again in the same session after the user declined", async () => {
+    ws = await tempWorkspace({ ".roo/.keep": "" })
+    await writeConfig()
+    const ask = new FakeAsk().rejectAll()
+    const hub = makeHub()
+    await hub.start(trustContext(ask))
+    await hub.start(trustContext(ask))
+    expect(ask.approvals).toHaveLength(1)
+    expect(hub.needsTrust()).toBe(false)
+    expect(existsSync(ws.path("pid"))).toBe(false)
   })
 
   it("asks once naming each command line, starts after approval, and remembers the approval", async () => {

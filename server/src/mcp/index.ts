@@ -1,0 +1,5 @@
+export { McpHub, type McpHubOptions } from "./hub"
+export { isMcpAutoApproved } from "./auto-approve"
+export { loadMcpConfiguration, WORKSPACE_MCP_FILE } from "./config"
+export type { McpCallResult, McpPort, McpServerInfo, McpToolInfo, McpResourceInfo, McpTrustAsker } from "./port"
+export type { TrustAskContext } from "./trust"
