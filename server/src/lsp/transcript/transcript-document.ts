@@ -39,6 +39,21 @@ export class TranscriptDocument {
     if (this.timer === undefined) this.timer = setTimeout(() => void this.flush(), this.flushDelayMs)
   }
 
+  /**
+   * Puts text before everything else (the title, when the task's first events came before startTask).
+   * Only possible while the editor has no copy; returns false once the document was shown.
+   */
+  prepend(text: string): boolean {
+    if (this.shown) return false
+    this.text = text + this.text
+    return true
+  }
+
+  /** Whether the editor was asked to show the document (and accepted). */
+  get isShown(): boolean {
+    return this.shown
+  }
+
   /** Sends what is queued: one applyEdit at the end of the editor's copy, then the whole file to disk. */
   flush(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer)

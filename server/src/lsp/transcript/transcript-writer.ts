@@ -23,6 +23,8 @@ export function transcriptDir(stateDir: string): string {
 interface Entry {
   doc: TranscriptDocument
   renderer: TranscriptRenderer
+  /** False until the title is at the top (events may arrive before startTask names the task). */
+  titled: boolean
 }
 
 /**
@@ -59,7 +61,8 @@ export class TranscriptWriter {
 
   /** Starts a task's transcript with its title and request, and shows it without taking focus. */
   async startTask(taskId: string, title: string, userText?: string): Promise<void> {
-    const entry = await this.entry(taskId, title)
+    const entry = await this.entry(taskId)
+    this.title(entry, taskId, title)
     if (userText !== undefined) entry.doc.append(entry.renderer.user(userText))
     await entry.doc.show(false)
   }
@@ -105,6 +108,7 @@ export class TranscriptWriter {
   async show(taskId: string, takeFocus = true): Promise<boolean> {
     const existing = this.tasks.get(taskId) ?? (await this.load(taskId))
     if (!existing) return false
+    this.title(existing, taskId, `Task ${taskId}`)
     await existing.doc.show(takeFocus)
     return true
   }
@@ -123,7 +127,14 @@ export class TranscriptWriter {
   }
 
   /** The entry of a task: in memory, else continued from its file (a resumed task), else new. */
-  private entry(taskId: string, title?: string): Promise<Entry> {
+  /** Puts the title at the top if it is not there yet (only before the editor has a copy). */
+  private title(entry: Entry, taskId: string, title: string): void {
+    if (entry.titled) return
+    const header = new TranscriptRenderer().header(title, taskId)
+    entry.titled = entry.doc.prepend(header)
+  }
+
+  private entry(taskId: string): Promise<Entry> {
     const known = this.tasks.get(taskId)
     if (known) return Promise.resolve(known)
     let opening = this.opening.get(taskId)
@@ -131,9 +142,7 @@ export class TranscriptWriter {
       opening = (async () => {
         const loaded = await this.load(taskId)
         if (loaded) return loaded
-        const entry = this.create(taskId, "")
-        entry.doc.append(entry.renderer.header(title ?? `Task ${taskId}`, taskId))
-        return entry
+        return this.create(taskId, "", false)
       })().finally(() => this.opening.delete(taskId))
       this.opening.set(taskId, opening)
     }
@@ -145,13 +154,14 @@ export class TranscriptWriter {
     if (known) return known
     const text = await this.options.io.readFile?.(this.pathOf(taskId)).catch(() => undefined)
     if (text === undefined) return undefined
-    const entry = this.create(taskId, text)
+    const entry = this.create(taskId, text, true)
     entry.doc.append(entry.renderer.continued())
     return entry
   }
 
-  private create(taskId: string, initialText: string): Entry {
+  private create(taskId: string, initialText: string, titled: boolean): Entry {
     const entry = {
+      titled,
       doc: new TranscriptDocument(this.pathOf(taskId), initialText, this.options.io, this.options.flushDelayMs ?? 100),
       renderer: new TranscriptRenderer(this.options.render ?? DEFAULT_RENDER_OPTIONS),
     }

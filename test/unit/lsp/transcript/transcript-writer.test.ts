@@ -136,4 +136,15 @@ describe("TranscriptWriter", () => {
     expect(editor.shown.map((s) => s.uri)).toContain(writer.uriOf("t1.1"))
     expect(await readFile(writer.pathOf("t1.1"), "utf8")).toContain("# Subtask of t1")
   })
+
+  it("puts the title on top even when the task's first events arrive before startTask", async () => {
+    writer.onEvent("t1", { kind: "text", delta: "early words" })
+    await writer.flush()
+    await writer.startTask("t1", "late title", "the request")
+    await writer.flush()
+    const text = await readFile(writer.pathOf("t1"), "utf8")
+    expect(text.startsWith("# late title\n\n_task t1_\n\nearly words")).toBe(true)
+    expect(text).toContain("> the request")
+    expect(editor.buffers.get(writer.uriOf("t1")!)).toBe(text)
+  })
 })
