@@ -3,7 +3,6 @@ import { TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
 import { BUILTIN_MODES, checkToolAccess, defaultTouchedPaths, type Mode } from "../modes"
 import type { ModelToolSpec } from "../model/provider"
-import { ALL_TOOLS, TOOL_ALIASES } from "../tools/registry"
 import type { AvailabilityContext, ToolContext } from "../tools/context"
 import { errorResult, type ToolDefinition, type ToolResult } from "../tools/tool"
 import { askAtLimit, type LimitAnswer } from "./ask-user"
@@ -37,8 +36,11 @@ export interface StepOutcome {
   waitForUser?: boolean
 }
 
-/** One pipeline per task: it holds repetition history, the mistake count and "always" approvals. */
-export function createToolPipeline(options: ToolPipelineOptions): ToolPipeline {
+/**
+ * The pipeline over an explicit tool list and alias table (index.ts's createToolPipeline fills them in
+ * from the registry). Kept apart so tests and benchmarks need not load every tool of the product.
+ */
+export function createPipelineWith(options: ToolPipelineOptions & { tools: readonly ToolDefinition[]; aliases: Readonly<Record<string, string>> }): ToolPipeline {
   return new Pipeline(options)
 }
 
@@ -51,9 +53,9 @@ class Pipeline implements ToolPipeline {
   private mistakes = 0
   private noToolStreak = 0
 
-  constructor(private readonly options: ToolPipelineOptions) {
-    this.byName = new Map((options.tools ?? ALL_TOOLS).map((tool) => [tool.name, tool]))
-    this.aliases = options.aliases ?? TOOL_ALIASES
+  constructor(private readonly options: ToolPipelineOptions & { tools: readonly ToolDefinition[]; aliases: Readonly<Record<string, string>> }) {
+    this.byName = new Map(options.tools.map((tool) => [tool.name, tool]))
+    this.aliases = options.aliases
   }
 
   async run(call: ToolCall, turn: TurnState, ctx: ToolContext): Promise<PipelineOutcome> {

@@ -55,7 +55,8 @@ export class RepetitionTracker {
   /** Remembers a call that went through, with its result. */
   record(tool: string, key: string, result: ToolResult): void {
     this.history.push({ key, tool, resultHash: hashResult(result) })
-    if (this.history.length > MAX_HISTORY) this.history.splice(0, this.history.length - MAX_HISTORY)
+    // Trimmed in chunks so a long session does not shift the array on every call.
+    if (this.history.length > 2 * MAX_HISTORY) this.history.splice(0, this.history.length - MAX_HISTORY)
   }
 
   /** Forgets everything (after the user answered at the limit). */
@@ -79,6 +80,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 function hashResult(result: ToolResult): string {
+  // Short results are compared as they are; hashing them would cost more than it saves.
+  const only = result.content.length === 1 ? result.content[0]! : undefined
+  if (only?.type === "text" && only.text.length <= 512) return `${result.isError ? "1" : "0"}t${only.text}`
   const hash = createHash("sha1")
   hash.update(result.isError ? "1" : "0")
   for (const block of result.content) hash.update(block.type === "text" ? `t${block.text}` : `i${block.base64}`)

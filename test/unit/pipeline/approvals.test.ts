@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { newTurnState } from "../../../server/src/pipeline"
+import { newTurnState } from "../../../server/src/pipeline/types"
 import type { ApprovalAnswer } from "../../../server/src/tools/context"
 import { harness, runs, text } from "./fixtures"
 

@@ -1,7 +1,8 @@
 import { z } from "zod"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import { ModeRegistry, type ModeLookup } from "../../../server/src/modes"
-import { createToolPipeline, type ToolCall, type ToolPipelineOptions } from "../../../server/src/pipeline"
+import { createPipelineWith } from "../../../server/src/pipeline/create-pipeline"
+import type { ToolCall, ToolPipelineOptions } from "../../../server/src/pipeline/types"
 import type { AvailabilityContext } from "../../../server/src/tools/context"
 import { defineTool, errorResult, textResult, type ToolDefinition, type ToolGroupOrAlways, type ToolResult } from "../../../server/src/tools/tool"
 import { makeToolContext, type TestToolContext } from "../../support/tool-context"
@@ -89,7 +90,7 @@ export function availability(overrides: Partial<AvailabilityContext> = {}): Avai
 }
 
 export interface Harness {
-  pipeline: ReturnType<typeof createToolPipeline>
+  pipeline: ReturnType<typeof createPipelineWith>
   ctx: TestToolContext
   settings: Settings
   call(name: string, args?: unknown, id?: string): ToolCall
@@ -101,8 +102,9 @@ export function harness(
 ): Harness {
   const settings = defaultSettings()
   options.tweak?.(settings)
-  const pipeline = createToolPipeline({
+  const pipeline = createPipelineWith({
     availability: () => availability(),
+    aliases: { write_file: "write_to_file", search_and_replace: "edit" },
     protectedDirs: ["/home/user/.config/agent-lsp"],
     ...options,
     settings: () => settings,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { newTurnState } from "../../../server/src/pipeline"
+import { newTurnState } from "../../../server/src/pipeline/types"
 import { errorResult } from "../../../server/src/tools/tool"
 import { FAKE_TOOLS, harness, scriptedTool, text } from "./fixtures"
 

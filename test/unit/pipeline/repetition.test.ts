@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { newTurnState } from "../../../server/src/pipeline"
-import { RepetitionTracker, callKey } from "../../../server/src/pipeline"
+import { newTurnState } from "../../../server/src/pipeline/types"
+import { RepetitionTracker, callKey } from "../../../server/src/pipeline/repetition"
 import { textResult } from "../../../server/src/tools/tool"
 import { FAKE_TOOLS, harness, runs, scriptedTool, text } from "./fixtures"
 

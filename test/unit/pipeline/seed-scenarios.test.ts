@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { ModeRegistry } from "../../../server/src/modes"
-import { newTurnState } from "../../../server/src/pipeline"
+import { newTurnState } from "../../../server/src/pipeline/types"
 import { tempWorkspace } from "../../support/temp-workspace"
 import { harness, runs, text } from "./fixtures"
 

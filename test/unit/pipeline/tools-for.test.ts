@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { newTurnState, type DynamicToolDefinition } from "../../../server/src/pipeline"
+import { newTurnState, type DynamicToolDefinition } from "../../../server/src/pipeline/types"
 import { defineTool, textResult } from "../../../server/src/tools/tool"
 import { availability, harness, text } from "./fixtures"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { newTurnState, type DestructiveCallInfo } from "../../../server/src/pipeline"
+import { newTurnState, type DestructiveCallInfo } from "../../../server/src/pipeline/types"
 import { defineTool, errorResult } from "../../../server/src/tools/tool"
 import { FAKE_TOOLS, harness, runs, text } from "./fixtures"
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { newTurnState } from "../../../server/src/pipeline"
+import { newTurnState } from "../../../server/src/pipeline/types"
 import { notBuiltTool } from "../../../server/src/tools/not-built"
 import { defineTool, textResult } from "../../../server/src/tools/tool"
 import { FAKE_TOOLS, harness, runs, text } from "./fixtures"
