@@ -11,7 +11,11 @@ import { build } from "esbuild"
 const dir = join(__dirname, "..")
 const root = join(dir, "..", "..")
 const bin = (name: string) => join(root, "node_modules", ".bin", name)
-/** Kept external by scripts/build.mjs and resolved from node_modules next to the server at run time. */
+/**
+ * Kept external by scripts/build.mjs and resolved from node_modules next to the server at run time.
+ * @vscode/ripgrep goes without its per-platform binary package: the extension passes VS Code's own rg as
+ * agent.search.ripgrepPath, and leaving the binary out keeps the .vsix platform-neutral.
+ */
 const SERVER_EXTERNALS = ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm"]
 const run = (command: string, args: string[], cwd = root) => execFileSync(command, args, { cwd, stdio: "inherit" })
 
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
   if (!existsSync(join(server, "agent-lsp.mjs"))) throw new Error("dist/agent-lsp.mjs is missing: run `npm run build` first (npm run package:vscode does).")
   rmSync(join(dir, "server"), { recursive: true, force: true })
   cpSync(server, join(dir, "server"), { recursive: true })
+  // The server bundle leaves packages with native binaries or wasm files external; ship them beside it.
+  for (const name of SERVER_EXTERNALS) cpSync(join(root, "node_modules", name), join(dir, "server", "node_modules", name), { recursive: true })
   run(bin("vsce"), ["package", "--no-dependencies", "--allow-missing-repository", "--out", join(dir, "agent-lsp.vsix")], dir)
 }
 
