@@ -200,7 +200,7 @@ describe("VS Code start-up", () => {
   })
 
   it("runs a JavaScript server path on VS Code's Node and anything else as an executable", () => {
-    expect(serverLaunch("/ext/server/agent-lsp.cjs")).toEqual({ kind: "module", module: "/ext/server/agent-lsp.cjs" })
+    expect(serverLaunch("/ext/server/agent-lsp.mjs")).toEqual({ kind: "module", module: "/ext/server/agent-lsp.mjs" })
     expect(serverLaunch("/usr/bin/agent-lsp")).toEqual({ kind: "executable", command: "/usr/bin/agent-lsp", args: ["--stdio"] })
   })
 })
