@@ -3,7 +3,10 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   resolve: {
-    alias: { "@agent-lsp/protocol": fileURLToPath(new URL("./protocol/src/index.ts", import.meta.url)) },
+    alias: [
+      { find: /^@agent-lsp\/protocol$/, replacement: fileURLToPath(new URL("./protocol/src/index.ts", import.meta.url)) },
+      { find: /^@agent-lsp\/protocol\/(.*)$/, replacement: fileURLToPath(new URL("./protocol/src/$1", import.meta.url)) },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

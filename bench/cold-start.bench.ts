@@ -125,14 +125,16 @@ async function bundleMinimalServer(dir: string): Promise<string> {
 }
 
 function servers(minimal: string): Server[] {
-  const ours = join(root, "dist/agent-lsp.cjs")
+  // Whatever package.json's bin points to: the file `npx agent-lsp` runs.
+  const bin = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["agent-lsp"]!
+  const ours = join(root, bin)
   const tslsBin = join(root, "node_modules/.bin/typescript-language-server")
   return [
     { name: "minimal vscode-languageserver (baseline)", args: [minimal, "--stdio"] },
     {
-      name: "agent-lsp (dist/agent-lsp.cjs)",
+      name: `agent-lsp (${bin})`,
       args: [ours, "--stdio"],
-      missing: existsSync(ours) ? undefined : "dist/agent-lsp.cjs is not built (npm run build)",
+      missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
     },
     {
       name: "typescript-language-server",

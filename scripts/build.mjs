@@ -1,24 +1,38 @@
-// Bundles the server into one file, dist/agent-lsp.cjs (package.json bin). Type-checking is `tsc --noEmit`
-// in `npm run build`. Packages that ship native binaries or wasm files they locate next to themselves stay
+// Bundles the server: dist/agent-lsp.mjs is the entry (package.json bin); everything the server needs only
+// once a task starts (task loop, tools, model SDK, MCP SDK) is split into dist/chunks/ and loaded with
+// import() when first needed, so start-up parses only the LSP layer. Type-checking is `tsc --noEmit` in
+// `npm run build`. Packages that ship native binaries or wasm files they locate next to themselves stay
 // external and are resolved from node_modules at run time.
 import { build } from "esbuild"
-import { readFileSync, chmodSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
-const outfile = "dist/agent-lsp.cjs"
+// Build beside dist/ and swap it in: a failed build leaves the last good one, and a server started
+// meanwhile never sees a half-written folder or stale chunks.
+const staging = `dist.building-${process.pid}`
+rmSync(staging, { recursive: true, force: true })
 await build({
-  entryPoints: ["server/src/main.ts"],
-  outfile,
+  entryPoints: { "agent-lsp": "server/src/main.ts" },
+  outdir: staging,
+  outExtension: { ".js": ".mjs" },
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
   bundle: true,
   platform: "node",
   target: "node20",
-  format: "cjs",
+  format: "esm",
   sourcemap: "linked",
   minifySyntax: true,
+  minifyWhitespace: true,
   legalComments: "none",
   external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm"],
-  define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version), "import.meta.url": "__agentLspImportMetaUrl" },
-  banner: { js: "#!/usr/bin/env node\nconst __agentLspImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+  define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
+  // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
+  banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },
   logLevel: "warning",
 })
-chmodSync(outfile, 0o755)
+chmodSync(`${staging}/agent-lsp.mjs`, 0o755)
+const old = `dist.old-${process.pid}`
+if (existsSync("dist")) renameSync("dist", old)
+renameSync(staging, "dist")
+rmSync(old, { recursive: true, force: true })

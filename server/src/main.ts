@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { createStdioConnection } from "./lsp/connection"
 import { startServer } from "./lsp/server"
 

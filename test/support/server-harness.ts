@@ -7,7 +7,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { TextDocument } from "vscode-languageserver-textdocument"
 import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
 
-export const SERVER_ENTRY = fileURLToPath(new URL("../../dist/agent-lsp.cjs", import.meta.url))
+export const SERVER_ENTRY = fileURLToPath(new URL("../../dist/agent-lsp.mjs", import.meta.url))
 
 /** An agent/taskUpdate notification as the client received it. */
 export interface ReceivedUpdate {
@@ -56,7 +56,7 @@ const PLAIN_CAPABILITIES = {
 }
 
 /**
- * The built server (dist/agent-lsp.cjs) over stdio, driven like an editor: an in-memory document store
+ * The built server (dist/agent-lsp.mjs) over stdio, driven like an editor: an in-memory document store
  * that applies workspace/applyEdit and sends the didChange back, overridable answers to every
  * server → client request, and a record of every notification.
  */

@@ -1,5 +1,5 @@
 import { AgentProtocol, type MethodTriple } from "@agent-lsp/protocol"
-import { ErrorCodes, ResponseError, type Connection } from "vscode-languageserver/node"
+import { ErrorCodes, ResponseError } from "vscode-languageserver/node"
 import type { z } from "zod"
 import { TaskRequestError } from "../task/service"
 
@@ -19,23 +19,21 @@ export function toResponseError(error: unknown): ResponseError<void> {
 }
 
 /**
- * Registers one client → server request: params are zod-validated (bad params → InvalidParams with the
- * zod message) before the handler sees them, and its errors become JSON-RPC errors.
+ * Serves one client → server request: params are zod-validated (bad params → InvalidParams with the zod
+ * message) before the handler sees them, and its errors become JSON-RPC errors.
  */
-export function handleAgentRequest<M extends string, P extends z.ZodType, R extends z.ZodType>(
-  connection: Connection,
+export async function runAgentRequest<M extends string, P extends z.ZodType, R extends z.ZodType>(
   triple: MethodTriple<M, P, R>,
+  raw: unknown,
   handler: (params: z.infer<P>) => Promise<z.infer<R>>,
-): void {
-  connection.onRequest(triple.method, async (raw: unknown) => {
-    const parsed = triple.params.safeParse(raw ?? {})
-    if (!parsed.success) throw new ResponseError(ErrorCodes.InvalidParams, `Invalid params for ${triple.method}: ${zodMessage(parsed.error)}`)
-    try {
-      return await handler(parsed.data)
-    } catch (error) {
-      throw toResponseError(error)
-    }
-  })
+): Promise<z.infer<R>> {
+  const parsed = triple.params.safeParse(raw ?? {})
+  if (!parsed.success) throw new ResponseError(ErrorCodes.InvalidParams, `Invalid params for ${triple.method}: ${zodMessage(parsed.error)}`)
+  try {
+    return await handler(parsed.data)
+  } catch (error) {
+    throw toResponseError(error)
+  }
 }
 
 export type ClientRequestKey = {

@@ -1,4 +1,4 @@
-import { AgentCommands } from "@agent-lsp/protocol"
+import { AgentCommands } from "@agent-lsp/protocol/names"
 import { CodeActionKind, type CodeAction, type CodeActionParams } from "vscode-languageserver/node"
 
 /**

@@ -19,8 +19,8 @@ const Args = {
 }
 
 export interface CommandDeps {
-  connection: Connection
-  tasks: TaskService
+  /** The task layer, loaded on first use. */
+  tasks: () => Promise<TaskService>
   /** agent/respond: delivers a late answer; throws when no such request is pending. */
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
   showTranscript: (taskId: string) => Promise<void>
@@ -30,9 +30,8 @@ export interface CommandDeps {
 
 /** The agent.* commands of PROTOCOL.md, for editors that drive the agent with workspace/executeCommand. */
 export function agentCommands(deps: CommandDeps): Record<string, CommandHandler> {
-  const { tasks } = deps
-  const resolveTask = (taskId: string | undefined): string => {
-    const id = taskId ?? tasks.activeTaskId()
+  const resolveTask = async (taskId: string | undefined): Promise<string> => {
+    const id = taskId ?? (await deps.tasks()).activeTaskId()
     if (!id) throw new ResponseError(ErrorCodes.InvalidRequest, "There is no task yet: start one with agent.newTask.")
     return id
   }
@@ -40,33 +39,33 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     [AgentCommands.newTask]: async (args) => {
       const [text, options] = parse(AgentCommands.newTask, Args.newTask, args)
       const context = options?.uri ? [{ uri: options.uri, range: options.range }] : undefined
-      const result = await tasks.newTask({ text, mode: options?.mode, context })
+      const result = await (await deps.tasks()).newTask({ text, mode: options?.mode, context })
       deps.onStarted(result.taskId, text)
       return result
     },
     [AgentCommands.sendMessage]: async (args) => {
       const [text, taskId] = parse(AgentCommands.sendMessage, Args.sendMessage, args)
-      await tasks.sendMessage(resolveTask(taskId), text)
+      await (await deps.tasks()).sendMessage(await resolveTask(taskId), text)
       return {}
     },
     [AgentCommands.cancelTask]: async (args) => {
       const [taskId] = parse(AgentCommands.cancelTask, Args.taskOnly, args)
-      await tasks.cancelTask(resolveTask(taskId))
+      await (await deps.tasks()).cancelTask(await resolveTask(taskId))
       return {}
     },
     [AgentCommands.resumeTask]: async (args) => {
       const [taskId] = parse(AgentCommands.resumeTask, Args.taskOnly, args)
-      await tasks.resumeTask(resolveTask(taskId))
+      await (await deps.tasks()).resumeTask(await resolveTask(taskId))
       return {}
     },
     [AgentCommands.setMode]: async (args) => {
       const [mode, taskId] = parse(AgentCommands.setMode, Args.setMode, args)
-      await tasks.setMode(mode, taskId)
+      await (await deps.tasks()).setMode(mode, taskId)
       return {}
     },
     [AgentCommands.listTasks]: async (args) => {
       parse(AgentCommands.listTasks, Args.none, args)
-      return { tasks: await tasks.listTasks() }
+      return { tasks: await (await deps.tasks()).listTasks() }
     },
     [AgentCommands.respond]: async (args) => {
       const [requestId, answer, feedback] = parse(AgentCommands.respond, Args.respond, args)
@@ -75,27 +74,24 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)
-      await deps.showTranscript(resolveTask(taskId))
+      await deps.showTranscript(await resolveTask(taskId))
       return {}
     },
   }
 }
 
-/** Registers workspace/executeCommand over a handler table; unknown commands are InvalidParams naming the known ones. */
-export function registerCommands(connection: Connection, handlers: () => Record<string, CommandHandler>): void {
-  connection.onExecuteCommand(async ({ command, arguments: args }) => {
-    const table = handlers()
-    const handler = table[command]
-    if (!handler) throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
-    try {
-      return await handler(args ?? [])
-    } catch (error) {
-      const wire = toResponseError(error)
-      // Editors such as Helix show nothing for a failed command: say it in the editor too.
-      void connection.sendNotification("window/showMessage", { type: MessageType.Error, message: `agent: ${command} failed: ${wire.message}` })
-      throw wire
-    }
-  })
+/** Runs one workspace/executeCommand; unknown commands are InvalidParams naming the known ones. */
+export async function runCommand(connection: Connection, table: Record<string, CommandHandler>, command: string, args: unknown[]): Promise<unknown> {
+  const handler = table[command]
+  if (!handler) throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
+  try {
+    return await handler(args)
+  } catch (error) {
+    const wire = toResponseError(error)
+    // Editors such as Helix show nothing for a failed command: say it in the editor too.
+    void connection.sendNotification("window/showMessage", { type: MessageType.Error, message: `agent: ${command} failed: ${wire.message}` })
+    throw wire
+  }
 }
 
 function parse<T extends z.ZodType>(command: string, schema: T, args: unknown[]): z.infer<T> {

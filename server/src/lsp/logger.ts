@@ -1,7 +1,6 @@
 import { appendFileSync } from "node:fs"
 import type { Connection } from "vscode-languageserver/node"
 import { redactSecrets } from "../config/redact"
-import type { Settings } from "../config/schema"
 import type { Logger } from "../task/service"
 
 const LEVELS = { error: 0, warn: 1, info: 2, debug: 3 } as const
@@ -11,9 +10,9 @@ type Level = keyof typeof LEVELS
  * Logs to window/logMessage (filtered by agent.log.level) and, when set, appends to agent.log.file.
  * Every line is redacted first: the API key and auth headers never reach a log.
  */
-export function createLogger(connection: Connection, settings: () => Settings): Logger {
+export function createLogger(connection: Connection, logSettings: () => { level: Level; file?: string }): Logger {
   const write = (level: Level, message: string) => {
-    const current = settings().log
+    const current = logSettings()
     if (LEVELS[level] > LEVELS[current.level]) return
     const line = redactSecrets(message)
     const type = { error: 1, warn: 2, info: 3, debug: 4 }[level]

@@ -1,4 +1,4 @@
-import { AgentProtocol } from "@agent-lsp/protocol"
+import { AgentCommands, AgentMethods } from "@agent-lsp/protocol/names"
 import {
   ErrorCodes,
   MessageType,
@@ -8,20 +8,11 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node"
-import { defaultStateDir } from "../config/paths"
-import { createTaskService } from "../task/index"
-import type { TaskService } from "../task/service"
-import { handleAgentRequest } from "./agent-requests"
-import { LspAskPort } from "./ask-port"
+import type { AgentServices } from "./agent-services"
 import { clientFeaturesFrom, type ClientFeatures } from "./client-features"
 import { agentCodeActions } from "./code-actions"
-import { agentCommands, registerCommands, type CommandHandler } from "./commands"
 import { DocumentStore, uriToPath } from "./documents"
-import { LspEditorPort } from "./editor-port"
 import { createLogger } from "./logger"
-import { PendingRequests } from "./pending-requests"
-import { SettingsManager } from "./settings"
-import { TaskUpdateSender } from "./task-updates"
 
 export interface ServerOptions {
   version: string
@@ -29,68 +20,84 @@ export interface ServerOptions {
   globalSettingsFile?: string
 }
 
+/** The agent/* requests a client may send, served by AgentServices. */
+const CLIENT_REQUESTS = [
+  AgentMethods.newTask,
+  AgentMethods.sendMessage,
+  AgentMethods.cancelTask,
+  AgentMethods.resumeTask,
+  AgentMethods.respond,
+  AgentMethods.listTasks,
+  AgentMethods.getTask,
+  AgentMethods.listModes,
+  AgentMethods.setMode,
+]
+
+/** The agent.* commands served by AgentServices (advertised in executeCommandProvider). */
+const COMMANDS = [
+  AgentCommands.newTask,
+  AgentCommands.sendMessage,
+  AgentCommands.cancelTask,
+  AgentCommands.resumeTask,
+  AgentCommands.setMode,
+  AgentCommands.listTasks,
+  AgentCommands.respond,
+  AgentCommands.showTranscript,
+]
+
 /**
- * Wires one LSP connection to the agent: capability negotiation, documents, settings, agent/* requests,
- * agent.* commands, code actions, and the task layer. Everything the rest of the server needs from the
- * editor goes through the EditorPort/AskPort built here.
+ * Wires one LSP connection: capability negotiation, documents and code actions here; everything that
+ * needs zod, settings or the task layer lives in AgentServices, imported right after initialize is
+ * answered, so that answering it parses only the LSP layer (cold start is a benchmark figure).
  */
 export function startServer(connection: Connection, options: ServerOptions): void {
   let features: ClientFeatures = clientFeaturesFrom({ capabilities: {} })
-  let initialized = false
   let folders: string[] = []
-  let tasks: TaskService | undefined
+  let services: Promise<AgentServices> | undefined
+  let loaded: AgentServices | undefined
   const documents = new DocumentStore()
-  const settings = new SettingsManager(connection)
-  const pending = new PendingRequests()
-  const log = createLogger(connection, () => settings.value)
-  const updates = new TaskUpdateSender(connection, () => features, (taskId) => void tasks?.cancelTask(taskId).catch(() => undefined))
-  const requireTasks = (): TaskService => {
-    if (!tasks) throw new ResponseError(ErrorCodes.ServerNotInitialized, "The agent is not ready yet: wait for the initialized notification.")
-    return tasks
-  }
-  const announceStart = (taskId: string, text: string) => {
-    updates.setTitle(taskId, text.length > 60 ? `${text.slice(0, 57)}...` : text)
-    void connection.sendNotification("window/showMessage", { type: MessageType.Info, message: `agent: started task ${taskId}: ${text.slice(0, 80)}` })
-  }
-  const respond = async (requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }) => {
-    if (!pending.respond(requestId, answer))
-      throw new ResponseError(ErrorCodes.InvalidParams, `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`)
-  }
-  let commandTable: Record<string, CommandHandler> = {}
+  const log = createLogger(connection, () => loaded?.settingsValue.log ?? { level: "info" })
+  const ready = (): Promise<AgentServices> => services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
 
-  connection.onInitialize(async (params: InitializeParams): Promise<InitializeResult> => {
-    if (initialized) throw new ResponseError(ErrorCodes.InvalidRequest, "initialize was already received: the server initializes once per connection.")
-    initialized = true
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    if (services) throw new ResponseError(ErrorCodes.InvalidRequest, "initialize was already received: the server initializes once per connection.")
     features = clientFeaturesFrom(params)
     folders = workspaceFoldersOf(params)
-    await settings.loadInitial(params.initializationOptions, options.globalSettingsFile)
-    const editor = new LspEditorPort(connection, () => features, documents)
-    const ask = new LspAskPort(connection, () => features, () => settings.value, pending, (taskId, text) => void tasks?.sendMessage(taskId, text).catch((e) => log.warn(String(e))))
-    const service = createTaskService({
-      workspaceFolders: () => folders,
-      settings: () => settings.value,
-      editor,
-      ask,
-      log,
-      stateDir: settings.value.stateDir ?? defaultStateDir(),
-    })
-    tasks = service
-    service.onEvent((taskId, event) => updates.send(taskId, event))
-    commandTable = agentCommands({ connection, tasks: service, respond: (id, a, feedback) => respond(id, { optionId: a, answer: a, feedback }), showTranscript: async () => undefined, onStarted: announceStart })
+    services = import("./agent-services").then(({ AgentServices }) =>
+      AgentServices.create({
+        connection,
+        params,
+        features: () => features,
+        folders: () => folders,
+        documents,
+        log,
+        globalSettingsFile: options.globalSettingsFile,
+        announceStart: (taskId, text) =>
+          void connection.sendNotification("window/showMessage", { type: MessageType.Info, message: `agent: started task ${taskId}: ${text.slice(0, 80)}` }),
+      }),
+    )
+    services.then(
+      (s) => {
+        loaded = s
+        // Preload the task layer while the editor settles, so the first task starts without a pause.
+        setImmediate(() => void s.taskService().catch((error) => log.error(`agent-lsp: loading the task layer failed: ${(error as Error).message}`)))
+      },
+      (error) => log.error(`agent-lsp: start-up failed: ${(error as Error).message}`),
+    )
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        executeCommandProvider: { commands: Object.keys(commandTable) },
+        executeCommandProvider: { commands: COMMANDS },
         codeActionProvider: { codeActionKinds: ["", "quickfix"] },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-        experimental: { agent: { protocolVersion: 1, methods: Object.values(AgentProtocol).filter((t) => t.direction === "clientToServer").map((t) => t.method) } },
+        experimental: { agent: { protocolVersion: 1, methods: CLIENT_REQUESTS } },
       },
       serverInfo: { name: "agent-lsp", version: options.version },
     }
   })
 
   connection.onInitialized(() => {
-    void settings.refreshWorkspace(features.configuration)
+    void ready().then((s) => s.settings.refreshWorkspace(features.configuration))
     if (features.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((f) => uriToPath(f.uri)))
@@ -99,8 +106,10 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     }
   })
   connection.onDidChangeConfiguration((change) => {
-    settings.setWorkspaceFromNotification(change.settings)
-    void settings.refreshWorkspace(features.configuration)
+    void ready().then((s) => {
+      s.settings.setWorkspaceFromNotification(change.settings)
+      return s.settings.refreshWorkspace(features.configuration)
+    })
   })
 
   connection.onDidOpenTextDocument((p) => documents.didOpen(p))
@@ -108,24 +117,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onDidSaveTextDocument((p) => documents.didSave(p))
   connection.onDidCloseTextDocument((p) => documents.didClose(p))
   connection.onCodeAction((params) => agentCodeActions(params))
-  registerCommands(connection, () => commandTable)
-
-  handleAgentRequest(connection, AgentProtocol.newTask, async (params) => {
-    const result = await requireTasks().newTask(params)
-    updates.setTitle(result.taskId, params.text.slice(0, 60))
-    return result
-  })
-  handleAgentRequest(connection, AgentProtocol.sendMessage, async ({ taskId, text }) => (await requireTasks().sendMessage(taskId, text), {}))
-  handleAgentRequest(connection, AgentProtocol.cancelTask, async ({ taskId }) => (await requireTasks().cancelTask(taskId), {}))
-  handleAgentRequest(connection, AgentProtocol.resumeTask, async ({ taskId }) => (await requireTasks().resumeTask(taskId), {}))
-  handleAgentRequest(connection, AgentProtocol.respond, async ({ requestId, ...answer }) => (await respond(requestId, answer), {}))
-  handleAgentRequest(connection, AgentProtocol.listTasks, async () => ({ tasks: await requireTasks().listTasks() }))
-  handleAgentRequest(connection, AgentProtocol.getTask, async ({ taskId }) => requireTasks().getTask(taskId))
-  handleAgentRequest(connection, AgentProtocol.listModes, async () => requireTasks().listModes())
-  handleAgentRequest(connection, AgentProtocol.setMode, async ({ mode, taskId }) => (await requireTasks().setMode(mode, taskId), {}))
+  connection.onExecuteCommand(async ({ command, arguments: args }) => (await ready()).executeCommand(command, args ?? []))
+  for (const method of CLIENT_REQUESTS) connection.onRequest(method, async (raw: unknown) => (await ready()).handleRequest(method, raw))
 
   connection.onShutdown(async () => {
-    await tasks?.dispose()
+    await loaded?.dispose()
   })
   connection.listen()
 }

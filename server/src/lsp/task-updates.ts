@@ -1,4 +1,4 @@
-import { AgentMethods } from "@agent-lsp/protocol"
+import { AgentMethods } from "@agent-lsp/protocol/names"
 import { WorkDoneProgress, type Connection } from "vscode-languageserver/node"
 import type { TaskEvent } from "../task/events"
 import type { ClientFeatures } from "./client-features"
