@@ -101,12 +101,16 @@ function formatSlice(slice: LineSlice, offset: number, limit: number, shown: str
   }
   const numbered = numberLines(slice.lines, offset)
   // Keep the answer within agent.files.maxReadBytes even when many lines are long.
-  let bytes = 0
-  let shownCount = 0
-  for (const line of numbered) {
-    bytes += Buffer.byteLength(line) + 1
-    if (bytes > maxBytes && shownCount > 0) break
-    shownCount++
+  let shownCount = numbered.length
+  // A UTF-16 unit is at most 3 UTF-8 bytes: count exactly only when the answer might be over the cap.
+  if (numbered.reduce((n, line) => n + line.length + 1, 0) * 3 > maxBytes) {
+    let bytes = 0
+    shownCount = 0
+    for (const line of numbered) {
+      bytes += Buffer.byteLength(line) + 1
+      if (bytes > maxBytes && shownCount > 0) break
+      shownCount++
+    }
   }
   const last = offset + shownCount - 1
   const notes: string[] = []
