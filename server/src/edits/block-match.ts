@@ -1,5 +1,5 @@
 import type { MatchDocument } from "./match-document"
-import { collapseWhitespace, similarity } from "./similarity"
+import { BigramProfile, boundedLevenshtein, collapseWhitespace } from "./similarity"
 
 /** How a SEARCH text was found: byte-equal lines, equal after collapsing whitespace, or within the fuzzy threshold. */
 export type MatchKind = "exact" | "whitespace" | "fuzzy"
@@ -19,6 +19,10 @@ export type FindResult =
 export const HINT_WINDOW = 40
 /** Candidates scored by full similarity when looking for a fuzzy or closest match. */
 const MAX_SCORED = 24
+/** Candidates whose edit distance is actually computed. */
+const MAX_MEASURED = 8
+/** Similarity under which no "closest text" is reported. */
+const REPORT_FLOOR = 0.4
 
 /** Where a block may not match: lines earlier blocks of the same call already replaced. */
 export type Blocked = (start: number, length: number) => boolean
@@ -39,7 +43,8 @@ export function findBlock(doc: MatchDocument, pattern: string[], hint: number | 
   const normPattern = pattern.map(collapseWhitespace)
   const loose = pick((from, to) => indexedScan(doc, normPattern, from, to), doc, k, hint, blocked)
   if (loose) return { ...loose, match: "whitespace" }
-  const scored = scoreCandidates(doc, normPattern, hint, threshold < 1 ? threshold : 0).filter((c) => !blocked(c.start, k))
+  // Below REPORT_FLOOR a place is not worth showing as "closest", and the bound keeps scoring cheap.
+  const scored = scoreCandidates(doc, normPattern, hint, threshold < 1 ? Math.min(threshold, REPORT_FLOOR) : REPORT_FLOOR).filter((c) => !blocked(c.start, k))
   if (threshold < 1) {
     const passing = scored.filter((c) => c.similarity >= threshold)
     if (passing.length) {
@@ -123,7 +128,7 @@ function choose(starts: number[], hint: number | undefined): { kind: "found"; st
 }
 
 /**
- * Scores a few plausible places by similarity of the whitespace-collapsed text: places where some
+ * Scores a few plausible places by similarity of the whitespace-collapsed lines: places where some
  * SEARCH line occurs (votes), the hint window, and, when nothing votes, the places whose line best
  * resembles the pattern's longest line. Never every position of the file with the full measure.
  */
@@ -142,24 +147,43 @@ function scoreCandidates(doc: MatchDocument, normPattern: string[], hint: number
   })
   const starts = new Set([...votes.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_SCORED).map(([s]) => s))
   if (hint !== undefined) for (let s = Math.max(0, hint - HINT_WINDOW); s <= Math.min(last, hint + HINT_WINDOW); s++) starts.add(s)
-  if (votes.size === 0) for (const s of similarLines(doc, normPattern, last)) starts.add(s)
-  const target = normPattern.join("\n")
-  const scored: Candidate[] = []
-  for (const start of starts) {
-    const text = Array.from({ length: k }, (_, j) => doc.normalized(start + j)).join("\n")
-    scored.push({ start, similarity: similarity(text, target, floor) })
-  }
-  return scored
+  const anchor = longest(normPattern)
+  const profile = new BigramProfile(normPattern[anchor]!)
+  if (votes.size === 0) for (const s of similarLines(doc, profile, anchor, last)) starts.add(s)
+  // Shortlist by a cheap pre-score (equal lines + anchor-line bigrams), then measure only the best few.
+  const pre = (s: number) => (votes.get(s) ?? 0) + profile.dice(doc.normalized(s + anchor))
+  const shortlist = [...starts]
+    .map((start) => ({ start, pre: pre(start) }))
+    .sort((a, b) => b.pre - a.pre)
+    .slice(0, MAX_MEASURED)
+  return shortlist.map(({ start }) => ({ start, similarity: blockSimilarity(doc, start, normPattern, floor) }))
 }
 
-/** Starts whose line best resembles the pattern's longest line (a cheap per-line pass). */
-function similarLines(doc: MatchDocument, normPattern: string[], last: number): number[] {
-  const anchor = longest(normPattern)
-  const want = normPattern[anchor]!
+/**
+ * Line-by-line similarity of the collapsed lines at `start` with the pattern: 1 - (sum of per-line edit
+ * distances) / (sum of the longer line lengths). Comparing line with line (the block has the same
+ * number of lines) costs the sum of the lines' squares, not the square of the whole block. Returns 0
+ * once it is certainly below `floor`.
+ */
+function blockSimilarity(doc: MatchDocument, start: number, normPattern: string[], floor: number): number {
+  let total = 0
+  for (let j = 0; j < normPattern.length; j++) total += Math.max(doc.normalized(start + j).length, normPattern[j]!.length)
+  if (total === 0) return 1
+  const allowed = Math.floor((1 - floor) * total)
+  let spent = 0
+  for (let j = 0; j < normPattern.length; j++) {
+    spent += boundedLevenshtein(doc.normalized(start + j), normPattern[j]!, allowed - spent)
+    if (spent > allowed) return 0
+  }
+  return 1 - spent / total
+}
+
+/** Starts whose anchor line best resembles the pattern's (a cheap per-line pass). */
+function similarLines(doc: MatchDocument, profile: BigramProfile, anchor: number, last: number): number[] {
   const best: Candidate[] = []
   for (let s = 0; s <= last; s++) {
-    const score = similarity(doc.normalized(s + anchor), want, 0.5)
-    if (score > 0) best.push({ start: s, similarity: score })
+    const score = profile.dice(doc.normalized(s + anchor))
+    if (score > 0.3) best.push({ start: s, similarity: score })
   }
   return best
     .sort((a, b) => b.similarity - a.similarity)

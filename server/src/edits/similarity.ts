@@ -10,6 +10,9 @@ export function leadingWhitespace(line: string): string {
   return match ? match[0] : ""
 }
 
+let rowA = new Int32Array(256)
+let rowB = new Int32Array(256)
+
 /**
  * Levenshtein distance, giving up (returning `max + 1`) once it must exceed `max`. Two rows and a
  * diagonal band keep long texts affordable when only a close match matters.
@@ -19,8 +22,13 @@ export function boundedLevenshtein(a: string, b: string, max = Math.max(a.length
   if (Math.abs(a.length - b.length) > max) return max + 1
   if (a.length === 0) return b.length
   if (b.length === 0) return a.length
-  let prev = new Int32Array(b.length + 1)
-  let curr = new Int32Array(b.length + 1)
+  // Scratch rows are reused across calls: scans call this for thousands of lines, and fresh arrays cost GC.
+  if (rowA.length <= b.length) {
+    rowA = new Int32Array(b.length + 64)
+    rowB = new Int32Array(b.length + 64)
+  }
+  let prev = rowA
+  let curr = rowB
   const big = max + 1
   for (let j = 0; j <= b.length; j++) prev[j] = j <= max ? j : big
   for (let i = 1; i <= a.length; i++) {
@@ -60,4 +68,46 @@ export function similarity(a: string, b: string, floor = 0): number {
   const max = Math.floor((1 - floor) * longer)
   const distance = boundedLevenshtein(a, b, max)
   return distance > max ? 0 : 1 - distance / longer
+}
+
+/**
+ * A cheap resemblance test for scanning many lines: the Dice coefficient of character bigrams (hashed
+ * into a small table). O(length) per compared line, used to shortlist places before edit distances.
+ */
+export class BigramProfile {
+  private readonly counts = new Int32Array(4096)
+  private readonly used = new Int32Array(4096)
+  private readonly stamp = new Int32Array(4096)
+  private generation = 0
+  private readonly size: number
+
+  constructor(text: string) {
+    for (let i = 0; i + 1 < text.length; i++) this.counts[hash(text, i)]!++
+    this.size = Math.max(0, text.length - 1)
+  }
+
+  /** 2·shared / (bigrams of both), in [0, 1]. */
+  dice(text: string): number {
+    const other = Math.max(0, text.length - 1)
+    if (this.size + other === 0) return 1
+    // Per-call usage is reset lazily by a generation stamp instead of clearing or allocating.
+    const generation = ++this.generation
+    let shared = 0
+    for (let i = 0; i + 1 < text.length; i++) {
+      const h = hash(text, i)
+      if (this.stamp[h] !== generation) {
+        this.stamp[h] = generation
+        this.used[h] = 0
+      }
+      if (this.used[h]! < this.counts[h]!) {
+        this.used[h]!++
+        shared++
+      }
+    }
+    return (2 * shared) / (this.size + other)
+  }
+}
+
+function hash(text: string, i: number): number {
+  return ((text.charCodeAt(i) * 31) ^ text.charCodeAt(i + 1)) & 4095
 }

@@ -21,7 +21,8 @@ export const writeToFile = defineTool({
   async prepare({ path, content }, ctx) {
     const target = await loadEditTarget(ctx, path, false)
     if (isFailure(target)) return { result: target.failure }
-    let text = stripCodeFence(toLf(content))
+    // A markdown file may legitimately be one fenced block; elsewhere a fence is the model's wrapping.
+    let text = /\.(md|mdx|markdown)$/i.test(target.absPath) ? toLf(content) : stripCodeFence(toLf(content))
     const notes: string[] = []
     if (everyLineNumbered(text.replace(/\n$/, ""))) {
       text = stripLineNumbers(text)

@@ -27,6 +27,12 @@ describe("write_to_file", () => {
     expect(text(result)).toContain("line number")
   })
 
+  it("keeps a code fence that is the content of a markdown file", async () => {
+    ws = await tempWorkspace()
+    await callTool(writeToFile, { path: "snippet.md", content: "```sh\nnpm test\n```\n" }, makeToolContext(ws.root))
+    expect(await readFile(ws.path("snippet.md"), "utf8")).toBe("```sh\nnpm test\n```\n")
+  })
+
   it("refuses a path outside the workspace and a .rooignore'd path, writing nothing", async () => {
     ws = await tempWorkspace({ ".rooignore": "secret/\n" })
     const ctx = makeToolContext(ws.root)
