@@ -269,4 +269,39 @@ describe("neovim plugin (real headless nvim, no server)", () => {
     expect(text).toContain("Working on it.")
     expect(text).toMatch(/\*\*read_file\*\* `a\.txt`/)
   })
+
+  it("follows a subtask in its own transcript while it runs, then returns to the parent", async () => {
+    const run = await runNvim<{ during: string; after: string; child: string[] }>(
+      `
+      local on_update = require("agent_lsp.handlers").handlers()["agent/taskUpdate"]
+      local state = require("agent_lsp.state")
+      state.set_active("p1")
+      on_update(nil, { taskId = "p1", seq = 1, update = { kind = "text", delta = "Delegating." } })
+      on_update(nil, { taskId = "p1", seq = 2, update = { kind = "subtask", childTaskId = "c1" } })
+      on_update(nil, { taskId = "c1", seq = 1, update = { kind = "text", delta = "Child at work." } })
+      local during = state.active
+      on_update(nil, { taskId = "c1", seq = 2, update = { kind = "completed", result = "child done" } })
+      local child = vim.api.nvim_buf_get_lines(require("agent_lsp.transcript").buffer("c1"), 0, -1, false)
+      observe({ during = during, after = state.active, child = child })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed?.during).toBe("c1")
+    expect(run.observed?.after).toBe("p1")
+    expect(run.observed?.child.join("\n")).toContain("# Subtask of p1")
+    expect(run.observed?.child.join("\n")).toContain("Child at work.")
+  })
+
+  it("follows a task started elsewhere (a code action's agent.newTask) when its first update arrives", async () => {
+    const run = await runNvim<{ active: string; shown: boolean }>(
+      `
+      local on_update = require("agent_lsp.handlers").handlers()["agent/taskUpdate"]
+      on_update(nil, { taskId = "x9", seq = 1, update = { kind = "status", status = "running" } })
+      local t = require("agent_lsp.transcript")
+      observe({ active = require("agent_lsp").active_task(), shown = #vim.fn.win_findbuf(t.buffer("x9")) > 0 })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.observed).toEqual({ active: "x9", shown: true })
+  })
 })

@@ -10,9 +10,42 @@ local function on_task_update(_, params)
   if not params or not params.update then
     return
   end
-  state.apply(params.taskId, params.update)
-  transcript.update(params.taskId, params.update)
-  if params.update.kind == "status" or params.update.kind == "completed" or params.update.kind == "mode" then
+  local task_id, update = params.taskId, params.update
+  local known = state.tasks[task_id] ~= nil
+  state.apply(task_id, update)
+  if not known then
+    -- A task this plugin did not start (a code action ran agent.newTask, or the newTask reply is
+    -- still on its way): follow it like one started with :AgentTask.
+    transcript.start(task_id, "Task " .. task_id)
+    local current = state.active and state.tasks[state.active]
+    if not current or current.status ~= "running" then
+      state.set_active(task_id)
+      if require("agent_lsp.config").options.open_transcript then
+        transcript.open(task_id)
+      end
+    end
+  end
+  transcript.update(task_id, update)
+  if update.kind == "subtask" then
+    -- The subtask runs in place of its paused parent: follow it, in its own transcript.
+    local child = state.task(update.childTaskId)
+    child.parent = task_id
+    child.title = child.title or ("Subtask of " .. task_id)
+    transcript.start(update.childTaskId, child.title)
+    local parent_buf = transcript.buffer(task_id)
+    if state.active == task_id then
+      state.set_active(update.childTaskId)
+      if parent_buf and #vim.fn.win_findbuf(parent_buf) > 0 then
+        transcript.open(update.childTaskId)
+      end
+    end
+  elseif update.kind == "completed" then
+    local t = state.task(task_id)
+    if t.parent and state.active == task_id then
+      state.set_active(t.parent)
+    end
+  end
+  if update.kind == "status" or update.kind == "completed" or update.kind == "mode" or update.kind == "subtask" then
     pcall(vim.cmd, "redrawstatus")
   end
 end
