@@ -205,6 +205,20 @@ describe("VS Code start-up", () => {
   })
 })
 
+describe("VS Code task state", () => {
+  it("follows a task started elsewhere, a subtask while it runs, then its parent again", () => {
+    const state = new TaskState()
+    state.apply("p1", { kind: "status", status: "running" })
+    expect(state.active).toBe("p1")
+    state.apply("p1", { kind: "subtask", childTaskId: "c1" })
+    expect(state.active).toBe("c1")
+    state.apply("c1", { kind: "status", status: "running" })
+    state.apply("c1", { kind: "completed", result: "done" })
+    expect(state.active).toBe("p1")
+    expect(state.label()).toBe("agent: running")
+  })
+})
+
 describe("VS Code transcript channel", () => {
   it("streams text, shows each tool call status once, results, todos and completion", () => {
     const channel = new FakeChannel()
