@@ -1,14 +1,25 @@
 import { open, stat } from "node:fs/promises"
-import type { EditorPort, OpenDocument } from "../tools/context"
 
 /**
  * File access for tools: an open editor buffer wins over the disk (the user may have unsaved changes the
  * model must see), binary files are refused with a clear message, and whole-file reads are capped.
  */
 
+/**
+ * An open editor buffer as the reader needs it. Structurally the `OpenDocument` of tools/context.ts, which
+ * workspace/ may not import (DESIGN.md: workspace/ imports config/ only).
+ */
+export interface OpenBuffer {
+  path: string
+  uri: string
+  version: number
+  text: string
+  dirtyByUser: boolean
+}
+
 /** What the reader needs from a ToolContext (a ToolContext satisfies it). */
 export interface FilesContext {
-  readonly editor: Pick<EditorPort, "openDocument">
+  readonly editor: { openDocument(path: string): OpenBuffer | undefined }
   readonly settings: { readonly files: { readonly maxReadBytes: number } }
 }
 
@@ -19,7 +30,7 @@ export type ReadTextResult =
       /** "buffer" = the editor's open document (maybe unsaved), "disk" = the file. */
       source: "buffer" | "disk"
       /** The open document when source is "buffer" (its version is what edits are versioned against). */
-      document?: OpenDocument
+      document?: OpenBuffer
     }
   | { kind: "missing"; message: string }
   | { kind: "directory"; message: string }
@@ -66,7 +77,7 @@ export async function readTextIfExists(
   ctx: FilesContext,
   absPath: string,
   shown = absPath,
-): Promise<{ text: string; document?: OpenDocument } | undefined | { problem: string }> {
+): Promise<{ text: string; document?: OpenBuffer } | undefined | { problem: string }> {
   const result = await readTextFile(ctx, absPath, shown)
   if (result.kind === "text") return { text: result.text, document: result.document }
   if (result.kind === "missing") return undefined
