@@ -57,3 +57,29 @@ describe("applySearchReplaceBlocks (property)", () => {
     )
   })
 })
+
+describe("applySearchReplaceBlocks whitespace tier (property)", () => {
+  // Unique lines, each with its own indentation, so the only match is the intended one.
+  const indented = fc
+    .array(fc.record({ depth: fc.integer({ min: 0, max: 3 }), word: fc.constantFrom("foo()", "bar = 1", "if (x) {", "}", "return y") }), { minLength: 1, maxLength: 40 })
+    .map((rows) => rows.map((r, i) => `${"  ".repeat(r.depth)}${r.word} // ${i}`))
+
+  it("finds SEARCH text written with an extra indentation level and re-indents the replacement back", () => {
+    fc.assert(
+      fc.property(indented, fc.nat(), fc.nat(), (file, a, b) => {
+        const start = a % file.length
+        const length = 1 + (b % Math.min(5, file.length - start))
+        const original = file.slice(start, start + length)
+        // The model wrote the block one level deeper than the file has it, and changed nothing else.
+        const shifted = original.map((l) => `    ${l}`)
+        const changed = shifted.map((l) => `${l} // edited`)
+        const result = applySearchReplaceBlocks(file.join("\n"), [{ index: 1, search: shifted.join("\n"), replace: changed.join("\n") }])
+        expect(result.failed).toEqual([])
+        expect(result.applied[0]).toMatchObject({ startLine: start + 1, match: "whitespace" })
+        const expected = [...file.slice(0, start), ...original.map((l) => `${l} // edited`), ...file.slice(start + length)]
+        expect(result.text).toBe(expected.join("\n"))
+      }),
+      { numRuns: 300 },
+    )
+  })
+})

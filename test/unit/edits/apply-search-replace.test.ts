@@ -119,6 +119,24 @@ describe("applySearchReplaceBlocks", () => {
     expect(result.failed[0]!.message).toContain("one block")
   })
 
+  it("refuses a hint exactly between two equal places, naming both", () => {
+    const result = apply("x = 1\na\nb\nc\nx = 1\n", diff({ search: "x = 1", replace: "x = 2", start: 3 }))
+    expect(result.failed[0]).toMatchObject({ reason: "ambiguous", candidates: [1, 5] })
+  })
+
+  it("applies a diff copied with read_file line numbers", () => {
+    const result = apply("a\n  b\nc\n", "<<<<<<< SEARCH\n:start_line:2\n-------\n2 |   b\n3 | c\n=======\n2 |   B\n3 | C\n>>>>>>> REPLACE")
+    expect(result.text).toBe("a\n  B\nC\n")
+  })
+
+  it("finds the closest text of a near miss in a large file", () => {
+    const lines = Array.from({ length: 5000 }, (_, i) => `  const v${i} = compute(${i})`)
+    const search = lines.slice(3000, 3004).map((l) => l.replace("compute", "calc")).join("\n")
+    const result = applySearchReplaceBlocks(lines.join("\n"), [block(search, "x")])
+    expect(result.failed[0]!.closest).toMatchObject({ startLine: 3001, endLine: 3004 })
+    expect(result.failed[0]!.similarity).toBeGreaterThan(0.7)
+  })
+
   it("refuses an empty SEARCH part and points at insert_content", () => {
     const result = applySearchReplaceBlocks("a\n", [block("", "x")])
     expect(result.failed[0]!.message).toContain("insert_content")
