@@ -1,23 +1,16 @@
-import { isAbsolute, relative, sep } from "node:path"
 import { TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
-import { BUILTIN_MODES, checkToolAccess, defaultTouchedPaths, type Mode } from "../modes"
 import type { ModelToolSpec } from "../model/provider"
-import type { AvailabilityContext, ToolContext } from "../tools/context"
+import type { ToolContext } from "../tools/context"
 import { errorResult, type ToolDefinition, type ToolResult } from "../tools/tool"
 import { askAtLimit, type LimitAnswer } from "./ask-user"
-import { didYouMean } from "./did-you-mean"
+import { ToolCatalog } from "./catalog"
 import { toolSpec } from "./json-schema"
 import { msg } from "./messages"
-import { parseArguments, validateParams } from "./params"
 import { callKey, RepetitionTracker, type Repetition } from "./repetition"
 import { runPrepared } from "./run-step"
 import type { PipelineOutcome, ToolCall, ToolPipeline, ToolPipelineOptions, TurnState } from "./types"
-
-/** Edit tools offered only when listed in agent.tools.enabled (they duplicate the default edit tools). */
-const OPT_IN_TOOLS = new Set(["search_replace", "edit_file", "apply_patch"])
-/** Accepted when called, never offered (use the dynamic mcp--server--tool tools instead). */
-const NEVER_OFFERED = new Set(["use_mcp_tool"])
+import { validateCall } from "./validate"
 
 /** What the steps decided for one call, before reporting. */
 export interface StepOutcome {
@@ -36,11 +29,14 @@ export interface StepOutcome {
   waitForUser?: boolean
 }
 
+/** Options with the tool list and alias table given. */
+export type ResolvedPipelineOptions = ToolPipelineOptions & { tools: readonly ToolDefinition[]; aliases: Readonly<Record<string, string>> }
+
 /**
  * The pipeline over an explicit tool list and alias table (index.ts's createToolPipeline fills them in
  * from the registry). Kept apart so tests and benchmarks need not load every tool of the product.
  */
-export function createPipelineWith(options: ToolPipelineOptions & { tools: readonly ToolDefinition[]; aliases: Readonly<Record<string, string>> }): ToolPipeline {
+export function createPipelineWith(options: ResolvedPipelineOptions): ToolPipeline {
   return new Pipeline(options)
 }
 
@@ -48,14 +44,12 @@ class Pipeline implements ToolPipeline {
   private readonly repetition = new RepetitionTracker()
   private readonly approvals = new TaskApprovals()
   private readonly failures = new WeakMap<TurnState, { tool: string; summary: string }>()
-  private readonly byName: Map<string, ToolDefinition>
-  private readonly aliases: Readonly<Record<string, string>>
+  private readonly catalog: ToolCatalog
   private mistakes = 0
   private noToolStreak = 0
 
-  constructor(private readonly options: ToolPipelineOptions & { tools: readonly ToolDefinition[]; aliases: Readonly<Record<string, string>> }) {
-    this.byName = new Map(options.tools.map((tool) => [tool.name, tool]))
-    this.aliases = options.aliases
+  constructor(private readonly options: ResolvedPipelineOptions) {
+    this.catalog = new ToolCatalog(options.tools, options.aliases, options.modes, options.dynamicTools)
   }
 
   async run(call: ToolCall, turn: TurnState, ctx: ToolContext): Promise<PipelineOutcome> {
@@ -108,39 +102,19 @@ class Pipeline implements ToolPipeline {
 
   toolsFor(mode: string): ModelToolSpec[] {
     const settings = this.options.settings()
-    return this.offered(this.resolveMode(mode, settings), settings, this.options.availability()).map(toolSpec)
+    return this.catalog.offered(this.catalog.resolveMode(mode, settings), settings, this.options.availability()).map(toolSpec)
   }
 
   /** Steps 1-11 for one call (reporting is run()'s job). */
   private async steps(call: ToolCall, turn: TurnState, ctx: ToolContext, settings: Settings): Promise<StepOutcome> {
     if (turn.rejected) return { result: errorResult(msg.skippedAfterRejection(call.name)), status: "skipped" }
     if (turn.newTaskCalled) return { result: errorResult(msg.afterNewTask(call.name)), status: "skipped" }
-    const mode = this.resolveMode(ctx.mode, settings)
+    const mode = this.catalog.resolveMode(ctx.mode, settings)
     const availability = this.options.availability()
-    const mistake = (text: string, tool?: string, params?: unknown): StepOutcome => ({ result: errorResult(text), status: "error", mistake: true, tool, params })
-
-    const parsed = parseArguments(call.name, call.argumentsJson)
-    if (!parsed.ok) return mistake(parsed.message)
-    const raw = parsed.value
-
-    const tool = this.lookup(call.name)
-    const offeredNames = () => this.offered(mode, settings, availability).map((t) => t.name)
-    if (!tool) return mistake(msg.unknownTool(call.name, mode.slug, offeredNames(), didYouMean(call.name, offeredNames())), undefined, raw)
+    const validation = validateCall(call, { mode, settings, availability, workspaceFolders: ctx.workspaceFolders, catalog: this.catalog })
+    if (!validation.ok) return { result: errorResult(validation.text), status: "error", mistake: true, tool: validation.tool, params: validation.params }
+    const { tool, params } = validation
     const name = tool.name
-    if (!tool.available(availability)) return mistake(msg.unavailable(call.name, unavailableReason(tool, availability), mode.slug, offeredNames()), name, raw)
-    if (settings.tools.disabled.includes(call.name) || settings.tools.disabled.includes(name)) return mistake(msg.disabled(call.name), name, raw)
-    if (!checkToolAccess(mode, { name, group: tool.group }).allowed) return mistake(msg.notInMode(name, mode.slug, this.modesAllowing(tool)), name, raw)
-
-    const validated = validateParams(tool, raw)
-    if (!validated.ok) return mistake(validated.message, name, raw)
-    const params = validated.params
-    if (tool.group === "edit") {
-      const touched = (tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)).map((p) => asModeSees(p, ctx.workspaceFolders))
-      const access = checkToolAccess(mode, { name, group: tool.group, touchedPaths: touched })
-      if (!access.allowed && access.reason === "fileRestriction") {
-        return mistake(msg.fileRestriction(name, mode.name, access.fileRegex, access.description, access.path), name, params)
-      }
-    }
 
     // Valid from here on. Turn rules first, then repetition.
     const valid = { tool: name, params, valid: true }
@@ -173,54 +147,6 @@ class Pipeline implements ToolPipeline {
     const result: ToolResult = { ...step.result, content: [...step.result.content, { type: "text", text: note }] }
     return { ...step, result, ...stopFields(answer) }
   }
-
-  private lookup(name: string): ToolDefinition | undefined {
-    const canonical = this.aliases[name] ?? name
-    return this.byName.get(canonical) ?? this.options.dynamicTools?.().find((tool) => tool.name === name)
-  }
-
-  private resolveMode(slug: string, settings: Settings): Mode {
-    const modes = this.options.modes
-    return modes.get(slug) ?? modes.get(settings.modes.default) ?? modes.get("code") ?? { ...BUILTIN_MODES[0]!, source: "builtin" }
-  }
-
-  private modesAllowing(tool: ToolDefinition): string[] {
-    return this.options.modes
-      .list()
-      .filter((mode) => checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed)
-      .map((mode) => mode.slug)
-  }
-
-  /** The tools offered in a mode: available, not disabled, allowed by the mode, and offered by default or enabled. */
-  private offered(mode: Mode, settings: Settings, availability: AvailabilityContext): ToolDefinition[] {
-    const all = [...this.byName.values(), ...(this.options.dynamicTools?.() ?? [])]
-    return all.filter(
-      (tool) =>
-        !NEVER_OFFERED.has(tool.name) &&
-        (!OPT_IN_TOOLS.has(tool.name) || settings.tools.enabled.includes(tool.name)) &&
-        !settings.tools.disabled.includes(tool.name) &&
-        checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed &&
-        tool.available(availability),
-    )
-  }
-}
-
-function unavailableReason(tool: ToolDefinition, availability: AvailabilityContext): string {
-  if (tool.group === "mcp" && availability.mcpServerNames.length === 0) return "no MCP server is connected"
-  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "no codebase index is configured"
-  if (tool.name === "browser_action" && !availability.hasBrowser) return "no browser is configured"
-  return "it is not part of this build of agent-lsp"
-}
-
-/** The path as a mode's fileRegex sees it: relative to its workspace folder, with forward slashes. */
-function asModeSees(path: string, workspaceFolders: readonly string[]): string {
-  if (isAbsolute(path)) {
-    for (const folder of workspaceFolders) {
-      const rel = relative(folder, path)
-      if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/")
-    }
-  }
-  return path.replaceAll("\\", "/")
 }
 
 function answerText(answer: LimitAnswer): string {

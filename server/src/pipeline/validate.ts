@@ -1,0 +1,75 @@
+import { isAbsolute, relative, sep } from "node:path"
+import type { Settings } from "../config/schema"
+import { checkToolAccess, defaultTouchedPaths, type Mode } from "../modes"
+import type { AvailabilityContext } from "../tools/context"
+import type { ToolDefinition } from "../tools/tool"
+import type { ToolCatalog } from "./catalog"
+import { didYouMean } from "./did-you-mean"
+import { msg } from "./messages"
+import { parseArguments, validateParams } from "./params"
+import type { ToolCall } from "./types"
+
+/** The outcome of steps 1-6: a tool with validated params, or the error text for the model. */
+export type Validation =
+  | { ok: true; tool: ToolDefinition; params: unknown }
+  | { ok: false; text: string; tool?: string; params?: unknown }
+
+export interface ValidationContext {
+  mode: Mode
+  settings: Settings
+  availability: AvailabilityContext
+  workspaceFolders: readonly string[]
+  catalog: ToolCatalog
+}
+
+/**
+ * Steps 1-6, in the order of issue 3's table: JSON, known tool, available, not disabled (beats
+ * always-available), allowed in the mode, zod params, the mode's fileRegex over every touched path.
+ */
+export function validateCall(call: ToolCall, v: ValidationContext): Validation {
+  const { mode, settings, availability, catalog } = v
+  const parsed = parseArguments(call.name, call.argumentsJson)
+  if (!parsed.ok) return { ok: false, text: parsed.message }
+  const raw = parsed.value
+
+  const tool = catalog.lookup(call.name)
+  const offeredNames = () => catalog.offered(mode, settings, availability).map((t) => t.name)
+  if (!tool) {
+    const names = offeredNames()
+    return { ok: false, text: msg.unknownTool(call.name, mode.slug, names, didYouMean(call.name, names)), params: raw }
+  }
+  const fail = (text: string, params: unknown = raw): Validation => ({ ok: false, text, tool: tool.name, params })
+  if (!tool.available(availability)) return fail(msg.unavailable(call.name, unavailableReason(tool, availability), mode.slug, offeredNames()))
+  if (settings.tools.disabled.includes(call.name) || settings.tools.disabled.includes(tool.name)) return fail(msg.disabled(call.name))
+  if (!checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed) return fail(msg.notInMode(tool.name, mode.slug, catalog.modesAllowing(tool)))
+
+  const validated = validateParams(tool, raw)
+  if (!validated.ok) return fail(validated.message)
+  const params = validated.params
+  if (tool.group === "edit") {
+    const paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
+    const access = checkToolAccess(mode, { name: tool.name, group: tool.group, touchedPaths: paths.map((p) => asModeSees(p, v.workspaceFolders)) })
+    if (!access.allowed && access.reason === "fileRestriction") {
+      return fail(msg.fileRestriction(tool.name, mode.name, access.fileRegex, access.description, access.path), params)
+    }
+  }
+  return { ok: true, tool, params }
+}
+
+function unavailableReason(tool: ToolDefinition, availability: AvailabilityContext): string {
+  if (tool.group === "mcp" && availability.mcpServerNames.length === 0) return "no MCP server is connected"
+  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "no codebase index is configured"
+  if (tool.name === "browser_action" && !availability.hasBrowser) return "no browser is configured"
+  return "it is not part of this build of agent-lsp"
+}
+
+/** The path as a mode's fileRegex sees it: relative to its workspace folder, with forward slashes. */
+function asModeSees(path: string, workspaceFolders: readonly string[]): string {
+  if (isAbsolute(path)) {
+    for (const folder of workspaceFolders) {
+      const rel = relative(folder, path)
+      if (rel && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/")
+    }
+  }
+  return path.replaceAll("\\", "/")
+}
