@@ -15,10 +15,10 @@ export interface CheckpointTrigger {
   /** The task's workspace folder; default: the first folder. */
   folder?: string
   /**
-   * Identifies the assistant turn (any value that changes between turns, e.g. the task's message
-   * count): only the first destructive call of a turn takes a checkpoint.
+   * Identifies the assistant turn: a number that changes between turns, or an object that is new each
+   * turn (the pipeline's TurnState). Only the first destructive call of a turn takes a checkpoint.
    */
-  turn: number
+  turn: number | object
   callId?: string
 }
 
@@ -28,22 +28,30 @@ export interface CheckpointTrigger {
  */
 export class CheckpointRegistry {
   private readonly services = new Map<string, CheckpointService>()
-  private readonly lastTurn = new Map<string, number>()
+  private readonly lastTurn = new Map<string, number | object>()
+  /** Turns seen per task, numbering object turn keys for the records. */
+  private readonly turnCount = new Map<string, number>()
 
   constructor(private readonly options: CheckpointRegistryOptions) {}
 
   /** The pipeline's beforeDestructive hook: a checkpoint before the turn's first destructive call, else undefined. */
   async beforeTool(trigger: CheckpointTrigger & { tool: string }): Promise<CheckpointInfo | undefined> {
     if (!this.enabled() || this.lastTurn.get(trigger.taskId) === trigger.turn) return undefined
-    this.lastTurn.set(trigger.taskId, trigger.turn)
-    return this.serviceFor(trigger.folder).create({ ...trigger, label: `before ${trigger.tool}` })
+    return this.take(trigger, `before ${trigger.tool}`)
   }
 
   /** When the user sends a message to a task (before the loop continues). */
   async onUserMessage(trigger: CheckpointTrigger): Promise<CheckpointInfo | undefined> {
     if (!this.enabled()) return undefined
+    return this.take(trigger, "before the user's message")
+  }
+
+  private take(trigger: CheckpointTrigger, label: string): Promise<CheckpointInfo> {
+    const count = (this.turnCount.get(trigger.taskId) ?? 0) + 1
+    this.turnCount.set(trigger.taskId, count)
     this.lastTurn.set(trigger.taskId, trigger.turn)
-    return this.serviceFor(trigger.folder).create({ ...trigger, label: "before the user's message" })
+    const turn = typeof trigger.turn === "number" ? trigger.turn : count
+    return this.serviceFor(trigger.folder).create({ taskId: trigger.taskId, turn, callId: trigger.callId, label })
   }
 
   /** agent/listCheckpoints: the task's checkpoints in every folder, oldest first. */

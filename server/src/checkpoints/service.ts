@@ -105,9 +105,7 @@ export class CheckpointService {
     return this.serial(async () => {
       const target = await this.known(id)
       const now = await this.repo.snapshotTree()
-      const [before, after] = await Promise.all([this.repo.listTree(now), this.repo.listTree(target)])
-      const changed = [...after].filter(([path, entry]) => before.get(path)?.oid !== entry.oid || before.get(path)?.mode !== entry.mode)
-      const deleted = [...before.keys()].filter((path) => !after.has(path)).sort().reverse()
+      const { changed, deleted } = await this.repo.treeChanges(now, target)
       const blobs = await this.repo.readBlobs(changed.map(([, e]) => e.oid))
       const restored: RestoredFile[] = []
       for (const path of deleted) {

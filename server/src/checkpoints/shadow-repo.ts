@@ -99,16 +99,22 @@ export class ShadowRepo {
     return (await this.run(["write-tree"])).toString("utf8").trim()
   }
 
-  /** Every file of a tree or commit: path → mode and blob id. */
-  async listTree(treeish: string): Promise<Map<string, TreeEntry>> {
-    const out = splitNul(await this.run(["ls-tree", "-r", "-z", "--full-tree", treeish]))
-    const entries = new Map<string, TreeEntry>()
-    for (const line of out) {
-      const tab = line.indexOf("\t")
-      const [mode, , oid] = line.slice(0, tab).split(" ")
-      entries.set(line.slice(tab + 1), { mode: mode!, oid: oid! })
+  /**
+   * What turns tree `from` into `to`: entries to write (path, mode, blob) and paths to delete (deepest
+   * first). Only differing entries are listed, so restoring a few files of a large tree stays cheap.
+   */
+  async treeChanges(from: string, to: string): Promise<{ changed: [string, TreeEntry][]; deleted: string[] }> {
+    const fields = splitNul(await this.run(["diff-tree", "-r", "-z", "--raw", "--no-renames", from, to]))
+    const changed: [string, TreeEntry][] = []
+    const deleted: string[] = []
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      // ":<old mode> <new mode> <old oid> <new oid> <status>" then the path.
+      const [, newMode, , newOid, status] = fields[i]!.slice(1).split(" ")
+      const path = fields[i + 1]!
+      if (status === "D") deleted.push(path)
+      else changed.push([path, { mode: newMode!, oid: newOid! }])
     }
-    return entries
+    return { changed, deleted: deleted.sort().reverse() }
   }
 
   /** Reads blobs in one `cat-file --batch` process. */

@@ -34,6 +34,15 @@ describe("CheckpointRegistry", () => {
     expect(await registry.find(first!.id)).toMatchObject({ taskId: "t1", turn: 1, callId: "c1" })
   })
 
+  it("accepts a fresh object per turn (the pipeline's TurnState) as the turn key", async () => {
+    const { registry } = await setup()
+    const turnOne = {}
+    expect(await registry.beforeTool({ taskId: "t1", turn: turnOne, tool: "edit" })).toBeDefined()
+    expect(await registry.beforeTool({ taskId: "t1", turn: turnOne, tool: "edit" })).toBeUndefined()
+    const second = await registry.beforeTool({ taskId: "t1", turn: {}, callId: "c2", tool: "edit" })
+    expect(await registry.find(second!.id)).toMatchObject({ turn: 2, callId: "c2" })
+  })
+
   it("finds a checkpoint of the second folder by id for diff and restore", async () => {
     const { b, registry } = await setup()
     const checkpoint = (await registry.beforeTool({ taskId: "t1", folder: b.root, turn: 1, tool: "edit" }))!

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { execFileSync } from "node:child_process"
+import { lstatSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
+import { startServer, type ServerHarness } from "../support/server-harness"
+import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+
+let server: ServerHarness | undefined
+let api: FakeAnthropic | undefined
+let ws: TempWorkspace | undefined
+afterEach(async () => {
+  await server?.stop()
+  await api?.close()
+  await ws?.cleanup()
+  server = api = ws = undefined
+})
+
+/** Every file under `root`, .git folders included: path → mode and bytes. */
+function snapshot(root: string, dir = ""): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const rel = join(dir, entry.name)
+    if (entry.isDirectory()) Object.assign(out, snapshot(root, rel))
+    else out[rel] = `${(lstatSync(join(root, rel)).mode & 0o777).toString(8)}:${readFileSync(join(root, rel)).toString("base64")}`
+  }
+  return out
+}
+
+const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })
+
+describe("checkpoints through the built server", () => {
+  it("restores two edited files and a command's new file byte for byte, with a nested repo, and open buffers follow", async (ctx) => {
+    ws = await tempWorkspace({ "a.txt": "alpha\n", "notes.md": "# notes\n", "vendor/lib/lib.txt": "library\n" })
+    git(ws.path("vendor/lib"), "init", "-q")
+    git(ws.path("vendor/lib"), "add", "-A")
+    git(ws.path("vendor/lib"), "commit", "-qm", "vendored")
+    const before = snapshot(ws.root)
+    api = await startFakeAnthropic([
+      {
+        toolCalls: [
+          { id: "toolu_a", name: "write_to_file", input: { path: "a.txt", content: "alpha rewritten\n" } },
+          { id: "toolu_lib", name: "write_to_file", input: { path: "vendor/lib/lib.txt", content: "library patched\n" } },
+          { id: "toolu_cmd", name: "execute_command", input: { command: "echo made > third.txt" } },
+        ],
+      },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ])
+    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    server.openDocument(ws.path("a.txt"))
+    const { taskId } = await server.request("agent/newTask", { text: "Edit things." })
+    await server.waitForStatus(taskId, "completed", 30_000)
+
+    let listed: { checkpoints: { id: string; label: string }[] }
+    try {
+      listed = await server.request("agent/listCheckpoints", { taskId })
+    } catch (error) {
+      if ((error as { code?: number }).code === -32601) ctx.skip("agent/listCheckpoints is not wired into the server yet")
+      throw error
+    }
+    expect(readFileSync(ws.path("third.txt"), "utf8")).toBe("made\n")
+    expect(server.docText(ws.path("a.txt"))).toBe("alpha rewritten\n")
+    const announced = server.updatesOf(taskId).filter((u) => u.kind === "checkpoint")
+    expect(announced).toHaveLength(1)
+    expect(listed.checkpoints.map((c) => c.id)).toEqual([(announced[0] as { checkpointId: string }).checkpointId])
+
+    const { diff } = await server.request("agent/diffCheckpoint", { id: listed.checkpoints[0]!.id })
+    expect(diff).toContain("+alpha rewritten")
+    expect(diff).toContain("+++ b/third.txt")
+
+    const { restored } = await server.request("agent/restoreCheckpoint", { id: listed.checkpoints[0]!.id })
+    expect([...restored].sort()).toEqual([ws.path("a.txt"), ws.path("third.txt"), ws.path("vendor/lib/lib.txt")].sort())
+    expect(snapshot(ws.root)).toEqual(before)
+    expect(server.docText(ws.path("a.txt"))).toBe("alpha\n")
+    expect(git(ws.path("vendor/lib"), "status", "--porcelain")).toBe("")
+  })
+})

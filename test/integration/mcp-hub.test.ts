@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it, type TestContext } from "vitest"
+import { existsSync, readFileSync } from "node:fs"
+import { mkdir, writeFile } from "node:fs/promises"
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
+import { startServer, type ServerHarness } from "../support/server-harness"
+import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { everythingServer } from "../unit/mcp/everything"
+
+let server: ServerHarness | undefined
+let api: FakeAnthropic | undefined
+const temps: TempWorkspace[] = []
+afterEach(async () => {
+  await server?.stop()
+  await api?.close()
+  await Promise.all(temps.splice(0).map((t) => t.cleanup()))
+  server = api = undefined
+})
+
+/** Skips while the server does not serve agent/listMcpServers yet (the hub is wired into lsp/ last). */
+async function listServersOrSkip(ctx: TestContext, harness: ServerHarness): Promise<any[]> {
+  try {
+    return (await harness.request("agent/listMcpServers", {})).servers
+  } catch (error) {
+    if ((error as { code?: number }).code === -32601) ctx.skip("agent/listMcpServers is not wired into the server yet")
+    throw error
+  }
+}
+
+async function pollServers(harness: ServerHarness, until: (servers: any[]) => boolean, what: string): Promise<any[]> {
+  const end = Date.now() + 20_000
+  for (;;) {
+    const { servers } = await harness.request("agent/listMcpServers", {})
+    if (until(servers)) return servers
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(servers)}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const toolResultOf = (body: any, id: string) => body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
+
+describe("MCP through the built server", () => {
+  it("offers server-everything's tools, runs an alwaysAllow tool without asking and asks for another", async (ctx) => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    api = await startFakeAnthropic([
+      { toolCalls: [{ id: "toolu_echo", name: "mcp--everything--echo", input: { message: "through the pipeline" } }] },
+      { toolCalls: [{ id: "toolu_sum", name: "mcp--everything--get-sum", input: { a: 20, b: 22 } }] },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ])
+    server = await startServer({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { autoApprove: { mcp: true }, mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) } } },
+    })
+    await listServersOrSkip(ctx, server)
+    const { taskId } = await server.request("agent/newTask", { text: "Use the MCP tools." })
+    await server.waitForStatus(taskId, "completed", 30_000)
+
+    const [first, second, third] = api.requests
+    expect(first!.body.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(["mcp--everything--echo", "mcp--everything--get-sum"]))
+    expect(JSON.stringify(toolResultOf(second!.body, "toolu_echo").content)).toContain("Echo: through the pipeline")
+    expect(JSON.stringify(toolResultOf(third!.body, "toolu_sum").content)).toContain("42")
+    const asked = server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.tool)
+    expect(asked).toEqual(["mcp--everything--get-sum"])
+    const servers = await server.request("agent/listMcpServers", {})
+    expect(servers.servers).toEqual([expect.objectContaining({ name: "everything", source: "global", status: "connected", tools: expect.arrayContaining(["echo"]) })])
+  })
+
+  it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async (ctx) => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    await mkdir(ws.path(".roo"))
+    await writeFile(ws.path(".roo/mcp.json"), JSON.stringify({ mcpServers: { everything: everythingServer(scratch.path("pid")) } }))
+    api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
+    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    const startedWhenAsked: boolean[] = []
+    server.handlers.requestApproval = (params) => {
+      startedWhenAsked.push(existsSync(scratch.path("pid")))
+      return { optionId: params.options.find((o: any) => o.kind.startsWith("reject"))!.optionId }
+    }
+    await listServersOrSkip(ctx, server)
+    const { taskId } = await server.request("agent/newTask", { text: "Hello" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    const trust = server.serverRequests.filter((r) => r.method === "agent/requestApproval")
+    expect(trust).toHaveLength(1)
+    expect(trust[0]!.params.detail).toContain("everything: sh -c")
+    expect(startedWhenAsked).toEqual([false])
+    expect(existsSync(scratch.path("pid"))).toBe(false)
+    expect((await server.request("agent/listMcpServers", {})).servers).toEqual([expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted" })])
+  })
+
+  it("reports a killed MCP server and reconnects it", async (ctx) => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
+    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } } })
+    await listServersOrSkip(ctx, server)
+    const { taskId } = await server.request("agent/newTask", { text: "Hello" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    await pollServers(server, (s) => s[0]?.status === "connected", "the connection")
+    const pid = Number(readFileSync(scratch.path("pid"), "utf8"))
+    process.kill(pid, "SIGKILL")
+    const crashed = await pollServers(server, (s) => s[0]?.status === "error", "the crash to be reported")
+    expect(crashed[0].error).toContain("stopped")
+    await pollServers(server, (s) => s[0]?.status === "connected", "the reconnection")
+    expect(Number(readFileSync(scratch.path("pid"), "utf8"))).not.toBe(pid)
+  })
+})
