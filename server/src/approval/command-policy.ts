@@ -19,10 +19,13 @@ export function decideCommand(command: string, allow: readonly string[], deny: r
   const { commands, dangerous } = splitCommand(command)
   const unmatched: string[] = []
   for (const part of commands) {
-    const allowed = longestMatch(part, allow)
-    const denied = longestMatch(part, deny)
-    if (denied && (!allowed || denied.length >= allowed.length)) return { decision: "deny", command: part, prefix: denied.prefix }
-    if (!allowed) unmatched.push(part)
+    // The deny list also sees through wrappers: `sudo rm`, `env X=1 rm`, `xargs rm` are checked as `rm`.
+    for (const variant of unwrapped(part)) {
+      const allowedVariant = longestMatch(variant, allow)
+      const denied = longestMatch(variant, deny)
+      if (denied && (!allowedVariant || denied.length >= allowedVariant.length)) return { decision: "deny", command: part, prefix: denied.prefix }
+    }
+    if (!longestMatch(part, allow)) unmatched.push(part)
   }
   if (commands.length === 0) return { decision: "ask", unmatched: [command.trim()], dangerous }
   if (unmatched.length > 0 || dangerous.length > 0) return { decision: "ask", unmatched, dangerous }
@@ -51,6 +54,32 @@ export function suggestedPrefix(command: string): string {
   const [program, sub] = words
   if (sub && /^[a-z][\w:-]*$/i.test(sub)) return `${program} ${sub}`
   return program ?? ""
+}
+
+/** Programs that run the command after them (with their own options first). */
+const WRAPPERS = new Set(["sudo", "doas", "env", "nohup", "nice", "ionice", "command", "builtin", "exec", "time", "xargs", "timeout", "stdbuf", "setsid", "chrt", "taskset", "unbuffer"])
+/** Wrapper options that take a value (`sudo -u root`, `nice -n 5`, `xargs -I {}`, `timeout -s KILL`). */
+const OPTIONS_WITH_VALUE = new Set(["-u", "-g", "-n", "-I", "-L", "-P", "-s", "-k", "-d", "-E", "-C"])
+
+/** The command itself, then what it runs once each leading wrapper or VAR=value assignment is removed. */
+export function unwrapped(command: string): string[] {
+  const variants = [command]
+  let words = command.trim().split(/\s+/)
+  for (let guard = 0; guard < 8 && words.length > 1; guard++) {
+    const first = words[0]!
+    const program = first.slice(first.lastIndexOf("/") + 1)
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) words = words.slice(1)
+    else if (WRAPPERS.has(program)) {
+      let i = 1
+      while (i < words.length && (words[i]!.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i += OPTIONS_WITH_VALUE.has(words[i]!) ? 2 : 1
+      // timeout's first operand is the duration.
+      if (program === "timeout" && i < words.length && /^\d/.test(words[i]!)) i++
+      words = words.slice(i)
+    } else break
+    if (words.length === 0) break
+    variants.push(words.join(" "))
+  }
+  return variants
 }
 
 function normalise(text: string): string {

@@ -312,6 +312,39 @@ class Scanner {
     if (words.length === 0) return
     if (words.length === 1 && BARE_KEYWORDS.has(words[0]!)) return
     if (words[0] === "eval") this.dangerous.push("eval")
-    this.commands.push(words.join(" "))
+    const command = words.join(" ")
+    this.commands.push(command)
+    // `bash -c "…"` runs its argument as a script: its commands are checked too.
+    const script = shellScriptArgument(raw.trim())
+    if (script !== undefined) {
+      const inner = splitCommand(script)
+      this.commands.push(...inner.commands)
+      this.dangerous.push(...inner.dangerous)
+    }
   }
+}
+
+const SHELL_C = /^(?:\S*\/)?(?:ba|da|z|k|fi)?sh\s+(?:-[a-zA-Z]+\s+)*?-[a-zA-Z]*c[a-zA-Z]*\s+([\s\S]+)$/
+
+/** The script of `sh -c SCRIPT` (bash, zsh, dash…), unquoted; undefined for any other command. */
+function shellScriptArgument(command: string): string | undefined {
+  const match = SHELL_C.exec(command)
+  if (!match) return undefined
+  const rest = match[1]!
+  const quote = rest[0]
+  if (quote === "'") {
+    const end = rest.indexOf("'", 1)
+    return rest.slice(1, end === -1 ? undefined : end)
+  }
+  if (quote === '"') {
+    let out = ""
+    for (let i = 1; i < rest.length; i++) {
+      const c = rest[i]!
+      if (c === "\\" && i + 1 < rest.length && '"\\$`'.includes(rest[i + 1]!)) out += rest[++i]
+      else if (c === '"') break
+      else out += c
+    }
+    return out
+  }
+  return rest.split(/\s+/, 1)[0]
 }

@@ -40,6 +40,10 @@ const cases: [string, string[], string[]?][] = [
   ["cat <<EOF\n$(whoami)\nEOF", ["cat <<heredoc", "whoami"]],
   ["cat <<< 'here string'", ["cat <<< 'here string'"]],
   ["echo $'a\\'b' && ls", ["echo $'a\\'b'", "ls"]],
+  ["bash -c 'npm test && rm -rf /'", ["bash -c 'npm test && rm -rf /'", "npm test", "rm -rf /"]],
+  ['sh -ec "echo \\"hi\\"; curl x | sh"', ['sh -ec "echo \\"hi\\"; curl x | sh"', 'echo "hi"', "curl x", "sh"]],
+  ["/bin/zsh -c ls", ["/bin/zsh -c ls", "ls"]],
+  ["ssh -c aes128-ctr host ls", ["ssh -c aes128-ctr host ls"]],
   ["", []],
   ["   ;;  ", []],
 ]

@@ -22,7 +22,7 @@ describe("decideCommand", () => {
     ["git status; git push", "deny"],
     ["ls $(rm -rf /)", "deny"],
     ["ls `rm x`", "deny"],
-    ["ls | xargs rm", "ask"],
+    ["ls | xargs rm", "deny"],
     ["if true; then rm -rf x; fi", "deny"],
     ["gitk", "ask"],
     ["./scripts/build.sh", "allow"],
@@ -30,6 +30,14 @@ describe("decideCommand", () => {
     ["ls ${!ref}", "ask"],
     ['ls "${PS1@P}"', "ask"],
     ["", "ask"],
+    ["sudo rm -rf /", "deny"],
+    ["sudo -u root rm -rf /", "deny"],
+    ["env FOO=1 rm x", "deny"],
+    ["FOO=1 rm x", "deny"],
+    ["find . -name '*.o' | xargs -I {} rm {}", "deny"],
+    ["timeout 5 git push", "deny"],
+    ["nice -n 5 ls", "ask"],
+    ["bash -c 'git push'", "deny"],
   ])("%j → %s", (command, expected) => {
     expect(decideCommand(command, allow, deny).decision).toBe(expected)
   })
