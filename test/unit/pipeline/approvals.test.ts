@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { newTurnState } from "../../../server/src/pipeline/types"
 import type { ApprovalAnswer } from "../../../server/src/tools/context"
+import { z } from "zod"
+import { defineTool, textResult } from "../../../server/src/tools/tool"
 import { harness, runs, text } from "./fixtures"
 
 function answer(optionId: string, extra: Partial<Extract<ApprovalAnswer, { decision: "answered" }>> = {}) {
@@ -169,5 +171,30 @@ describe("approvals in the pipeline", () => {
     const out = await h.pipeline.run(h.call("write_to_file", write), newTurnState(), h.ctx)
     expect(h.ctx.ask.approvals).toHaveLength(1)
     expect(JSON.parse(text(out.result)).message).toBe("The user chose to always reject write_to_file in this task.")
+  })
+
+  it("asks about a dangerous expansion even when every prefix is allowed, without an allow-always option", async () => {
+    const h = harness({ tweak: (s) => (s.terminal.allow = ["echo"]) })
+    await h.pipeline.run(h.call("execute_command", { command: 'echo "${PS1@P}"' }), newTurnState(), h.ctx)
+    expect(h.ctx.ask.approvals).toHaveLength(1)
+    expect(h.ctx.ask.approvals[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once", "reject_once"])
+    expect(h.ctx.ask.approvals[0]!.command).toBe('echo "${PS1@P}"')
+  })
+
+  it("holds back a read tool's answer from prepare() until the user allows it when reads are not auto-approved", async () => {
+    const reader = defineTool({
+      name: "list_files",
+      group: "read",
+      params: z.object({ path: z.string() }),
+      description: "",
+      available: () => true,
+      prepare: async () => ({ result: textResult("secret.txt") }),
+    })
+    const h = harness({ tools: [reader], tweak: (s) => (s.autoApprove.read = false) })
+    h.ctx.ask.rejectAll()
+    const out = await h.pipeline.run(h.call("list_files", { path: "." }), newTurnState(), h.ctx)
+    expect(h.ctx.ask.approvals[0]).toMatchObject({ tool: "list_files", title: "list_files .", detail: "Read ." })
+    expect(out.status).toBe("denied")
+    expect(text(out.result)).not.toContain("secret.txt")
   })
 })
