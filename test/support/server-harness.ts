@@ -171,7 +171,7 @@ export class ServerHarness {
     return true
   }
 
-  /** Resolves with the first value `check` returns that is not undefined, re-checked on every message. */
+  /** Resolves with the first value `check` returns that is not undefined, re-checked on every message and every 100 ms. */
   waitFor<T>(check: () => T | undefined | false, timeoutMs = 15_000, what = "condition"): Promise<T> {
     return new Promise((resolve, reject) => {
       const attempt = () => {
@@ -185,7 +185,10 @@ export class ServerHarness {
         cleanup()
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}\nupdates: ${JSON.stringify(this.updates.slice(-10))}\nstderr: ${this.stderr.slice(-2000)}`))
       }, timeoutMs)
+      // Also poll: some conditions (a file on disk) change without a message arriving.
+      const poll = setInterval(attempt, 100)
       const cleanup = () => {
+        clearInterval(poll)
         clearTimeout(timer)
         this.listeners = this.listeners.filter((l) => l !== attempt)
       }

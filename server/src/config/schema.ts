@@ -5,7 +5,8 @@ import { z } from "zod"
  * Every key has a default, so `SettingsSchema.parse({})` is the full default configuration.
  * Which source may set which key is decided in ./trust.ts, not here.
  */
-export const DEFAULT_MODEL = "claude-sonnet-4-5"
+/** A current Claude Sonnet (the SDK 1.12 examples use it; claude-sonnet-4-5 is deprecated from 2026-11-30). */
+export const DEFAULT_MODEL = "claude-sonnet-5-5"
 
 const prefixList = z.array(z.string())
 
