@@ -21,6 +21,16 @@ const START_LINE = /^\s*:start_line:\s*(\d+)\s*$/
 const END_LINE = /^\s*:end_line:\s*(\d+)\s*$/
 const ESCAPED = /^(\s*)\\(<{7}\s*SEARCH>?|={7}|>{7}\s*REPLACE<?|-{7})\s*$/
 
+/** Cheap gate before the marker regexes: most content lines cannot be markers (first non-blank char). */
+function mayBeMarker(line: string): boolean {
+  const c = line.trimStart().charCodeAt(0)
+  return c === 60 /* < */ || c === 61 /* = */ || c === 62 /* > */ || c === 45 /* - */ || c === 58 /* : */ || c === 92 /* \ */
+}
+
+const isSearch = (line: string) => mayBeMarker(line) && SEARCH.test(line)
+const isDivider = (line: string) => mayBeMarker(line) && DIVIDER.test(line)
+const isReplace = (line: string) => mayBeMarker(line) && REPLACE.test(line)
+
 export const BLOCK_FORMAT = [
   "<<<<<<< SEARCH",
   ":start_line:12",
@@ -42,10 +52,10 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
   let i = 0
   while (i < lines.length) {
     const line = lines[i]!
-    if (DIVIDER.test(line) || REPLACE.test(line)) {
+    if (isDivider(line) || isReplace(line)) {
       return fail(`Line ${i + 1} of the diff is "${line.trim()}" outside a block: each block must start with "<<<<<<< SEARCH". If this text is part of the file's content, escape it with a backslash (\\${line.trim()}).`)
     }
-    if (!SEARCH.test(line)) {
+    if (!isSearch(line)) {
       i++
       continue
     }
@@ -62,18 +72,18 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
     }
     if (lines[i] !== undefined && SEPARATOR.test(lines[i]!)) i++
     const search: string[] = []
-    for (; i < lines.length && !DIVIDER.test(lines[i]!); i++) {
+    for (; i < lines.length && !isDivider(lines[i]!); i++) {
       const content = lines[i]!
-      if (SEARCH.test(content) || REPLACE.test(content))
+      if (isSearch(content) || isReplace(content))
         return fail(`Block ${index}: found "${content.trim()}" before "=======". Each block needs SEARCH lines, then "=======", then REPLACE lines, then ">>>>>>> REPLACE". A marker that is file content must be escaped with a backslash.`)
       search.push(unescape(content))
     }
     if (i >= lines.length) return fail(`Block ${index} has no "=======" line after its SEARCH lines. Expected format:\n${BLOCK_FORMAT}`)
     i++
     const replace: string[] = []
-    for (; i < lines.length && !REPLACE.test(lines[i]!); i++) {
+    for (; i < lines.length && !isReplace(lines[i]!); i++) {
       const content = lines[i]!
-      if (SEARCH.test(content) || DIVIDER.test(content))
+      if (isSearch(content) || isDivider(content))
         return fail(`Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`)
       replace.push(unescape(content))
     }
@@ -92,6 +102,7 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
 }
 
 function unescape(line: string): string {
+  if (!mayBeMarker(line)) return line
   const escaped = ESCAPED.exec(line)
   return escaped ? line.replace("\\", "") : line
 }
