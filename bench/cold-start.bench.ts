@@ -16,6 +16,7 @@ import { ratio, stats, type BenchTable } from "./lib"
 const RUNS = 20
 const GOAL_RATIO = 1.3
 const GOAL_RSS_MB = 60
+const START_TIMEOUT_MS = 15_000
 const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 
 interface Server {
@@ -60,17 +61,19 @@ function processTree(pid: number): number[] {
   return tree
 }
 
+/** Kills the server and its own children: detached: true gave it a process group of its own. */
+function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, "SIGKILL")
+  } catch {
+    // Already gone.
+  }
+}
+
 async function stop(child: ChildProcess, send: () => Promise<void>): Promise<void> {
   const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())))
   await Promise.race([send().catch(() => undefined), new Promise((r) => setTimeout(r, 1000))])
-  const timer = setTimeout(() => {
-    // The process group holds the server's own children too (detached: true gave it one).
-    try {
-      process.kill(-child.pid!, "SIGKILL")
-    } catch {
-      // Already gone.
-    }
-  }, 2000)
+  const timer = setTimeout(() => killGroup(child), 2000)
   await exited
   clearTimeout(timer)
 }
@@ -88,20 +91,33 @@ async function coldStart(server: Server, workspace: string): Promise<Sample> {
   const failed = new Promise<never>((_, reject) =>
     child.once("exit", (code) => reject(new Error(`${server.name} exited with ${code} before answering initialize`))),
   )
+  failed.catch(() => undefined) // it only matters while we wait for initialize
   const uri = pathToFileURL(workspace).href
-  await Promise.race([
-    connection.sendRequest("initialize", {
-      processId: process.pid,
-      rootUri: uri,
-      workspaceFolders: [{ uri, name: "bench" }],
-      capabilities: { workspace: { applyEdit: true, configuration: true }, window: { workDoneProgress: true } },
-    }),
-    failed,
-  ])
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${server.name} did not answer initialize within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS)
+  })
+  try {
+    await Promise.race([
+      connection.sendRequest("initialize", {
+        processId: process.pid,
+        rootUri: uri,
+        workspaceFolders: [{ uri, name: "bench" }],
+        capabilities: { workspace: { applyEdit: true, configuration: true }, window: { workDoneProgress: true } },
+      }),
+      failed,
+      timeout,
+    ])
+  } catch (error) {
+    killGroup(child)
+    connection.dispose()
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   const tree = processTree(child.pid!)
   const sample = { ms, rssMb: rssMb(child.pid!), treeRssMb: tree.reduce((sum, pid) => sum + rssMb(pid), 0), processes: tree.length }
-  failed.catch(() => undefined)
   await stop(child, async () => {
     await connection.sendRequest("shutdown")
     await connection.sendNotification("exit")
@@ -155,9 +171,21 @@ export default async function coldStartBench(): Promise<BenchTable[]> {
     const list = servers(await bundleMinimalServer(dir))
     const runnable = list.filter((s) => !s.missing)
     const samples = new Map<Server, Sample[]>(runnable.map((s) => [s, []]))
+    // A server that fails to start is reported in its row; the others are still measured.
+    const measure = async (server: Server, keep: boolean) => {
+      if (server.missing) return
+      try {
+        const sample = await coldStart(server, workspace)
+        if (keep) samples.get(server)!.push(sample)
+      } catch (error) {
+        server.missing = `failed: ${error instanceof Error ? error.message : String(error)}`
+        samples.delete(server)
+      }
+    }
     // One warm-up round (disk cache), then RUNS measured rounds, round-robin.
-    for (const server of runnable) await coldStart(server, workspace)
-    for (let i = 0; i < RUNS; i++) for (const server of runnable) samples.get(server)!.push(await coldStart(server, workspace))
+    for (const server of runnable) await measure(server, false)
+    for (let i = 0; i < RUNS; i++) for (const server of runnable) await measure(server, true)
+    if (!samples.has(list[0]!)) throw new Error(`the baseline could not be measured: ${list[0]!.missing}`)
 
     const baseline = stats(samples.get(list[0]!)!.map((s) => s.ms)).median
     const rows = list.map((server) => {
