@@ -100,7 +100,8 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
       }
     })
     child.on("close", (code) => {
-      const kept = files.filter((f) => f.lines.some((l) => l.isMatch))
+      // rg searches in parallel, so files come in no fixed order: sort them for a stable answer.
+      const kept = files.filter((f) => f.lines.some((l) => l.isMatch)).sort((a, b) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : 0))
       if (capped || code === 0 || code === 1) return finish({ ok: true, files: kept, matchCount, capped })
       const detail = stderr.trim() || `ripgrep exited with code ${code}`
       finish({ ok: false, message: `The search failed: ${detail}\nsearch_files takes a Rust regex (like JavaScript's, without look-around or backreferences).` })
