@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
-import { readFileSync, writeFileSync } from "node:fs"
+import { readFileSync, statSync, writeFileSync } from "node:fs"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
 import { startCommand, type CommandOptions } from "../../../server/src/terminal/runner"
@@ -107,6 +107,15 @@ describe("startCommand", () => {
     expect(full.split("\n")).toHaveLength(20001)
     expect(full.startsWith("1\n2\n")).toBe(true)
     expect(full.endsWith("19999\n20000\n")).toBe(true)
+  })
+
+  it("writes a large output whole to the artifact while the model's window stays small", async () => {
+    const run = startCommand(base("head -c 20000000 /dev/zero | tr '\\0' 'a' | fold -w 99"))
+    expect((await run.done).exitCode).toBe(0)
+    // fold breaks after every 99 bytes; the last partial line gets no newline.
+    expect(statSync(run.artifactPath).size).toBe(20_000_000 + Math.floor(20_000_000 / 99))
+    expect(run.window.totalBytes).toBe(statSync(run.artifactPath).size)
+    expect(run.window.render(() => "[cut]").length).toBeLessThan(52 * 1024)
   })
 
   it("runs without the API key in the environment", async () => {
