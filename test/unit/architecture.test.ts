@@ -75,7 +75,12 @@ function areaOf(path: string): Area | undefined {
   const parts = path.split(sep).join("/").split("/")
   if (parts[0] === "protocol" && parts[1] === "src") return "protocol"
   if (parts[0] !== "server" || parts[1] !== "src" || parts.length < 3) return undefined
-  if (parts.length === 3) return parts[2]!.replace(SOURCE, "") === "main" ? "main.ts" : `server/src/${parts[2]}`
+  if (parts.length === 3) {
+    const name = parts[2]!.replace(SOURCE, "")
+    if (name === "main") return "main.ts"
+    // `import … from "../modes"` is the folder's index file.
+    return RULES[name] ? name : `server/src/${parts[2]}`
+  }
   return parts[2]
 }
 
@@ -174,6 +179,7 @@ describe("architecture: DESIGN.md's import table", () => {
         "server/src/task/loop.ts": `const sdk = await import("@anthropic-ai/sdk")`,
         "server/src/edits/io.ts": `import { readFileSync } from "node:fs"\nexport * from "../modes/builtin"`,
         "server/src/approval/flow.ts": `import type { AskPort } from "../tools/context"\nimport { registry } from "../tools/registry"`,
+        "server/src/pipeline/ok.ts": `import { modes } from "../modes"\nimport { flow } from "../approval/index"`,
         "server/src/config/ok.ts": `// import { x } from "../lsp/connection"\nimport { z } from "zod"\nimport type { TaskUpdate } from "@agent-lsp/protocol"`,
         "server/src/main.ts": `const c = require("vscode-languageserver/node")`,
         "protocol/src/x.ts": `import { readFile } from "node:fs/promises"\nimport { z } from "zod"`,
