@@ -39,7 +39,8 @@ export class AnthropicProvider implements ModelProvider {
         const toolIds = new Map<number, string>()
         for await (const event of stream) {
           for (const out of translate(event, toolIds)) {
-            yielded = true
+            // Usage alone is not output the user saw: a failure after it can still be retried.
+            if (out.kind !== "usage") yielded = true
             yield out
           }
         }

@@ -10,7 +10,7 @@ import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
 import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
-import { unansweredToolUses, interruptedResult, userText } from "./messages"
+import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -129,6 +129,7 @@ class Service implements TaskService {
   }
 
   activeTaskId(): string | undefined {
+    this.loadAll()
     const all = [...this.runtimes.values()]
     // The deepest live task is the one doing the work (a paused parent waits on it).
     const running = all.filter((rt) => rt.live && rt.state.status !== "paused").sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]
@@ -163,6 +164,11 @@ class Service implements TaskService {
     rt.controller = new AbortController()
     rt.stopped = false
     rt.pipeline ??= this.pipelineFor(rt)
+    if (rt.lastRequestTokens === 0) {
+      // A task loaded from disk: estimate what the model sees now (the condensed view), not the full history.
+      rt.lastRequestTokens = Math.ceil(charCount(rt.state.view()) / 4)
+      rt.messagesAtLastRequest = rt.state.messages.length
+    }
     rt.requestsSinceCheck = 0
     rt.costCheckpointUsd = rt.state.usage.costUsd
     const env: LoopEnv = {

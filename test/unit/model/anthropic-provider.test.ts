@@ -22,7 +22,7 @@ afterEach(async () => {
   api = undefined
 })
 
-async function start(replies: LocalReply[]): Promise<string> {
+async function serve(replies: LocalReply[]): Promise<string> {
   api = new LocalMessagesApi(replies)
   return api.start()
 }
@@ -38,7 +38,7 @@ const fast = { baseDelayMs: 5, maxDelayMs: 50 }
 
 describe("AnthropicProvider", () => {
   it("streams text and tool calls as model events and sends model, max_tokens, tools and cache breakpoints", async () => {
-    const baseUrl = await start([{ events: replyEvents("Hello there", [{ id: "toolu_1", name: "read_file", json: '{"path":"src/a.ts"}' }]) }])
+    const baseUrl = await serve([{ events: replyEvents("Hello there", [{ id: "toolu_1", name: "read_file", json: '{"path":"src/a.ts"}' }]) }])
     const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal))
 
     const text = events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")
@@ -63,7 +63,7 @@ describe("AnthropicProvider", () => {
   })
 
   it("retries a 529 overloaded reply, yields the retry, then streams the second attempt", async () => {
-    const baseUrl = await start([
+    const baseUrl = await serve([
       { status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }, headers: { "retry-after": "0" } },
       { events: replyEvents("ok") },
     ])
@@ -75,9 +75,21 @@ describe("AnthropicProvider", () => {
     expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("ok")
   })
 
+  it("retries an overloaded error that arrives in the stream before any output", async () => {
+    const start = replyEvents("x")[0]!
+    const baseUrl = await serve([
+      { events: [start, { event: "error", data: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }] },
+      { events: replyEvents("second try") },
+    ])
+    const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal))
+    expect(api!.requests).toHaveLength(2)
+    expect(events.filter((e) => e.kind === "retry")).toHaveLength(1)
+    expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("second try")
+  })
+
   it("gives up after the last attempt with an overloaded ModelError", async () => {
     const overloaded: LocalReply = { status: 529, body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }
-    const baseUrl = await start([overloaded, overloaded, overloaded])
+    const baseUrl = await serve([overloaded, overloaded, overloaded])
     const provider = new AnthropicProvider({ baseUrl, env, retry: { ...fast, maxAttempts: 3 } })
     const error = await collect(provider.stream(request, new AbortController().signal)).catch((e) => e)
     expect(error).toBeInstanceOf(ModelError)
@@ -86,7 +98,7 @@ describe("AnthropicProvider", () => {
   })
 
   it("fails at once with code auth on a 401, without retrying", async () => {
-    const baseUrl = await start([{ status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } }])
+    const baseUrl = await serve([{ status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } }])
     const error = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal)).catch((e) => e)
     expect(error).toBeInstanceOf(ModelError)
     expect(error.code).toBe("auth")
@@ -103,7 +115,7 @@ describe("AnthropicProvider", () => {
   })
 
   it("aborts a slow stream on the signal: the server sees the connection closed and the stream ends aborted", async () => {
-    const baseUrl = await start([{ events: replyEvents("a slow reply that keeps coming"), delayMs: 40, hang: true }])
+    const baseUrl = await serve([{ events: replyEvents("a slow reply that keeps coming"), delayMs: 40, hang: true }])
     const controller = new AbortController()
     const seen: ModelEvent[] = []
     const error = await (async () => {
@@ -118,7 +130,7 @@ describe("AnthropicProvider", () => {
   })
 
   it("sends the key from ANTHROPIC_API_KEY and never puts it in the request body", async () => {
-    const baseUrl = await start([{ events: replyEvents("hi") }])
+    const baseUrl = await serve([{ events: replyEvents("hi") }])
     await collect(createModelProvider({ baseUrl }, { env }).stream(request, new AbortController().signal))
     const { headers, body } = api!.requests[0]!
     const auth = `${headers["x-api-key"] ?? ""} ${headers.authorization ?? ""}`
