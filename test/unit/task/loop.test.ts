@@ -173,6 +173,42 @@ describe("the agent loop", () => {
     expect(fx.model.requests).toHaveLength(2)
   })
 
+  it("filters the offered tools anew after switch_mode and shows the todo list to the model in the next request", async () => {
+    fx = await makeFixture({
+      turns: [
+        { toolCalls: [{ name: "update_todo_list", input: { todos: "[x] look\n[-] explain" } }, { name: "switch_mode", input: { mode_slug: "ask", reason: "only questions" } }] },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "explained" } }] },
+      ],
+      settings: (s) => (s.autoApprove.modeSwitch = true),
+    })
+    const { taskId } = await fx.service.newTask({ text: "explain it" })
+    await fx.status(taskId, "completed")
+    const [first, second] = fx.model.requests
+    expect(first!.tools.map((t) => t.name)).toContain("write_to_file")
+    expect(second!.tools.map((t) => t.name)).not.toContain("write_to_file")
+    expect(second!.tools.map((t) => t.name)).toContain("read_file")
+    expect(requestText(second!)).toContain("Current todo list")
+    expect(requestText(second!)).toContain("[-] explain")
+    expect(fx.updatesOf(taskId)).toContainEqual({ kind: "todos", todos: [{ text: "look", status: "completed" }, { text: "explain", status: "in_progress" }] })
+    expect((await fx.service.getTask(taskId)).todos).toHaveLength(2)
+  })
+
+  it("asks the user to continue once the estimated cost passes agent.limits.costUsd", async () => {
+    fx = await makeFixture({
+      turns: [
+        { toolCalls: [{ name: "update_todo_list", input: { todos: "[ ] a" } }], usage: { inputTokens: 1000, outputTokens: 100 } },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      settings: (s) => (s.limits.costUsd = 0.001),
+    })
+    fx.ask.questionAnswer = () => ({ decision: "answered", answer: "Continue" })
+    const { taskId } = await fx.service.newTask({ text: "spend" })
+    await fx.status(taskId, "completed")
+    expect(fx.ask.questions.map((q) => q.question)).toEqual([expect.stringContaining("agent.limits.costUsd = 0.001")])
+    const usage = fx.updatesOf(taskId).filter((u) => u.kind === "usage").at(-1) as { costUsd: number }
+    expect(usage.costUsd).toBeGreaterThan(0.001)
+  })
+
   it("shows a provider retry as a running status with the retry message", async () => {
     const retrying = {
       async *stream() {
