@@ -81,7 +81,10 @@ export function applySearchReplaceBlocks(original: string, blocks: SearchReplace
     } else if (found.kind === "ambiguous") {
       failed.push(ambiguous(block.index, found.starts.map((s) => s + 1)))
     } else {
-      failed.push(notFound(block, doc, pattern.length, found.closest, threshold, edits.length > 0))
+      // Was it there, but on lines an earlier block already replaced? Say so rather than "not found".
+      const unblocked = edits.length ? findBlock(doc, pattern, hint, threshold, () => false) : found
+      if (unblocked.kind === "found") failed.push(overlapping(block.index, unblocked.start, pattern.length, applied, edits))
+      else failed.push(notFound(block, doc, pattern.length, found.closest, threshold))
     }
   }
   return { text: edits.length ? splice(doc, edits) : original, applied, failed }
@@ -123,12 +126,25 @@ function ambiguous(index: number, lines: number[]): FailedBlock {
   }
 }
 
-function notFound(block: SearchReplaceBlock, doc: MatchDocument, k: number, closest: Candidate | undefined, threshold: number, earlierApplied: boolean): FailedBlock {
+function overlapping(index: number, start: number, k: number, applied: AppliedBlock[], edits: { start: number; count: number }[]): FailedBlock {
+  const i = edits.findIndex((e) => start < e.start + Math.max(e.count, 1) && e.start < start + k)
+  const other = applied[i]?.index
+  return {
+    index,
+    reason: "notFound",
+    message: `Block ${index}: its SEARCH text is at ${lineRange(start + 1, start + k)}, which block ${other ?? "?"} of this diff already changes. Each block must match the file as it was before the diff: put changes to the same lines in one block.`,
+  }
+}
+
+function lineRange(first: number, last: number): string {
+  return first === last ? `line ${first}` : `lines ${first}-${last}`
+}
+
+function notFound(block: SearchReplaceBlock, doc: MatchDocument, k: number, closest: Candidate | undefined, threshold: number): FailedBlock {
   const where = block.startLine !== undefined ? ` (searched near line ${block.startLine} first, then the whole file)` : ""
-  const overlap = earlierApplied ? " Lines already replaced by an earlier block of this diff are not searched again: put changes to the same lines in one block." : ""
   const reread = "Re-read the file with read_file and copy the SEARCH lines exactly as they are now."
   if (!closest || closest.similarity === 0)
-    return { index: block.index, reason: "notFound", similarity: 0, message: `Block ${block.index}: no match for the SEARCH text${where}. Nothing similar was found.${overlap} ${reread}` }
+    return { index: block.index, reason: "notFound", similarity: 0, message: `Block ${block.index}: no match for the SEARCH text${where}. Nothing similar was found. ${reread}` }
   const lines = doc.lines(closest.start, k)
   const needed = threshold < 1 ? `${Math.round(threshold * 100)}%` : "identical apart from whitespace"
   return {
@@ -137,7 +153,7 @@ function notFound(block: SearchReplaceBlock, doc: MatchDocument, k: number, clos
     similarity: closest.similarity,
     closest: { startLine: closest.start + 1, endLine: closest.start + k, text: lines.join("\n") },
     message:
-      `Block ${block.index}: no match for the SEARCH text${where}. The closest text is at lines ${closest.start + 1}-${closest.start + k}, ` +
-      `${Math.round(closest.similarity * 100)}% similar (needed: ${needed}):\n${lines.map((l, i) => `${closest.start + 1 + i} | ${l}`).join("\n")}\n${overlap ? overlap.trim() + " " : ""}${reread}`,
+      `Block ${block.index}: no match for the SEARCH text${where}. The closest text is at ${lineRange(closest.start + 1, closest.start + k)}, ` +
+      `${Math.round(closest.similarity * 100)}% similar (needed: ${needed}):\n${lines.map((l, i) => `${closest.start + 1 + i} | ${l}`).join("\n")}\n${reread}`,
   }
 }

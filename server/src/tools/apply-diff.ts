@@ -35,7 +35,7 @@ export const applyDiff = defineTool({
     const fuzzy = result.applied.filter((b) => b.match !== "exact")
     if (fuzzy.length)
       notes.push(
-        `Matched without an exact copy: ${fuzzy.map((b) => `block ${b.index} at lines ${b.startLine}-${b.endLine} (${b.match === "whitespace" ? "whitespace differed" : `${Math.round(b.similarity * 100)}% similar`})`).join("; ")}.`,
+        `Matched without an exact copy: ${fuzzy.map((b) => `block ${b.index} at ${b.startLine === b.endLine ? `line ${b.startLine}` : `lines ${b.startLine}-${b.endLine}`} (${b.match === "whitespace" ? "whitespace differed" : `${Math.round(b.similarity * 100)}% similar`})`).join("; ")}.`,
       )
     if (result.failed.length) {
       notes.push(

@@ -116,6 +116,7 @@ describe("applySearchReplaceBlocks", () => {
   it("does not match a later block on lines an earlier block replaced, and says to merge them", () => {
     const result = apply("a\nb\nc\n", diff({ search: "a\nb", replace: "A\nB" }, { search: "b\nc", replace: "X" }))
     expect(result.text).toBe("A\nB\nc\n")
+    expect(result.failed[0]!.message).toContain("Block 2: its SEARCH text is at lines 2-3, which block 1 of this diff already changes")
     expect(result.failed[0]!.message).toContain("one block")
   })
 

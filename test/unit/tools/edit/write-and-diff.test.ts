@@ -66,7 +66,7 @@ describe("apply_diff", () => {
     expect(await readFile(ws.path("m.js"), "utf8")).toBe(file.replace("return 1", "return 10"))
     const message = text(result)
     expect(message).toContain("block 1 of 2 applied; block 2 did not")
-    expect(message).toMatch(/closest text is at lines \d+-\d+, \d+% similar/)
+    expect(message).toMatch(/closest text is at line 6, \d+% similar/)
     expect(message).toContain("Re-read m.js")
   })
 
