@@ -47,7 +47,13 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
   if (!validated.ok) return fail(validated.message)
   const params = validated.params
   if (tool.group === "edit") {
-    const paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
+    let paths: string[]
+    try {
+      paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
+    } catch (error) {
+      // The paths cannot be known, so the restriction cannot be checked: refuse (fail closed).
+      return fail(`Invalid arguments for ${tool.name}: could not tell which files it touches (${error instanceof Error ? error.message : String(error)}).`, params)
+    }
     const access = checkToolAccess(mode, { name: tool.name, group: tool.group, touchedPaths: paths.map((p) => asModeSees(p, v.workspaceFolders)) })
     if (!access.allowed && access.reason === "fileRestriction") {
       return fail(msg.fileRestriction(tool.name, mode.name, access.fileRegex, access.description, access.path), params)

@@ -123,4 +123,21 @@ describe("validation steps, each an is_error result that does not end the turn",
     const second = await h.pipeline.run(h.call("read_file", { path: "b.ts" }), turn, h.ctx)
     expect(second.status).toBe("done")
   })
+
+  it("refuses an edit whose touched paths cannot be worked out in a restricted mode", async () => {
+    const broken = defineTool({
+      name: "apply_patch",
+      group: "edit",
+      params: z.object({ patch: z.string() }),
+      description: "",
+      available: () => true,
+      touchedPaths: () => {
+        throw new Error("line 2: expected '*** Update File:'")
+      },
+      prepare: async () => ({ result: textResult("patched") }),
+    })
+    const h = harness({ mode: "architect", tools: [...FAKE_TOOLS, broken], tweak: (s) => (s.tools.enabled = ["apply_patch"]) })
+    const r = await once(h, "apply_patch", { patch: "garbage" })
+    expect(r.text).toBe("Invalid arguments for apply_patch: could not tell which files it touches (line 2: expected '*** Update File:').")
+  })
 })
