@@ -1,5 +1,3 @@
-import { randomBytes } from "node:crypto"
-import { fileURLToPath } from "node:url"
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import { createModelProvider } from "../model/index"
 import type { ModelProvider } from "../model/provider"
@@ -16,6 +14,7 @@ import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./serv
 import { TaskStore } from "./store"
 import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
+import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
 /** What createTaskService takes beyond what lsp/ always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
@@ -57,10 +56,10 @@ class Service implements TaskService {
     this.loadAll()
     const mode = params.mode ?? this.defaultModeSlug()
     this.requireMode(mode)
-    const folder = this.folderFor(params.context?.[0]?.uri)
+    const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(userText(this.withContext(params.text, params.context)))
+    rt.addMessage(userText(withContext(params.text, params.context, this.deps.editor)))
     this.start(rt)
     return { taskId: rt.taskId }
   }
@@ -339,38 +338,4 @@ class Service implements TaskService {
   private defaultModeSlug(): string {
     return this.defaultMode ?? this.deps.settings().modes.default
   }
-
-  private folderFor(uri: string | undefined): string {
-    const folders = this.deps.workspaceFolders()
-    if (uri?.startsWith("file:")) {
-      const path = fileURLToPath(uri)
-      const match = folders.filter((f) => path === f || path.startsWith(f.endsWith("/") ? f : `${f}/`)).sort((a, b) => b.length - a.length)[0]
-      if (match) return match
-    }
-    return folders[0] ?? ""
-  }
-
-  /** The user's text plus what they pointed at (a selection is quoted from the open buffer). */
-  private withContext(text: string, context: ParamsOf<"newTask">["context"]): string {
-    if (!context?.length) return text
-    const parts = [text]
-    for (const item of context) {
-      const path = item.uri.startsWith("file:") ? fileURLToPath(item.uri) : item.uri
-      const doc = this.deps.editor.openDocument(path)
-      if (item.range && doc) {
-        const lines = doc.text.split("\n").slice(item.range.start.line, item.range.end.line + 1).join("\n")
-        parts.push(`Selection in ${path} (lines ${item.range.start.line + 1}-${item.range.end.line + 1}):\n\`\`\`\n${lines}\n\`\`\``)
-      } else parts.push(item.range ? `See ${path}, lines ${item.range.start.line + 1}-${item.range.end.line + 1}.` : `See ${path}.`)
-    }
-    return parts.join("\n\n")
-  }
-}
-
-function newTaskId(): string {
-  return `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
-}
-
-function titleOf(text: string): string {
-  const line = text.trim().split("\n", 1)[0] ?? ""
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest"
 import type { ModelMessage } from "../../../server/src/model/provider"
 import { forRequest, INTERRUPTED_RESULT } from "../../../server/src/task/messages"
 import { parsePartialJson } from "../../../server/src/task/partial-json"
+import { folderFor, withContext } from "../../../server/src/task/new-task-input"
+import { FakeEditor } from "../../support/fake-editor"
 
 describe("parsePartialJson", () => {
   it("reads what has streamed so far of a tool call's arguments", () => {
@@ -29,5 +31,21 @@ describe("forRequest", () => {
     expect(out.map((m) => m.role)).toEqual(["user", "assistant", "user"])
     expect(out[2]!.content.map((b) => (b.type === "toolResult" ? b.toolUseId : b.type))).toEqual(["a", "b", "text"])
     expect(JSON.stringify(out[2]!.content[0])).toContain(INTERRUPTED_RESULT)
+  })
+})
+
+describe("new task input", () => {
+  it("quotes the selected lines of an open buffer and names files that are not open", () => {
+    const editor = new FakeEditor()
+    editor.open("/w/src/a.ts", "line one\nline two\nline three\n")
+    const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 4 } }
+    const text = withContext("Explain this", [{ uri: "file:///w/src/a.ts", range }, { uri: "file:///w/b.ts" }], editor)
+    expect(text).toBe("Explain this\n\nSelection in /w/src/a.ts (lines 2-3):\n```\nline two\nline three\n```\n\nSee /w/b.ts.")
+  })
+
+  it("puts a task in the workspace folder that holds its context file, else the first", () => {
+    expect(folderFor("file:///w2/pkg/x.ts", ["/w1", "/w2", "/w2/pkg"])).toBe("/w2/pkg")
+    expect(folderFor("file:///elsewhere/x.ts", ["/w1", "/w2"])).toBe("/w1")
+    expect(folderFor(undefined, [])).toBe("")
   })
 })

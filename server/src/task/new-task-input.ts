@@ -1,0 +1,41 @@
+import { randomBytes } from "node:crypto"
+import { fileURLToPath } from "node:url"
+import type { ParamsOf } from "@agent-lsp/protocol"
+import type { EditorPort } from "../tools/context"
+
+/** What agent/newTask's params become: an id, a title, the task's folder, and its first message. */
+
+export function newTaskId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
+}
+
+export function titleOf(text: string): string {
+  const line = text.trim().split("\n", 1)[0] ?? ""
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line
+}
+
+/** The workspace folder a task belongs to: the one holding its context file, else the first. */
+export function folderFor(uri: string | undefined, folders: readonly string[]): string {
+  if (uri?.startsWith("file:")) {
+    const path = fileURLToPath(uri)
+    const match = folders.filter((f) => path === f || path.startsWith(f.endsWith("/") ? f : `${f}/`)).sort((a, b) => b.length - a.length)[0]
+    if (match) return match
+  }
+  return folders[0] ?? ""
+}
+
+/** The user's text plus what they pointed at (a selection is quoted from the open buffer). */
+export function withContext(text: string, context: ParamsOf<"newTask">["context"], editor: EditorPort): string {
+  if (!context?.length) return text
+  const parts = [text]
+  for (const item of context) {
+    const path = item.uri.startsWith("file:") ? fileURLToPath(item.uri) : item.uri
+    const doc = editor.openDocument(path)
+    const range = item.range
+    if (range && doc) {
+      const lines = doc.text.split("\n").slice(range.start.line, range.end.line + 1).join("\n")
+      parts.push(`Selection in ${path} (lines ${range.start.line + 1}-${range.end.line + 1}):\n\`\`\`\n${lines}\n\`\`\``)
+    } else parts.push(range ? `See ${path}, lines ${range.start.line + 1}-${range.end.line + 1}.` : `See ${path}.`)
+  }
+  return parts.join("\n\n")
+}
