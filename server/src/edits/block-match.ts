@@ -38,7 +38,7 @@ export type Blocked = (start: number, length: number) => boolean
  */
 export function findBlock(doc: MatchDocument, pattern: string[], hint: number | undefined, threshold: number, blocked: Blocked): FindResult {
   const k = pattern.length
-  const exact = pick(doc.uniformEol ? (from, to) => exactSearch(doc, pattern, from, to) : (from, to) => lineScan(doc, pattern, from, to, (i) => doc.line(i)), doc, k, hint, blocked)
+  const exact = pick((from, to) => exactScan(doc, pattern, from, to), doc, k, hint, blocked)
   if (exact) return { ...exact, match: "exact" }
   const normPattern = pattern.map(collapseWhitespace)
   const loose = pick((from, to) => indexedScan(doc, normPattern, from, to), doc, k, hint, blocked)
@@ -71,6 +71,24 @@ function pick(scan: Scan, doc: MatchDocument, k: number, hint: number | undefine
   if (starts.length === 0) return undefined
   const choice = choose(starts, hint)
   return choice.kind === "found" ? { ...choice, similarity: 1 } : choice
+}
+
+/** Native string search suits a few whole-file scans; after this many, an index of lines pays for itself. */
+const SCANS_BEFORE_INDEX = 8
+
+/** All starts in [from, to] where the lines equal the pattern exactly. */
+function exactScan(doc: MatchDocument, pattern: string[], from: number, to: number): number[] {
+  const whole = to - from > 2 * HINT_WINDOW
+  if (whole && ++doc.wholeFileSearches > SCANS_BEFORE_INDEX) {
+    const anchor = longest(pattern)
+    const found: number[] = []
+    for (const p of doc.lineIndex().get(pattern[anchor]!) ?? []) {
+      const s = p - anchor
+      if (s >= from && s <= to && pattern.every((w, j) => doc.line(s + j) === w)) found.push(s)
+    }
+    return found
+  }
+  return doc.uniformEol ? exactSearch(doc, pattern, from, to) : lineScan(doc, pattern, from, to, (i) => doc.line(i))
 }
 
 /** All starts in [from, to] where the lines equal the pattern, by native search of the joined text. */

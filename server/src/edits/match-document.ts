@@ -15,6 +15,9 @@ export class MatchDocument {
   readonly uniformEol: boolean
   private norm: (string | undefined)[] | undefined
   private normIndex: Map<string, number[]> | undefined
+  private exactIndex: Map<string, number[]> | undefined
+  /** Whole-file exact searches done so far (see wholeFileSearches in block-match). */
+  wholeFileSearches = 0
 
   constructor(readonly text: string) {
     const starts = this.starts
@@ -62,6 +65,21 @@ export class MatchDocument {
       this.normIndex = index
     }
     return this.normIndex
+  }
+
+  /** Lines by exact content (built on first use). */
+  lineIndex(): Map<string, number[]> {
+    if (!this.exactIndex) {
+      const index = new Map<string, number[]>()
+      for (let i = 0; i < this.lineCount; i++) {
+        const key = this.line(i)
+        const list = index.get(key)
+        if (list) list.push(i)
+        else index.set(key, [i])
+      }
+      this.exactIndex = index
+    }
+    return this.exactIndex
   }
 
   /** Line containing offset (binary search). */
