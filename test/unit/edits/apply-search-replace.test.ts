@@ -138,6 +138,18 @@ describe("applySearchReplaceBlocks", () => {
     expect(result.failed[0]!.similarity).toBeGreaterThan(0.7)
   })
 
+  it("finds many unhinted blocks (past the point where it switches to a line index) and still refuses duplicates", () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `line ${i}`)
+    lines[250] = "dup"
+    lines[270] = "dup"
+    const blocks = Array.from({ length: 12 }, (_, b) => block(`line ${b * 20}\nline ${b * 20 + 1}`, `L${b * 20}`, undefined, b + 1))
+    blocks.push(block("dup", "DUP", undefined, 13))
+    const result = applySearchReplaceBlocks(lines.join("\n"), blocks)
+    expect(result.applied.map((b) => b.startLine)).toEqual(Array.from({ length: 12 }, (_, b) => b * 20 + 1))
+    expect(result.failed).toMatchObject([{ index: 13, reason: "ambiguous", candidates: [251, 271] }])
+    expect(result.text.split("\n")[20]).toBe("L20")
+  })
+
   it("refuses an empty SEARCH part and points at insert_content", () => {
     const result = applySearchReplaceBlocks("a\n", [block("", "x")])
     expect(result.failed[0]!.message).toContain("insert_content")
