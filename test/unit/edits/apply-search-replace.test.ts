@@ -147,7 +147,8 @@ describe("applySearchReplaceBlocks", () => {
     const result = applySearchReplaceBlocks(lines.join("\n"), blocks)
     expect(result.applied.map((b) => b.startLine)).toEqual(Array.from({ length: 12 }, (_, b) => b * 20 + 1))
     expect(result.failed).toMatchObject([{ index: 13, reason: "ambiguous", candidates: [251, 271] }])
-    expect(result.text.split("\n")[20]).toBe("L20")
+    // Each block replaced two lines by one, so the second block now sits at index 19.
+    expect(result.text.split("\n")[19]).toBe("L20")
   })
 
   it("refuses an empty SEARCH part and points at insert_content", () => {
