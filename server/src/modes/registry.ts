@@ -24,7 +24,7 @@ export interface ModeRegistryOptions {
   globalConfigDir?: string | null
   /** A problem with a modes file, for the user (lsp/ shows it with window/showMessage). */
   onError?: (error: ModeFileError) => void
-  /** Called after a reload that changed the modes. */
+  /** Called after a reload that changed the modes (not for the first load, in the constructor). */
   onChange?: (modes: readonly Mode[]) => void
   /** Watch the files and reload when they change (default false; the server turns it on). */
   watch?: boolean
@@ -47,7 +47,7 @@ export class ModeRegistry implements ModeLookup {
   private disposed = false
 
   constructor(private readonly options: ModeRegistryOptions = {}) {
-    this.reload()
+    this.load(false)
   }
 
   /** Only the built-in modes (tests, headless use). */
@@ -75,6 +75,11 @@ export class ModeRegistry implements ModeLookup {
 
   /** Re-reads the custom modes files. Each new problem is reported once through onError; returns all. */
   reload(): readonly ModeFileError[] {
+    return this.load(true)
+  }
+
+  /** `notifyChange` is false for the first load: the owner has no reference to the registry yet. */
+  private load(notifyChange: boolean): readonly ModeFileError[] {
     const errors: ModeFileError[] = []
     const merged = new Map<string, Mode>(BUILTIN_MODES.map((mode) => [mode.slug, { ...mode, source: "builtin" as const }]))
     const globalFile = this.globalFile()
@@ -90,7 +95,7 @@ export class ModeRegistry implements ModeLookup {
     for (const error of errors) if (!this.reportedErrors.has(`${error.file}\n${error.reason}`)) this.options.onError?.(error)
     this.reportedErrors = keys
     if (this.options.watch) this.syncWatchers()
-    if (before !== JSON.stringify(this.modes)) this.options.onChange?.(this.modes)
+    if (notifyChange && before !== JSON.stringify(this.modes)) this.options.onChange?.(this.modes)
     return errors
   }
 

@@ -150,4 +150,44 @@ describe("ModeRegistry", () => {
     await writeFile(w.path(".roomodes"), docsYaml)
     await changed
   })
+
+  it("lets the first workspace folder win when two define the same slug", async () => {
+    const first = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: First, roleDefinition: r, groups: [] }\n` })
+    const second = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: Second, roleDefinition: r, groups: [] }\n  - { slug: only2, name: Only, roleDefinition: r, groups: [] }\n` })
+    const registry = new ModeRegistry({ workspaceFolders: () => [first.root, second.root], globalConfigDir: null })
+    expect(registry.get("shared")?.name).toBe("First")
+    expect(registry.get("only2")?.source).toBe("workspace")
+  })
+
+  it("reports problems found at construction, and calls onChange only for later reloads", async () => {
+    const w = await ws({ ".roomodes": docsYaml + "  - { slug: bad slug, name: B, roleDefinition: r, groups: [] }\n" })
+    const reported: ModeFileError[] = []
+    let changes = 0
+    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e), onChange: () => changes++ })
+    expect(registry.get("docs")).toBeDefined()
+    expect(reported.map((e) => e.reason)).toEqual(['mode 2 ("bad slug") was skipped: slug: slug must use only letters, digits and dashes'])
+    expect(changes).toBe(0)
+    await writeFile(w.path(".roomodes"), "")
+    registry.reload()
+    expect(changes).toBe(1)
+    expect(registry.get("docs")).toBeUndefined()
+  })
+
+  it("reloads when the global custom modes file appears", async () => {
+    const global = await ws()
+    const changed = new Promise<void>((resolve) => {
+      const registry: ModeRegistry = new ModeRegistry({
+        globalConfigDir: global.root,
+        watch: true,
+        debounceMs: 20,
+        onChange: () => {
+          expect(registry.get("gm")?.source).toBe("global")
+          registry.dispose()
+          resolve()
+        },
+      })
+    })
+    await writeFile(join(global.root, "custom_modes.yaml"), "customModes:\n  - { slug: gm, name: G, roleDefinition: r, groups: [read] }\n")
+    await changed
+  })
 })
