@@ -27,16 +27,18 @@ export function unansweredToolUses(messages: readonly ModelMessage[]): string[] 
 
 /**
  * The messages as the API accepts them: every tool_use answered in the next user message (tool
- * results first, as the API requires), consecutive messages of one role merged, and no empty message.
+ * results first, as the API requires), consecutive messages of one role merged, no blank text block
+ * and no empty message.
  */
 export function forRequest(messages: readonly ModelMessage[]): ModelMessage[] {
   const out: ModelMessage[] = []
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i]!
-    if (message.content.length === 0) continue
+  for (const message of messages) {
+    // The API refuses blank text blocks.
+    const content = message.content.filter((b) => b.type !== "text" || b.text.trim() !== "")
+    if (content.length === 0) continue
     const previous = out[out.length - 1]
-    if (previous && previous.role === message.role) previous.content = [...previous.content, ...message.content]
-    else out.push({ role: message.role, content: [...message.content] })
+    if (previous && previous.role === message.role) previous.content = [...previous.content, ...content]
+    else out.push({ role: message.role, content })
   }
   for (let i = 0; i < out.length; i++) {
     const message = out[i]!

@@ -74,7 +74,7 @@ class Service implements TaskService {
     }
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
-    rt.addMessage(userText(text))
+    rt.addMessage(userText(text.trim() ? text : "(The user sent an empty message: continue.)"))
     this.start(rt)
   }
 

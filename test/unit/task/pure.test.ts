@@ -34,6 +34,17 @@ describe("forRequest", () => {
   })
 })
 
+describe("forRequest on blank text", () => {
+  it("drops blank text blocks and the messages they leave empty", () => {
+    const out = forRequest([
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "assistant", content: [{ type: "text", text: "  " }] },
+      { role: "user", content: [{ type: "text", text: "" }, { type: "text", text: "again" }] },
+    ])
+    expect(out).toEqual([{ role: "user", content: [{ type: "text", text: "go" }, { type: "text", text: "again" }] }])
+  })
+})
+
 describe("new task input", () => {
   it("quotes the selected lines of an open buffer and names files that are not open", () => {
     const editor = new FakeEditor()
