@@ -37,12 +37,6 @@ export function splitLines(text: string): TextLines {
   return { lines, eols, eol: crlf > lf ? "\r\n" : "\n" }
 }
 
-export function joinLines(text: TextLines): string {
-  let out = ""
-  for (let i = 0; i < text.lines.length; i++) out += text.lines[i] + text.eols[i]!
-  return out
-}
-
 /** "\r\n" when most line breaks of `text` are CRLF. */
 export function detectEol(text: string): "\n" | "\r\n" {
   return splitLines(text).eol

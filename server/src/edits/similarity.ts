@@ -59,18 +59,6 @@ export function boundedLevenshtein(a: string, b: string, max = Math.max(a.length
 }
 
 /**
- * Similarity in [0, 1]: 1 - distance / longer length. Returns 0 when it is certainly below `floor`
- * (the bounded distance gave up), which is all a threshold test needs.
- */
-export function similarity(a: string, b: string, floor = 0): number {
-  const longer = Math.max(a.length, b.length)
-  if (longer === 0) return 1
-  const max = Math.floor((1 - floor) * longer)
-  const distance = boundedLevenshtein(a, b, max)
-  return distance > max ? 0 : 1 - distance / longer
-}
-
-/**
  * A cheap resemblance test for scanning many lines: the Dice coefficient of character bigrams (hashed
  * into a small table). O(length) per compared line, used to shortlist places before edit distances.
  */
