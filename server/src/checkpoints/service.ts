@@ -66,13 +66,15 @@ export class CheckpointService {
       const parent = await this.head()
       const args = ["commit-tree", tree, "-m", `${request.label}\n\ntask ${request.taskId} turn ${request.turn}${request.callId ? ` call ${request.callId}` : ""}`]
       if (parent) args.push("-p", parent)
-      const id = (await this.repo.run(args)).toString("utf8").trim()
-      // "files" = what changed since this task's previous checkpoint (else the workspace's previous one).
+      // "files" = what changed since this task's previous checkpoint (else the workspace's previous one),
+      // computed against the new tree while the commit is written.
       const previous = (await this.store.all()).filter((r) => r.taskId === request.taskId).at(-1)?.id ?? parent
-      const [, changed] = await Promise.all([
-        this.repo.run(["update-ref", "refs/heads/checkpoints", id]),
-        previous ? this.repo.run(["diff-tree", "-r", "-z", "--name-only", "--no-renames", previous, id]) : undefined,
+      const [commit, changed] = await Promise.all([
+        this.repo.run(args),
+        previous ? this.repo.run(["diff-tree", "-r", "-z", "--name-only", "--no-renames", previous, tree]) : undefined,
       ])
+      const id = commit.toString("utf8").trim()
+      await this.repo.setRef("refs/heads/checkpoints", id)
       this.headId = id
       const files = changed ? splitNul(changed) : []
       const record: CheckpointRecord = { id, taskId: request.taskId, turn: request.turn, callId: request.callId, label: request.label, createdAt: new Date().toISOString(), files }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
-import { lstat, mkdir, writeFile } from "node:fs/promises"
-import { join, relative, sep } from "node:path"
+import { lstat, mkdir, rename, writeFile } from "node:fs/promises"
+import { dirname, join, relative, sep } from "node:path"
 import { git, splitNul } from "./git"
 import { listSnapshotFiles } from "./walk"
 
@@ -97,6 +97,17 @@ export class ShadowRepo {
     if (remove.length > 0) await this.run(["update-index", "-z", "--force-remove", "--stdin"], nulList(remove))
     if (add.length > 0) await this.run(["update-index", "-z", "--add", "--replace", "--stdin"], nulList(add))
     return (await this.run(["write-tree"])).toString("utf8").trim()
+  }
+
+  /**
+   * Points a branch at a commit by writing its loose ref file (temp + rename): the same as
+   * `git update-ref` without another process. Only the checkpoint service writes this repository.
+   */
+  async setRef(ref: string, id: string): Promise<void> {
+    const file = join(this.gitDir, ref)
+    await mkdir(dirname(file), { recursive: true })
+    await writeFile(`${file}.tmp`, `${id}\n`)
+    await rename(`${file}.tmp`, file)
   }
 
   /**
