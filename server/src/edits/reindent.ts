@@ -10,7 +10,8 @@ export function reindent(replace: string[], search: string[], matched: string[])
   if (ref === -1) return replace
   const searchBase = leadingWhitespace(search[ref]!)
   const fileBase = leadingWhitespace(matched[ref] ?? "")
-  if (searchBase === fileBase) return replace
+  // Indentation as the file has it, line for line: the model's indentation is right as written.
+  if (search.every((line, i) => line.trim() === "" || leadingWhitespace(line) === leadingWhitespace(matched[i] ?? ""))) return replace
   const modelUnit = indentUnit([...search, ...replace])
   const fileUnit = indentUnit(matched) ?? (fileBase.includes("\t") ? "\t" : modelUnit ?? "    ")
   return replace.map((line) => {

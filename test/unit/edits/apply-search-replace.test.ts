@@ -40,6 +40,12 @@ describe("applySearchReplaceBlocks", () => {
     expect(result.text).toBe("function f() {\n\tif (a) {\n\t\tlog()\n\t\treturn 2\n\t}\n}\n")
   })
 
+  it("converts a 2-space SEARCH/REPLACE into a 4-space file even when the first line's indentation agrees", () => {
+    const file = "if (a) {\n    foo()\n}\n"
+    const result = apply(file, diff({ search: "if (a) {\n  foo()\n}", replace: "if (a) {\n  foo()\n  bar()\n}" }))
+    expect(result.text).toBe("if (a) {\n    foo()\n    bar()\n}\n")
+  })
+
   it("keeps CRLF line endings of the file", () => {
     const result = apply("one\r\ntwo\r\nthree\r\n", diff({ search: "two", replace: "2a\n2b" }))
     expect(result.text).toBe("one\r\n2a\r\n2b\r\nthree\r\n")
