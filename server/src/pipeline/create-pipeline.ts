@@ -1,6 +1,5 @@
 import { TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
-import type { ModelToolSpec } from "../model/provider"
 import type { ToolContext } from "../tools/context"
 import { errorResult, type ToolDefinition, type ToolResult } from "../tools/tool"
 import { askAtLimit, type LimitAnswer } from "./ask-user"
@@ -9,7 +8,7 @@ import { toolSpec } from "./json-schema"
 import { msg } from "./messages"
 import { callKey, RepetitionTracker, type Repetition } from "./repetition"
 import { runPrepared } from "./run-step"
-import type { PipelineOutcome, ToolCall, ToolPipeline, ToolPipelineOptions, TurnState } from "./types"
+import type { ModelToolSpec, PipelineOutcome, ToolCall, ToolPipeline, ToolPipelineOptions, TurnState } from "./types"
 import { validateCall } from "./validate"
 
 /** What the steps decided for one call, before reporting. */

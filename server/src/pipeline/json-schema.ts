@@ -1,7 +1,6 @@
 import { z } from "zod"
-import type { ModelToolSpec } from "../model/provider"
 import type { ToolDefinition } from "../tools/tool"
-import type { DynamicToolDefinition } from "./types"
+import type { DynamicToolDefinition, ModelToolSpec } from "./types"
 
 const specs = new WeakMap<ToolDefinition, ModelToolSpec>()
 const shapes = new WeakMap<ToolDefinition, string>()

@@ -1,8 +1,18 @@
-import type { ModelToolSpec } from "../model/provider"
 import type { Settings } from "../config/schema"
 import type { ModeLookup } from "../modes/registry"
 import type { AvailabilityContext, ToolContext } from "../tools/context"
 import type { Preview, ToolDefinition, ToolResult } from "../tools/tool"
+
+/**
+ * A tool as the model is offered it: name, description and the JSON Schema of its input. The same shape
+ * as model/provider.ts ModelToolSpec, restated because pipeline/ may not import model/ (DESIGN "Who may
+ * import whom"); TypeScript treats the two as one type.
+ */
+export interface ModelToolSpec {
+  name: string
+  description: string
+  inputSchema: Record<string, unknown>
+}
 
 /** One complete tool call as the model sent it (arguments still JSON text: parsing is pipeline step 1). */
 export interface ToolCall {
