@@ -4,6 +4,7 @@ import { join } from "node:path"
 import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import type { ModelProvider } from "../../../server/src/model/provider"
+import { ModeRegistry } from "../../../server/src/modes/registry"
 import { createTaskService } from "../../../server/src/task/index"
 import type { TaskService } from "../../../server/src/task/service"
 import { FakeAsk } from "../../support/fake-ask"
@@ -55,6 +56,8 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
     log: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
     stateDir,
     modelProvider: options.provider ?? model,
+    // No global modes file: the user's own custom modes must not change what tests see.
+    modes: new ModeRegistry({ workspaceFolders: () => [ws.root], globalConfigDir: null }),
   })
   service.onEvent((taskId, update) => {
     events.push({ taskId, update })
