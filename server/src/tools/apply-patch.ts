@@ -96,8 +96,13 @@ async function runStep(ctx: ToolContext, step: Step, editedText: string | undefi
   const text = editedText ?? step.text
   const outcome = await commitEdit(ctx, step.target, text, "apply_patch")
   if (!outcome.ok) return { failure: outcome.message }
-  if (step.from && step.from.absPath !== step.target.absPath) await deleteFile(step.from.absPath)
-  return `${step.from ? `Moved ${step.from.shown} to ${step.target.shown}. ` : ""}${changeLine(step.target, text)} ${outcome.message}`
+  let moved = ""
+  if (step.from && step.from.absPath !== step.target.absPath) {
+    await deleteFile(step.from.absPath)
+    const open = ctx.editor.openDocument(step.from.absPath) ? ` ${step.from.shown} is still open in the editor: that buffer can be closed.` : ""
+    moved = `Moved ${step.from.shown} to ${step.target.shown}.${open} `
+  }
+  return `${moved}${changeLine(step.target, text)} ${outcome.message}`
 }
 
 function textOf(result: ToolResult): string {

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises"
 import { afterEach, describe, expect, it } from "vitest"
 import { applyDiff } from "../../../../server/src/tools/apply-diff"
+import { edit } from "../../../../server/src/tools/edit"
 import { writeToFile } from "../../../../server/src/tools/write-to-file"
 import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspace"
 import { makeToolContext } from "../../../support/tool-context"
@@ -103,6 +104,39 @@ describe("edits and what is on disk", () => {
     expect(result.isError).toBe(false)
     expect(ctx.editor.edits).toEqual([])
     expect(await readFile(ws.path("a.ts"), "utf8")).toBe("const a = 2\n")
+  })
+
+  it("writes the disk itself when the editor does not confirm saving the buffer", async () => {
+    ws = await tempWorkspace({ "a.ts": "const a = 1\n" })
+    const ctx = makeToolContext(ws.root)
+    ctx.editor.supportsSaveDocuments = true
+    ctx.editor.saveDocuments = async () => []
+    ctx.editor.open(ws.path("a.ts"), "const a = 1\n")
+    const { result } = await callTool(applyDiff, { path: "a.ts", diff }, ctx)
+    expect(result.isError).toBe(false)
+    expect(await readFile(ws.path("a.ts"), "utf8")).toBe("const a = 2\n")
+  })
+
+  it("refuses to write behind unsaved user changes when the editor cannot take edits", async () => {
+    ws = await tempWorkspace({ "a.ts": "const a = 1\n" })
+    const ctx = makeToolContext(ws.root)
+    ctx.editor.supportsApplyEdit = false
+    ctx.editor.open(ws.path("a.ts"), "const a = 1\n")
+    ctx.editor.userEdit(ws.path("a.ts"), "const a = 1 // typing\n")
+    const { result } = await callTool(edit, { file_path: "a.ts", old_string: "const a = 1", new_string: "const a = 2" }, ctx)
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain("unsaved changes")
+    expect(await readFile(ws.path("a.ts"), "utf8")).toBe("const a = 1\n")
+  })
+
+  it("computes the edit from the open buffer, not the disk", async () => {
+    ws = await tempWorkspace({ "a.ts": "const a = 1\n" })
+    const ctx = makeToolContext(ws.root)
+    ctx.editor.open(ws.path("a.ts"), "const a = 1\nconst b = 1\n")
+    const { result, preview } = await callTool(edit, { file_path: "a.ts", old_string: "const b = 1", new_string: "const b = 2" }, ctx)
+    expect(result.isError).toBe(false)
+    expect(preview!.proposedText).toBe("const a = 1\nconst b = 2\n")
+    expect(await readFile(ws.path("a.ts"), "utf8")).toBe("const a = 1\nconst b = 2\n")
   })
 
   it("applies the user's edit of the proposal and tells the model what they changed", async () => {
