@@ -74,7 +74,10 @@ class Pipeline implements ToolPipeline {
     ctx.emit({ kind: "toolCall", callId: call.id, tool, params: step.params ?? {}, status: step.status })
     ctx.emit({ kind: "toolResult", callId: call.id, tool, isError: step.result.isError, summary: step.result.summary })
     const outcome: PipelineOutcome = { result: step.result, status: step.status }
-    if (step.stopTask) outcome.stopTask = true
+    if (step.stopTask) {
+      outcome.stopTask = true
+      turn.stopped = true
+    }
     if (step.waitForUser) outcome.waitForUser = true
     return outcome
   }
@@ -106,6 +109,7 @@ class Pipeline implements ToolPipeline {
 
   /** Steps 1-11 for one call (reporting is run()'s job). */
   private async steps(call: ToolCall, turn: TurnState, ctx: ToolContext, settings: Settings): Promise<StepOutcome> {
+    if (turn.stopped) return { result: errorResult(msg.skippedAfterStop(call.name)), status: "skipped" }
     if (turn.rejected) return { result: errorResult(msg.skippedAfterRejection(call.name)), status: "skipped" }
     if (turn.newTaskCalled) return { result: errorResult(msg.afterNewTask(call.name)), status: "skipped" }
     const mode = this.catalog.resolveMode(ctx.mode, settings)

@@ -19,6 +19,7 @@ export const msg = {
   fileRestriction: (tool: string, modeName: string, pattern: string, description: string | undefined, path: string) =>
     `Tool '${tool}' in mode '${modeName}' can only edit files matching pattern: ${pattern}${description ? ` (${description})` : ""}. Got: ${path}`,
   skippedAfterRejection: (tool: string) => `Skipping ${tool} because the user rejected a previous tool.`,
+  skippedAfterStop: (tool: string) => `Skipping ${tool} because the user stopped the task.`,
   afterNewTask: (tool: string) =>
     `${tool} was not run: new_task must be the last tool call of a message, and calls after it are not run. Call ${tool} again in a later message if it is still needed.`,
   completionAfterFailure: (failedTool: string, summary: string) =>

@@ -29,6 +29,8 @@ export interface TurnState {
   newTaskCalled: boolean
   /** A call failed earlier in this turn (attempt_completion is refused then). */
   anyFailed: boolean
+  /** The user chose to stop the task at a limit prompt: the rest of the turn is skipped. */
+  stopped?: boolean
 }
 
 export function newTurnState(): TurnState {

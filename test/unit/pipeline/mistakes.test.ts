@@ -54,6 +54,16 @@ describe("consecutive mistakes", () => {
     expect(text(out.result)).toMatch(/The user chose to stop the task\.$/)
   })
 
+  it("skips the rest of the turn once the user stopped the task", async () => {
+    const h = harness({ tweak: (s) => (s.limits.consecutiveMistakes = 1) })
+    h.ctx.ask.questionAnswer = () => ({ decision: "answered", answer: "Stop" })
+    const turn = newTurnState()
+    await h.pipeline.run(h.call("nope", {}), turn, h.ctx)
+    const next = await h.pipeline.run(h.call("read_file", { path: "a" }), turn, h.ctx)
+    expect(next.status).toBe("skipped")
+    expect(text(next.result)).toBe("Skipping read_file because the user stopped the task.")
+  })
+
   it("does not count a denied call as a mistake", async () => {
     const h = harness()
     h.ctx.ask.rejectAll()
