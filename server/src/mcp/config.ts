@@ -11,6 +11,11 @@ export interface ResolvedMcpServer {
   name: string
   source: McpServerSource
   config: McpServerConfig
+  /**
+   * The entry as written, before `${env:VAR}` expansion: what the user is shown (so secrets from the
+   * environment never appear in an approval or a log).
+   */
+  raw?: unknown
 }
 
 /** A server whose entry could not be used; shown to the user as status "error". */
@@ -114,7 +119,7 @@ function resolveServer(
   if ("command" in config && config.cwd && workspaceFolder && !isAbsolute(config.cwd)) {
     config.cwd = resolve(workspaceFolder, config.cwd)
   }
-  return { server: { name, source, config } }
+  return { server: { name, source, config, raw } }
 }
 
 /** Replaces `${env:VAR}` in every string of a JSON value; unset variables are collected in `missing`. */
@@ -133,11 +138,19 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<s
   return value
 }
 
-/** The command line a stdio server runs, as shown to the user when asking for trust. */
+/**
+ * The command line a stdio server runs (or the URL of a remote one), as written in the configuration:
+ * `${env:VAR}` references stay unexpanded, and the environment variables it sets are named, not shown.
+ */
 export function commandLine(server: ResolvedMcpServer): string {
-  const c = server.config
-  if ("command" in c) return [c.command, ...(c.args ?? [])].map(quoteArg).join(" ")
-  return `${c.type} ${c.url}`
+  const c = (server.raw ?? server.config) as { command?: unknown; args?: unknown; env?: unknown; type?: unknown; url?: unknown }
+  const envNames = c.env && typeof c.env === "object" ? Object.keys(c.env) : []
+  const env = envNames.length ? ` (environment: ${envNames.join(", ")})` : ""
+  if (typeof c.command === "string") {
+    const args = Array.isArray(c.args) ? c.args.map(String) : []
+    return `${[c.command, ...args].map(quoteArg).join(" ")}${env}`
+  }
+  return `${String(c.type)} ${String(c.url)}`
 }
 
 function quoteArg(arg: string): string {

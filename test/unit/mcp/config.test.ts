@@ -54,4 +54,18 @@ describe("loadMcpConfiguration", () => {
   it("shows command lines with quoting where needed", () => {
     expect(commandLine({ name: "x", source: "workspace", config: { command: "npx", args: ["-y", "pkg", "a b"] } })).toBe("npx -y pkg 'a b'")
   })
+
+  it("shows command lines as written, so secrets from the environment are never displayed", async () => {
+    const ws = await tempWorkspace({
+      ".roo/mcp.json": JSON.stringify({ mcpServers: { gh: { command: "gh-mcp", args: ["--token", "${env:GH_TOKEN}"], env: { API_KEY: "${env:GH_TOKEN}" } } } }),
+    })
+    try {
+      const config = await loadMcpConfiguration({ mcpServers: {} }, ws.root, { GH_TOKEN: "ghp_secret" })
+      const server = config.servers[0]!
+      expect(server.config).toMatchObject({ args: ["--token", "ghp_secret"], env: { API_KEY: "ghp_secret" } })
+      expect(commandLine(server)).toBe("gh-mcp --token '${env:GH_TOKEN}' (environment: API_KEY)")
+    } finally {
+      await ws.cleanup()
+    }
+  })
 })
