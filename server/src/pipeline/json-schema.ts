@@ -63,7 +63,8 @@ function renderShape(schema: unknown, depth: number): string {
       const properties = (s.properties ?? {}) as Record<string, unknown>
       const required = new Set((s.required ?? []) as string[])
       const fields = Object.entries(properties).map(([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${renderShape(value, depth + 1)}`)
-      return fields.length ? `{ ${fields.join(", ")} }` : "{}"
+      if (fields.length) return `{ ${fields.join(", ")} }`
+      return s.additionalProperties === false ? "{}" : "object"
     }
     case "array": {
       const item = renderShape(s.items, depth + 1)
