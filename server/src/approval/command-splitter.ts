@@ -121,6 +121,11 @@ class Scanner {
         i += next === ";" ? 2 : 1
         continue
       }
+      if (c === "|" && current.endsWith(">")) {
+        current += c // `>|`: a redirection that overrides noclobber, not a pipe
+        i++
+        continue
+      }
       if (c === "|") {
         flush()
         i += next === "|" || next === "&" ? 2 : 1

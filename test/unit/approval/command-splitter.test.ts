@@ -21,6 +21,7 @@ const cases: [string, string[], string[]?][] = [
   ["npm test &> log.txt", ["npm test &> log.txt"]],
   ["cmd >&2", ["cmd >&2"]],
   ["make |& less", ["make", "less"]],
+  ["echo a >| out.txt && ls", ["echo a >| out.txt", "ls"]],
   ["(cd sub && rm -rf build)", ["cd sub", "rm -rf build"]],
   ["{ echo a; rm b; }", ["echo a", "rm b"]],
   ["if git diff --quiet; then rm -rf out; fi", ["git diff --quiet", "rm -rf out"]],
