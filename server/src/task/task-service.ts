@@ -47,13 +47,18 @@ class Service implements TaskService {
 
   constructor(private readonly deps: TaskServiceOptions) {
     this.store = new TaskStore(deps.stateDir)
-    this.modes = deps.modes ?? new ModeRegistry({ workspaceFolders: deps.workspaceFolders })
+    if (deps.modes) this.modes = deps.modes
+    else this.modes = this.ownModes = new ModeRegistry({ workspaceFolders: deps.workspaceFolders })
   }
+
+  /** Modes we loaded ourselves are re-read when a task starts or modes are listed (no file watcher to dispose). */
+  private readonly ownModes: ModeRegistry | undefined
 
   // ---- requests -------------------------------------------------------------------------
 
   async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
     this.loadAll()
+    this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
     this.requireMode(mode)
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
@@ -115,6 +120,7 @@ class Service implements TaskService {
   }
 
   async listModes(): Promise<{ modes: ModeSummary[]; defaultMode: string }> {
+    this.ownModes?.reload()
     return { modes: this.modes.list().map(modeSummary), defaultMode: this.defaultModeSlug() }
   }
 
@@ -256,11 +262,14 @@ class Service implements TaskService {
     if (todos?.length) this.setTodos(child, todos)
     parent.emit({ kind: "subtask", childTaskId: child.taskId })
     parent.setStatus("paused", `Waiting for subtask ${child.taskId} (${mode})`)
+    let onAbort = () => {}
     return new Promise<string>((resolve, reject) => {
       this.subtaskWaiters.set(child.taskId, { resolve, reject })
-      signal.addEventListener("abort", () => reject(new Error("The task was cancelled while its subtask ran.")), { once: true })
+      onAbort = () => reject(new Error("The task was cancelled while its subtask ran."))
+      signal.addEventListener("abort", onAbort, { once: true })
       this.start(child)
     }).finally(() => {
+      signal.removeEventListener("abort", onAbort)
       this.subtaskWaiters.delete(child.taskId)
       parent.setStatus("running")
     })
