@@ -60,7 +60,17 @@ export class McpConnection {
     this.setStatus("connecting")
     try {
       const sdk = await loadMcpSdk()
-      const client = new sdk.Client({ name: "agent-lsp", version: "0.1.0" }, { capabilities: {} })
+      const client: SdkClient = new sdk.Client(
+        { name: "agent-lsp", version: "0.1.0" },
+        {
+          capabilities: {},
+          // Servers that change their tools or resources say so; the offered tools follow.
+          listChanged: {
+            tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
+            resources: { onChanged: (error, resources) => !error && resources && this.listsChanged(client, undefined, resources) },
+          },
+        },
+      )
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)
       client.onclose = () => this.closed(client)
@@ -166,6 +176,22 @@ export class McpConnection {
     }
     this.tools = tools
     this.resources = resources
+  }
+
+  private listsChanged(
+    client: SdkClient,
+    tools: { name: string; description?: string; inputSchema: unknown }[] | undefined,
+    resources: { uri: string; name: string; description?: string; mimeType?: string }[] | undefined,
+  ): void {
+    if (this.client !== client || this.status !== "connected") return
+    if (tools) {
+      this.tools = tools.map((t) => ({ server: this.name, name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> }))
+    }
+    if (resources) {
+      const listed = resources.map((r) => ({ server: this.name, uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType, template: false }))
+      this.resources = [...listed, ...this.resources.filter((r) => r.template)]
+    }
+    this.onChange()
   }
 
   private closed(client: SdkClient): void {

@@ -9,7 +9,7 @@ import { McpHub } from "../../../server/src/mcp/hub"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 
 /** A real streamable-HTTP MCP server on loopback: one session, two tools and one resource. */
-async function startHttpServer(): Promise<{ url: string; headersSeen: string[]; close(): Promise<void> }> {
+async function startHttpServer(): Promise<{ url: string; headersSeen: string[]; mcp: McpServer; close(): Promise<void> }> {
   const mcp = new McpServer({ name: "loopback", version: "1.0.0" })
   mcp.registerTool("shout", { description: "Upper-cases text", inputSchema: { text: z.string() } }, async ({ text }) => ({
     content: [{ type: "text", text: text.toUpperCase() }],
@@ -33,6 +33,7 @@ async function startHttpServer(): Promise<{ url: string; headersSeen: string[]; 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     headersSeen,
+    mcp,
     close: async () => {
       await mcp.close()
       http.closeAllConnections()
@@ -73,6 +74,15 @@ describe("McpHub with a streamable-HTTP server on loopback", () => {
     expect((await hub.callTool("remote", "shout", { text: "hi" })).content).toEqual([{ type: "text", text: "HI" }])
     const note = await hub.readResource("remote", "memo://note")
     expect(note.content).toEqual([{ type: "text", text: "[resource memo://note]\nremember the milk" }])
+  })
+
+  it("follows the server's tool list when it changes", async () => {
+    expect(hub.listTools()).toHaveLength(2)
+    server.mcp.registerTool("late", { description: "Added after connecting", inputSchema: {} }, async () => ({ content: [{ type: "text", text: "late" }] }))
+    const end = Date.now() + 10_000
+    while (!hub.listTools().some((t) => t.name === "late") && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
+    expect(hub.listTools().map((t) => t.name)).toEqual(["shout", "refuse", "late"])
+    expect((await hub.callTool("remote", "late", {})).content).toEqual([{ type: "text", text: "late" }])
   })
 
   it("turns isError into an error result with the server's text", async () => {
