@@ -63,6 +63,24 @@ describe("task persistence and cancellation", () => {
     expect(text).toContain("resumed")
   })
 
+  it("kills the running command when the task is cancelled and answers the call as interrupted", async () => {
+    const fx = await fixture({
+      turns: [{ toolCalls: [{ name: "execute_command", input: { command: "echo $$ > pid.txt && exec sleep 30" } }] }],
+    })
+    const { taskId } = await fx.service.newTask({ text: "run something long" })
+    const pidFile = join(fx.ws.root, "pid.txt")
+    const pid = await expect
+      .poll(() => { try { return Number(readFileSync(pidFile, "utf8").trim()) || undefined } catch { return undefined } }, { timeout: 10_000 })
+      .toBeGreaterThan(0)
+      .then(() => Number(readFileSync(pidFile, "utf8").trim()))
+    await fx.service.cancelTask(taskId)
+    await fx.status(taskId, "cancelled")
+    const alive = () => { try { process.kill(pid, 0); return true } catch { return false } }
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false)
+    const task = await fx.service.getTask(taskId)
+    expect(task.messages.at(-1)!.toolCalls![0]).toMatchObject({ tool: "execute_command", result: { isError: true, summary: INTERRUPTED_RESULT } })
+  })
+
   it("after a restart lists a task that was running as interrupted, skips a torn last line, and resumes it", async () => {
     const first = await fixture({
       files: { "a.txt": "A" },
