@@ -23,7 +23,9 @@ const ESCAPED = /^(\s*)\\(<{7}\s*SEARCH>?|={7}|>{7}\s*REPLACE<?|-{7})\s*$/
 
 /** Cheap gate before the marker regexes: most content lines cannot be markers (first non-blank char). */
 function mayBeMarker(line: string): boolean {
-  const c = line.trimStart().charCodeAt(0)
+  let i = 0
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++
+  const c = line.charCodeAt(i)
   return c === 60 /* < */ || c === 61 /* = */ || c === 62 /* > */ || c === 45 /* - */ || c === 58 /* : */ || c === 92 /* \ */
 }
 

@@ -6,8 +6,9 @@ export function collapseWhitespace(line: string): string {
 }
 
 export function leadingWhitespace(line: string): string {
-  const match = /^[ \t]*/.exec(line)
-  return match ? match[0] : ""
+  let i = 0
+  while (i < line.length && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i++
+  return line.slice(0, i)
 }
 
 let rowA = new Int32Array(256)
