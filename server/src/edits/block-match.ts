@@ -78,6 +78,7 @@ const SCANS_BEFORE_INDEX = 8
 
 /** All starts in [from, to] where the lines equal the pattern exactly. */
 function exactScan(doc: MatchDocument, pattern: string[], from: number, to: number): number[] {
+  if (from > to) return []
   const whole = to - from > 2 * HINT_WINDOW
   if (whole && ++doc.wholeFileSearches > SCANS_BEFORE_INDEX) {
     const anchor = longest(pattern)

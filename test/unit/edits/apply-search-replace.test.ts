@@ -157,6 +157,11 @@ describe("applySearchReplaceBlocks", () => {
     expect(result.text.split("\n")[19]).toBe("L20")
   })
 
+  it("still finds the block when the hint points past the end of the file", () => {
+    const result = applySearchReplaceBlocks("a\nb\nc\n", [block("b", "B", 500)])
+    expect(result.text).toBe("a\nB\nc\n")
+  })
+
   it("refuses an empty SEARCH part and points at insert_content", () => {
     const result = applySearchReplaceBlocks("a\n", [block("", "x")])
     expect(result.failed[0]!.message).toContain("insert_content")
