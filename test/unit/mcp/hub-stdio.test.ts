@@ -93,6 +93,18 @@ describe("McpHub with server-everything over stdio", () => {
     expect((await hub.callTool("everything", "echo", { message: "still here" })).isError).toBe(false)
   })
 
+  it("answers a call whose server dies mid-call with an error saying it is being restarted", async () => {
+    await waitFor(() => hub.connectedServerNames().includes("everything"), "the connection")
+    const pid = Number(readFileSync(ws.path("pid"), "utf8"))
+    const call = hub.callTool("everything", "trigger-long-running-operation", { duration: 5, steps: 5 })
+    await new Promise((r) => setTimeout(r, 150))
+    process.kill(pid, "SIGKILL")
+    const result = await call
+    expect(result.isError).toBe(true)
+    expect((result.content[0] as { text: string }).text).toMatch(/^MCP server "everything" stopped while handling tool "trigger-long-running-operation".*being restarted/)
+    await waitFor(() => hub.connectedServerNames().includes("everything"), "the reconnection")
+  })
+
   it("reports a killed server as an error and reconnects it", async () => {
     const pid = Number(readFileSync(ws.path("pid"), "utf8"))
     changes.length = 0
