@@ -37,7 +37,8 @@ export async function maybeCondense(rt: TaskRuntime, env: CondenseEnv): Promise<
   const tokens = estimateContextTokens(rt)
   if (tokens < (env.contextWindow * env.condenseAtPercent) / 100) return
   const view = rt.state.view()
-  const cut = cutIndex(view, view.length - KEEP_RECENT)
+  // Keep the last few messages; in a short conversation with a huge message, keep just the last turn.
+  const cut = cutIndex(view, view.length - KEEP_RECENT) ?? cutIndex(view, view.length - 1)
   if (cut === undefined) return
   const offset = rt.state.viewPrefix === undefined ? 0 : 1
   const keepFrom = rt.state.viewStart + cut - offset

@@ -97,9 +97,17 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     await streamTurn(env.provider, { model: settings.model, maxTokens: settings.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
   } catch (error) {
     if (signal.aborted) return keepInterrupted(rt, acc)
+    if (isContextOverflow(error) && !rt.overflowRetried && acc.text === "" && acc.calls.length === 0) {
+      // Our estimate was short of the API's count: condense now and try once more.
+      rt.overflowRetried = true
+      rt.lastRequestTokens = Number.MAX_SAFE_INTEGER / 4
+      rt.progress("The conversation is longer than the model's context window: condensing and retrying.")
+      return "continue"
+    }
     throw error
   }
   if (signal.aborted) return keepInterrupted(rt, acc)
+  rt.overflowRetried = false
   addUsage(rt, settings.model, acc.usage)
   rt.addMessage(assistantMessage(acc))
   rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
@@ -132,6 +140,10 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if (signal.aborted) return "aborted"
   if (rt.completedResult !== undefined) return "completed"
   return stop ? "stop" : "continue"
+}
+
+function isContextOverflow(error: unknown): boolean {
+  return error instanceof ModelError && error.code === "badRequest" && /prompt is too long|context (window|length)|too many tokens/i.test(error.message)
 }
 
 /** A cancelled reply keeps its text and finished calls; the calls are answered as interrupted. */

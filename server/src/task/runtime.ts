@@ -23,6 +23,8 @@ export class TaskRuntime {
   /** Context accounting: tokens of the last request (from the API) and how many messages it held. */
   lastRequestTokens = 0
   messagesAtLastRequest = 0
+  /** The API said the prompt was too long and we condensed to retry: only once until a request succeeds. */
+  overflowRetried = false
   requestsSinceCheck = 0
   costCheckpointUsd = 0
   /** Set when the task was cancelled or the server stops: the unwinding loop must not change the status. */

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import type { ScriptedTurn } from "../../support/scripted-model"
+import { ModelError, type ModelRequest } from "../../../server/src/model/provider"
+import { ScriptedModel, type ScriptedTurn } from "../../support/scripted-model"
 import { makeFixture, type Fixture } from "./service-fixture"
 
 let fx: Fixture | undefined
@@ -66,5 +67,33 @@ describe("context condensing", () => {
     expect(JSON.stringify(after.messages[0])).toContain("earlier messages were removed")
     expect(after.messages[1]!.role).toBe("assistant")
     expect(fx.updatesOf(taskId)).toContainEqual({ kind: "error", message: expect.stringContaining("dropped the oldest") })
+  })
+})
+
+describe("context overflow reported by the API", () => {
+  it("condenses and retries once when the API says the prompt is too long", async () => {
+    const scripted = new ScriptedModel([
+      { toolCalls: [{ name: "ask_followup_question", input: { question: "Paste it?" } }] },
+      { toolCalls: [{ name: "update_todo_list", input: { todos: "[x] got it" } }] },
+      { text: "Summary: the user pasted a big file." },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "fits now" } }] },
+    ])
+    let calls = 0
+    const seen: ModelRequest[] = []
+    const provider = {
+      stream(request: ModelRequest, signal: AbortSignal) {
+        seen.push(request)
+        if (++calls === 3) throw new ModelError("The Anthropic API refused the request (400): prompt is too long: 250000 tokens > 200000 maximum", "badRequest", false)
+        return scripted.stream(request, signal)
+      },
+    }
+    fx = await makeFixture({ provider })
+    fx.ask.questionAnswer = () => ({ decision: "answered", answer: BIG })
+    const { taskId } = await fx.service.newTask({ text: "big paste" })
+    await fx.status(taskId, "completed")
+    expect(seen).toHaveLength(5)
+    expect(seen[3]!.system).toContain("summarize")
+    expect(JSON.stringify(seen[4]!.messages)).not.toContain("AAAA")
+    expect(fx.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("condensing and retrying") })
   })
 })
