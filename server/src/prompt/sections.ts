@@ -69,12 +69,12 @@ You act through the tools you are given, called natively. After each call you re
 export function capabilitiesSection(ctx: PromptContext): string {
   const has = (name: string) => ctx.toolNames.includes(name)
   const lines = ["====", "", "CAPABILITIES", ""]
-  lines.push("- You work inside the user's editor: file edits appear in their buffers, and the user approves actions as their settings require.")
+  lines.push("- You work inside the user's editor; the user approves actions as their settings require.")
   if (has("list_files") || has("search_files") || has("read_file"))
     lines.push("- You can list, search and read files in the workspace folders to understand the project before changing it.")
   if (has("list_code_definition_names")) lines.push("- list_code_definition_names gives an overview of the classes and functions in source files.")
   if (ctx.toolNames.some((n) => ["apply_diff", "edit", "write_to_file", "insert_content", "search_replace", "edit_file", "apply_patch"].includes(n)))
-    lines.push("- You can create and edit files. Prefer targeted edits to rewriting whole files.")
+    lines.push("- You can create and edit files; edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.")
   if (has("execute_command"))
     lines.push(`- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`)
   if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--"))) lines.push("- You can use tools and resources of connected MCP servers.")
