@@ -54,6 +54,11 @@ export class CheckpointRegistry {
     return this.serviceFor(trigger.folder).create({ taskId: trigger.taskId, turn, callId: trigger.callId, label })
   }
 
+  /** Stages the folder in the background (see CheckpointService.warm); call when a task starts. */
+  async warm(folder?: string): Promise<void> {
+    if (this.enabled()) await this.serviceFor(folder).warm()
+  }
+
   /** agent/listCheckpoints: the task's checkpoints in every folder, oldest first. */
   async list(taskId: string): Promise<CheckpointInfo[]> {
     const all = await Promise.all(this.options.folders().map((f) => this.serviceFor(f).list(taskId)))

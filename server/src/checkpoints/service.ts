@@ -83,6 +83,15 @@ export class CheckpointService {
     })
   }
 
+  /**
+   * Stages the workspace without recording a checkpoint, so the first real checkpoint only hashes what
+   * changed since. Worth calling in the background when a task starts (the first staging of a large
+   * workspace hashes every file).
+   */
+  async warm(): Promise<void> {
+    await this.serial(() => this.repo.snapshotTree())
+  }
+
   /** The task's checkpoints, oldest first. */
   async list(taskId: string): Promise<CheckpointInfo[]> {
     return (await this.store.all()).filter((r) => r.taskId === taskId).map(info)

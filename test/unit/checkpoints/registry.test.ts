@@ -53,6 +53,17 @@ describe("CheckpointRegistry", () => {
     await expect(registry.restore("f".repeat(40))).rejects.toThrow(/no checkpoint/)
   })
 
+  it("warms a folder by staging it without recording a checkpoint", async () => {
+    const { a, registry } = await setup()
+    await registry.warm(a.root)
+    expect(await registry.list("t1")).toEqual([])
+    writeFileSync(a.path("a.txt"), "after warm\n")
+    const checkpoint = (await registry.beforeTool({ taskId: "t1", turn: 1, tool: "edit" }))!
+    writeFileSync(a.path("a.txt"), "later\n")
+    await registry.restore(checkpoint.id)
+    expect(readFileSync(a.path("a.txt"), "utf8")).toBe("after warm\n")
+  })
+
   it("takes no checkpoint when checkpoints are disabled", async () => {
     const { registry } = await setup(false)
     expect(await registry.beforeTool({ taskId: "t1", turn: 1, tool: "edit" })).toBeUndefined()
