@@ -17,21 +17,6 @@ async function start(...args: Parameters<typeof startServer>): Promise<ServerHar
   return server
 }
 
-/**
- * agent/respond, retried while the server has not yet registered the deferred request: it registers it
- * only after it has read the `{deferred:true}` reply, so an answer sent at once can arrive first.
- */
-async function respondWhenPending(server: ServerHarness, params: { requestId: string; answer: string }): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await server.request("agent/respond", params)
-    } catch (error) {
-      if (attempt >= 50 || !String(error).includes("No pending request")) throw error
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-}
-
 const question = { id: "toolu_q", name: "ask_followup_question", input: { question: "Which colour?", follow_up: [{ text: "red" }, { text: "blue" }] } }
 const done = (result: string) => ({ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result } }] })
 const lastToolResult = (body: any) => JSON.stringify(body.messages.at(-1).content.find((b: any) => b.type === "tool_result"))
@@ -52,11 +37,13 @@ describe("questions, cancellation and restarts through the built server", () => 
     const ws = await tempWorkspace({})
     api = await startFakeAnthropic([{ toolCalls: [question] }, done("red chosen")])
     const server = await start({ workspace: ws.root, apiUrl: api.url })
-    server.handlers.askFollowup = () => ({ deferred: true })
+    // Like a fast client: answer "deferred" and send agent/respond at once, before the server has even
+    // read the deferred reply (the server listens for the answer before it asks).
+    server.handlers.askFollowup = (params) => {
+      void server.request("agent/respond", { requestId: params.requestId, answer: "red" })
+      return { deferred: true }
+    }
     const { taskId } = await server.request("agent/newTask", { text: "pick a colour" })
-    await server.waitForStatus(taskId, "waiting", 20_000)
-    const asked = await server.waitFor(() => server.serverRequests.find((r) => r.method === "agent/askFollowup"))
-    await respondWhenPending(server, { requestId: asked.params.requestId, answer: "red" })
     await server.waitForStatus(taskId, "completed", 20_000)
     expect(lastToolResult(api.requests[1]!.body)).toContain("red")
   })

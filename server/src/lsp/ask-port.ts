@@ -28,14 +28,17 @@ export class LspAskPort implements AskPort {
     const requestId = this.pending.newId()
     const features = this.features()
     if (features.agent.requestApproval) {
-      const params = { requestId, ...request }
+      // Listen for agent/respond before asking: a client may send it right after answering "deferred".
+      const late = this.listen(requestId, "approval", request.taskId, signal)
       try {
-        const raw = await this.connection.sendRequest(AgentMethods.requestApproval, params)
+        const raw = await this.connection.sendRequest(AgentMethods.requestApproval, { requestId, ...request })
         const parsed = RequestApproval.result.safeParse(raw)
-        if (!parsed.success) return { decision: "noAnswer", reason: "error", message: "The editor answered the approval with an unexpected shape." }
-        if ("deferred" in parsed.data) return this.awaitLateApproval(requestId, request, signal)
+        if (parsed.success && "deferred" in parsed.data) return lateApproval(request, await late.answer)
+        late.stop()
+        if (!parsed.success || "deferred" in parsed.data) return { decision: "noAnswer", reason: "error", message: "The editor answered the approval with an unexpected shape." }
         return toAnswer(request.options, parsed.data)
       } catch {
+        late.stop()
         // Fall through to the next way of asking: a client that declared the request but failed it.
       }
     }
@@ -49,34 +52,38 @@ export class LspAskPort implements AskPort {
       }
     }
     const choices = request.options.map((o) => `"${o.optionId}"`).join(" / ")
+    const late = this.listen(requestId, "approval", request.taskId, signal)
     void this.connection.sendNotification("window/showMessage", {
       type: MessageType.Warning,
       message: `agent: approve ${request.tool}: ${request.title}? Answer with :lsp-workspace-command agent.respond "${requestId}" <${choices}> (waiting up to ${Math.round(this.timeoutMs / 1000)} s).`,
     })
-    return this.awaitLateApproval(requestId, request, signal)
+    return lateApproval(request, await late.answer)
   }
 
-  private async awaitLateApproval(requestId: string, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
-    const late = await this.pending.wait(requestId, "approval", request.taskId, this.timeoutMs, signal)
-    if (late === "timeout") return { decision: "noAnswer", reason: "timeout" }
-    if (late === "cancelled") return { decision: "noAnswer", reason: "cancelled" }
-    return toAnswer(request.options, { optionId: late.optionId ?? late.answer ?? "", feedback: late.feedback, editedText: late.editedText })
+  /** Registers `requestId` for agent/respond; `stop()` withdraws it when the answer came another way. */
+  private listen(requestId: string, kind: "approval" | "question", taskId: string, signal: AbortSignal) {
+    const local = new AbortController()
+    const answer = this.pending.wait(requestId, kind, taskId, this.timeoutMs, AbortSignal.any([signal, local.signal]))
+    return { answer, stop: () => local.abort() }
   }
 
   async ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionAnswer> {
     const requestId = this.pending.newId()
     const features = this.features()
     if (features.agent.askFollowup) {
+      const late = this.listen(requestId, "question", request.taskId, signal)
       try {
         const raw = await this.connection.sendRequest(AgentMethods.askFollowup, { requestId, ...request })
         const parsed = AskFollowup.result.safeParse(raw)
-        if (parsed.success && "answer" in parsed.data) return { decision: "answered", answer: parsed.data.answer }
-        if (parsed.success) {
-          const late = await this.pending.wait(requestId, "question", request.taskId, this.timeoutMs, signal)
-          if (late === "timeout" || late === "cancelled") return { decision: "noAnswer", reason: late }
-          return { decision: "answered", answer: answerText(late) }
+        if (parsed.success && "deferred" in parsed.data) {
+          const answer = await late.answer
+          if (answer === "timeout" || answer === "cancelled") return { decision: "noAnswer", reason: answer }
+          return { decision: "answered", answer: answerText(answer) }
         }
+        late.stop()
+        if (parsed.success && "answer" in parsed.data) return { decision: "answered", answer: parsed.data.answer }
       } catch {
+        late.stop()
         // Fall through.
       }
     }
@@ -97,6 +104,12 @@ export class LspAskPort implements AskPort {
     })
     return { decision: "noAnswer", reason: "waitForMessage" }
   }
+}
+
+function lateApproval(request: ApprovalRequest, late: LateAnswer | "timeout" | "cancelled"): ApprovalAnswer {
+  if (late === "timeout") return { decision: "noAnswer", reason: "timeout" }
+  if (late === "cancelled") return { decision: "noAnswer", reason: "cancelled" }
+  return toAnswer(request.options, { optionId: late.optionId ?? late.answer ?? "", feedback: late.feedback, editedText: late.editedText })
 }
 
 function answerText(late: LateAnswer): string {
