@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { applyPatchHunks } from "../edits/apply-patch-hunks"
 import { parsePatch, patchPaths, PATCH_FORMAT, type PatchOperation } from "../edits/apply-patch-parse"
-import { unifiedDiff } from "../edits/unified-diff"
+import { fileDiff, type FileDiff } from "../edits/unified-diff"
 import { deleteFile } from "../workspace/atomic-write"
 import type { ToolContext } from "./context"
 import { changeLine, commitEdit, userEditNote } from "./edit-support/commit"
@@ -14,8 +14,8 @@ Add File: every following line is +content. Update File: optionally "*** Move to
 
 /** One file step of a prepared patch. */
 type Step =
-  | { op: "write"; target: EditTarget; text: string; label: string; from?: EditTarget }
-  | { op: "delete"; target: EditTarget; label: string }
+  | { op: "write"; target: EditTarget; text: string; label: string; from?: EditTarget; diff: FileDiff }
+  | { op: "delete"; target: EditTarget; label: string; diff: FileDiff }
 
 export const applyPatch = defineTool({
   name: "apply_patch",
@@ -44,7 +44,7 @@ export const applyPatch = defineTool({
         subject: { kind: "write", paths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.shown, s.target.shown] : [s.target.shown])))] },
         title: `Apply patch (${steps.length} file${steps.length === 1 ? "" : "s"})`,
         detail: steps.map((s) => s.label).join("\n"),
-        diff: steps.map((s) => (s.op === "delete" ? unifiedDiff(s.target.shown, s.target.before, undefined) : unifiedDiff(s.target.shown, s.from?.before ?? s.target.before, s.text))).join(""),
+        diff: steps.map((s) => s.diff.diff).join(""),
         ...(single?.op === "write" ? { proposedText: single.text } : {}),
       },
       run: async (options) => {
@@ -71,19 +71,19 @@ async function planStep(ctx: ToolContext, operation: PatchOperation): Promise<St
     const target = await loadEditTarget(ctx, operation.path, false)
     if (isFailure(target)) return target
     if (target.before !== undefined) return { failure: editFailure(`*** Add File: ${target.shown} already exists. Use "*** Update File:" to change it, or "*** Delete File:" first.`) }
-    return { op: "write", target, text: operation.content, label: `add ${target.shown}` }
+    return { op: "write", target, text: operation.content, label: `add ${target.shown}`, diff: fileDiff(target.shown, undefined, operation.content) }
   }
   const target = await loadEditTarget(ctx, operation.path, true)
   if (isFailure(target)) return target
-  if (operation.type === "delete") return { op: "delete", target, label: `delete ${target.shown}` }
+  if (operation.type === "delete") return { op: "delete", target, label: `delete ${target.shown}`, diff: fileDiff(target.shown, target.before, undefined) }
   const applied = operation.hunks.length ? applyPatchHunks(target.shown, target.before!, operation.hunks) : { ok: true as const, text: target.before! }
   if (!applied.ok) return { failure: editFailure(applied.error) }
-  if (!operation.moveTo) return { op: "write", target, text: applied.text, label: `update ${target.shown}` }
+  if (!operation.moveTo) return { op: "write", target, text: applied.text, label: `update ${target.shown}`, diff: fileDiff(target.shown, target.before, applied.text) }
   const destination = await loadEditTarget(ctx, operation.moveTo, false)
   if (isFailure(destination)) return destination
   if (destination.before !== undefined && destination.absPath !== target.absPath)
     return { failure: editFailure(`*** Move to: ${destination.shown} already exists. Move to a new path, or delete that file first.`) }
-  return { op: "write", target: destination, text: applied.text, from: target, label: `move ${target.shown} → ${destination.shown}` }
+  return { op: "write", target: destination, text: applied.text, from: target, label: `move ${target.shown} → ${destination.shown}`, diff: fileDiff(destination.shown, target.before, applied.text) }
 }
 
 /** Runs one step: the result line for the model, or why it failed. */
@@ -102,7 +102,7 @@ async function runStep(ctx: ToolContext, step: Step, editedText: string | undefi
     const open = ctx.editor.openDocument(step.from.absPath) ? ` ${step.from.shown} is still open in the editor: that buffer can be closed.` : ""
     moved = `Moved ${step.from.shown} to ${step.target.shown}.${open} `
   }
-  return `${moved}${changeLine(step.target, text)} ${outcome.message}`
+  return `${moved}${changeLine(step.target, text, editedText === undefined && !step.from ? step.diff : undefined)} ${outcome.message}`
 }
 
 function textOf(result: ToolResult): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { diffStats, unifiedDiff } from "../../../server/src/edits/unified-diff"
+import { diffStats, fileDiff, unifiedDiff } from "../../../server/src/edits/unified-diff"
 import { stripCodeFence, everyLineNumbered, stripLineNumbers } from "../../../server/src/edits/line-numbers"
 
 describe("unifiedDiff", () => {
@@ -11,6 +11,17 @@ describe("unifiedDiff", () => {
   it("shows a new file against /dev/null and counts lines", () => {
     expect(unifiedDiff("n.txt", undefined, "a\n")).toContain("--- /dev/null\n+++ b/n.txt")
     expect(diffStats("a\nb\n", "a\nc\nd\n")).toEqual({ added: 2, removed: 1 })
+  })
+})
+
+describe("fileDiff on a full rewrite of a large file", () => {
+  it("shows every old line removed and every new line added (the line diff gives up early instead of taking seconds)", () => {
+    const before = Array.from({ length: 3000 }, (_, i) => `old ${i}`).join("\n") + "\n"
+    const after = Array.from({ length: 3000 }, (_, i) => `new ${i}`).join("\n")
+    const result = fileDiff("big.txt", before, after)
+    expect(result).toMatchObject({ added: 3000, removed: 3000 })
+    expect(result.diff.startsWith("--- a/big.txt\n+++ b/big.txt\n@@ -1,3000 +1,3000 @@\n-old 0\n")).toBe(true)
+    expect(result.diff.trimEnd().endsWith("+new 2999\n\\ No newline at end of file")).toBe(true)
   })
 })
 

@@ -79,9 +79,9 @@ async function save(ctx: ToolContext, absPath: string, text: string): Promise<st
   return "the file on disk holds the same content"
 }
 
-/** A one-line description of the change, e.g. "Modified src/a.ts (+3 -1 lines)". */
-export function changeLine(target: EditTarget, text: string): string {
-  const { added, removed } = diffStats(target.before, text)
+/** A one-line description of the change, e.g. "Modified src/a.ts (+3 -1 lines)". `stats` if already known. */
+export function changeLine(target: EditTarget, text: string, stats?: { added: number; removed: number }): string {
+  const { added, removed } = stats ?? diffStats(target.before, text)
   return `${target.before === undefined ? "Created" : "Modified"} ${target.shown} (+${added} -${removed} lines).`
 }
 

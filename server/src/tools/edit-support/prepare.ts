@@ -1,6 +1,6 @@
 import type { ToolContext } from "../context"
 import { textResult, type PrepareOutcome, type ToolResult } from "../tool"
-import { unifiedDiff } from "../../edits/unified-diff"
+import { fileDiff } from "../../edits/unified-diff"
 import { changeLine, commitEdit, userEditNote } from "./commit"
 import { editFailure, type EditTarget } from "./target"
 
@@ -22,14 +22,15 @@ export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: s
   if (newText === target.before) {
     return { result: textResult(`${target.shown} already has exactly this content; nothing was changed.${notesText(options.notes)}`) }
   }
-  const diff = unifiedDiff(target.shown, target.before, newText)
+  // One diff serves the preview and the result's line counts (it is the costly part for big rewrites).
+  const proposal = fileDiff(target.shown, target.before, newText)
   const creating = target.before === undefined
   return {
     preview: {
       subject: { kind: "write", paths: [target.shown] },
       title: `${creating ? "Create" : "Edit"} ${target.shown}`,
-      detail: changeLine(target, newText),
-      diff,
+      detail: changeLine(target, newText, proposal),
+      diff: proposal.diff,
       proposedText: newText,
     },
     run: async (runOptions) => {
@@ -37,7 +38,7 @@ export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: s
       const finalText = edited ?? newText
       const outcome = await commitEdit(ctx, target, finalText, options.tool)
       if (!outcome.ok) return editFailure(outcome.message, `${options.tool} failed: ${target.shown}`)
-      const parts = [changeLine(target, finalText), outcome.message]
+      const parts = [changeLine(target, finalText, edited === undefined ? proposal : undefined), outcome.message]
       if (edited !== undefined && edited !== newText) parts.push(userEditNote(target.shown, newText, edited))
       return finish(parts.join(" ") + notesText(options.notes), options.countsAsMistake)
     },
