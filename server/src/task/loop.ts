@@ -11,6 +11,7 @@ import { loadCustomInstructions } from "../prompt/custom-instructions"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
+import { endedBackgroundCommands } from "../tools/execute-command"
 import { forRequest, interruptedResult, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
@@ -171,8 +172,11 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
   return "ok"
 }
 
+/** What arrived while the model worked: the user's messages, and commands left running that have ended. */
 function queuedText(rt: TaskRuntime): ModelContentBlock[] {
-  return rt.queued.splice(0).map((text) => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+  const fromUser = rt.queued.splice(0).map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+  const ended = endedBackgroundCommands(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
+  return [...fromUser, ...ended]
 }
 
 /** The todo list rides on the last user message so the model always sees the current one. */

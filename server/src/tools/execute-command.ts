@@ -7,7 +7,7 @@ import { findIgnoredCommandPath } from "../workspace/command-paths"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
 import { startCommand, type RunningCommand } from "../terminal/runner"
-import { describeOutcome, registerBackground } from "../terminal/background"
+import { describeOutcome, registerBackground, takeBackgroundReports } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 
 /** The model's view of one command's output is capped at this many bytes (and agent.terminal.outputLines lines). */
@@ -105,4 +105,12 @@ function outputText(running: RunningCommand): string {
       `read_command_output with artifact_id "${running.artifactId}" (use search to find lines, offset to page) ...]`,
   )
   return text.trimEnd()
+}
+
+/**
+ * Reports of commands this task left running (the model's `timeout`) that have ended since the last call;
+ * the loop adds them to the next user message so the model learns how they ended.
+ */
+export function endedBackgroundCommands(taskId: string): string[] {
+  return takeBackgroundReports(taskId)
 }
