@@ -8,11 +8,19 @@ export function findOccurrences(haystack: string, needle: string): number[] {
   return found
 }
 
-/** 1-based line of a character offset. */
-export function lineOf(text: string, offset: number): number {
+/** 1-based lines of ascending character offsets, in one pass over the text. */
+export function linesOf(text: string, offsets: number[]): number[] {
+  const lines: number[] = []
   let line = 1
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++
-  return line
+  let nl = text.indexOf("\n")
+  for (const offset of offsets) {
+    while (nl !== -1 && nl < offset) {
+      line++
+      nl = text.indexOf("\n", nl + 1)
+    }
+    lines.push(line)
+  }
+  return lines
 }
 
 /** Replaces the occurrences at `offsets` (as found by findOccurrences). */

@@ -1,6 +1,6 @@
 import { applySearchReplaceBlocks } from "../../edits/apply-search-replace"
 import { detectEol, withEol } from "../../edits/lines"
-import { findOccurrences, lineOf, replaceAt } from "../../edits/string-replace"
+import { findOccurrences, linesOf, replaceAt } from "../../edits/string-replace"
 
 /** How many occurrences of old_string a literal-replace tool expects. */
 export type ReplaceExpectation = { kind: "unique"; otherwise: string } | { kind: "all" } | { kind: "count"; expected: number }
@@ -22,8 +22,9 @@ export function literalReplace(before: string, oldString: string, newString: str
   }
   const offsets = findOccurrences(before, oldText)
   if (offsets.length === 0) return { ok: false, error: notFound(before, oldString, shown) }
-  const lines = offsets.map((o) => lineOf(before, o))
-  const where = `line${lines.length > 1 ? "s" : ""} ${lines.slice(0, 10).join(", ")}${lines.length > 10 ? ", …" : ""}`
+  // Only the first few lines are named in messages; a replace_all may have thousands of offsets.
+  const lines = linesOf(before, offsets.slice(0, 10))
+  const where = `line${offsets.length > 1 ? "s" : ""} ${lines.join(", ")}${offsets.length > 10 ? ", …" : ""}`
   if (expect.kind === "unique" && offsets.length > 1)
     return { ok: false, error: `old_string occurs ${offsets.length} times in ${shown} (at ${where}). Include more surrounding lines in old_string so it matches exactly one place, ${expect.otherwise}.` }
   if (expect.kind === "count" && offsets.length !== expect.expected)
