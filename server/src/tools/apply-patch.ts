@@ -38,6 +38,13 @@ export const applyPatch = defineTool({
       if ("failure" in step) return { result: { ...step.failure, content: [{ type: "text", text: `${textOf(step.failure)}\nNo file was changed.` }] } }
       steps.push(step)
     }
+    // Each step is planned against the files as they are now, so one file may appear only once.
+    const seen = new Map<string, string>()
+    for (const step of steps)
+      for (const t of step.op === "write" && step.from ? [step.from, step.target] : [step.target]) {
+        if (seen.has(t.absPath)) return { result: editFailure(`The patch touches ${t.shown} more than once. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`) }
+        seen.set(t.absPath, t.shown)
+      }
     const single = steps.length === 1 && steps[0]!.op === "write" && !steps[0]!.from ? steps[0] : undefined
     return {
       preview: {

@@ -50,6 +50,13 @@ describe("apply_patch", () => {
     expect(await exists(ws.path("old.txt"))).toBe(true)
   })
 
+  it("refuses a patch that touches the same file twice", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\n" })
+    const { result } = await callTool(applyPatch, { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Delete File: a.txt\n*** End Patch" }, makeToolContext(ws.root))
+    expect(text(result)).toContain("touches a.txt more than once")
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\n")
+  })
+
   it("updates an open buffer through the editor", async () => {
     ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
     const ctx = makeToolContext(ws.root)
