@@ -41,7 +41,7 @@ export const applyPatch = defineTool({
     // Each step is planned against the files as they are now, so one file may appear only once.
     const seen = new Map<string, string>()
     for (const step of steps)
-      for (const t of step.op === "write" && step.from ? [step.from, step.target] : [step.target]) {
+      for (const t of step.op === "write" && step.from && step.from.absPath !== step.target.absPath ? [step.from, step.target] : [step.target]) {
         if (seen.has(t.absPath)) return { result: editFailure(`The patch touches ${t.shown} more than once. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`) }
         seen.set(t.absPath, t.shown)
       }
