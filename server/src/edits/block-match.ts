@@ -38,6 +38,8 @@ export type Blocked = (start: number, length: number) => boolean
  */
 export function findBlock(doc: MatchDocument, pattern: string[], hint: number | undefined, threshold: number, blocked: Blocked): FindResult {
   const k = pattern.length
+  // The common case: the text is exactly at the hinted line. Distance 0 cannot be beaten or tied.
+  if (hint !== undefined && hint + k <= doc.lineCount && !blocked(hint, k) && exactAt(doc, pattern, hint)) return { kind: "found", match: "exact", start: hint, similarity: 1 }
   const exact = pick((from, to) => exactScan(doc, pattern, from, to), doc, k, hint, blocked)
   if (exact) return { ...exact, match: "exact" }
   const normPattern = pattern.map(collapseWhitespace)
@@ -90,6 +92,17 @@ function exactScan(doc: MatchDocument, pattern: string[], from: number, to: numb
     return found
   }
   return doc.uniformEol ? exactSearch(doc, pattern, from, to) : lineScan(doc, pattern, from, to, (i) => doc.line(i))
+}
+
+/** True when the lines starting at `start` equal the pattern. */
+function exactAt(doc: MatchDocument, pattern: string[], start: number): boolean {
+  const text = doc.text
+  for (let j = 0; j < pattern.length; j++) {
+    const at = doc.starts[start + j]!
+    const want = pattern[j]!
+    if (doc.contentEnd(start + j) - at !== want.length || !text.startsWith(want, at)) return false
+  }
+  return true
 }
 
 /** All starts in [from, to] where the lines equal the pattern, by native search of the joined text. */

@@ -9,6 +9,8 @@ export function everyLineNumbered(...texts: string[]): boolean {
   let seen = 0
   for (const text of texts) {
     if (text === "") continue
+    // PREFIX is anchored at the start of the string: a first line without it settles it before splitting.
+    if (!PREFIX.test(text)) return false
     for (const line of text.split("\n")) {
       if (!PREFIX.test(line)) return false
       seen++
