@@ -58,6 +58,29 @@ describe("applySearchReplaceBlocks (property)", () => {
   })
 })
 
+describe("applySearchReplaceBlocks with an inexact hint (property)", () => {
+  it("lands at the exact copy nearest the hint, or refuses a tie naming both", () => {
+    fc.assert(
+      fc.property(scenario, fc.integer({ min: -4, max: 4 }), ({ file, replace, start, search }, delta) => {
+        const hint = Math.max(0, start + delta)
+        const parsed = parseSearchReplaceBlocks(toDiff(search, replace, hint + 1))
+        if (!parsed.ok) throw new Error(parsed.error)
+        const result = applySearchReplaceBlocks(file.join("\n"), parsed.blocks)
+        const places = file.map((_, s) => s).filter((s) => s + search.length <= file.length && search.every((l, j) => file[s + j] === l))
+        const best = Math.min(...places.map((s) => Math.abs(s - hint)))
+        const nearest = places.filter((s) => Math.abs(s - hint) === best)
+        if (nearest.length === 1) {
+          const at = nearest[0]!
+          expect(result.text).toBe([...file.slice(0, at), ...replace, ...file.slice(at + search.length)].join("\n"))
+        } else {
+          expect(result.failed[0]!.candidates).toEqual(nearest.map((s) => s + 1))
+        }
+      }),
+      { numRuns: 400 },
+    )
+  })
+})
+
 describe("applySearchReplaceBlocks whitespace tier (property)", () => {
   // Unique lines, each with its own indentation, so the only match is the intended one.
   const indented = fc
