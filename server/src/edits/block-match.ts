@@ -17,7 +17,7 @@ export type FindResult =
 
 /** ±lines around a `:start_line:` hint searched before the whole file. */
 export const HINT_WINDOW = 40
-/** Candidates scored by full similarity when looking for a fuzzy or closest match. */
+/** Places taken from votes (or from the anchor line's resemblance) when looking for a fuzzy or closest match. */
 const MAX_SCORED = 24
 /** Candidates whose edit distance is actually computed. */
 const MAX_MEASURED = 8
@@ -32,8 +32,9 @@ export type Blocked = (start: number, length: number) => boolean
  * (threshold < 1) fuzzy. Within a tier the hint (0-based) picks the nearest match; without a hint two
  * matches are ambiguous and reported, never guessed.
  *
- * Cost: the exact tier is a native string search for the whole SEARCH text (in the ±40-line window
- * first when hinted); the whitespace tier looks its anchor line up in an index of collapsed lines.
+ * Cost: the exact tier compares the hinted line first, then runs a native string search for the whole
+ * SEARCH text (the ±40-line window first when hinted; an index of lines after many whole-file searches);
+ * the whitespace tier looks its anchor line up in an index of collapsed lines.
  * Only the fuzzy tier and failure reports score positions by similarity, and only a few of them.
  */
 export function findBlock(doc: MatchDocument, pattern: string[], hint: number | undefined, threshold: number, blocked: Blocked): FindResult {
