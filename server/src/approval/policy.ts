@@ -36,7 +36,8 @@ export function decideApproval(tool: string, subject: ApprovalSubjectLike, conte
     }
     case "mcp": {
       const serverAllows = settings.mcpServers[subject.server]?.alwaysAllow?.includes(subject.tool) ?? false
-      return allowIf(auto.mcp || serverAllows || remembered.allowedTools.has(tool), "MCP calls are auto-approved", "MCP calls are not auto-approved")
+      // Issue 7: auto only with autoApprove.mcp AND the tool in the server's alwaysAllow (isMcpAutoApproved).
+      return allowIf((auto.mcp && serverAllows) || remembered.allowedTools.has(tool), "MCP calls are auto-approved", "MCP calls are not auto-approved")
     }
     case "modeSwitch":
       return allowIf(auto.modeSwitch || remembered.allowedTools.has(tool), "mode switches are auto-approved", "mode switches are not auto-approved")

@@ -4,13 +4,12 @@ import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
 import type { Logger, TaskService } from "../task/service"
 import { runAgentRequest } from "./agent-requests"
-import { LspAskPort } from "./ask-port"
 import type { ClientFeatures } from "./client-features"
 import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
-import { LspEditorPort } from "./editor-port"
 import { PendingRequests } from "./pending-requests"
 import { SettingsManager } from "./settings"
+import type { TaskLayer } from "./task-layer"
 import { TaskUpdateSender } from "./task-updates"
 
 export interface AgentServicesDeps {
@@ -26,29 +25,30 @@ export interface AgentServicesDeps {
 }
 
 /**
- * Everything of the server that needs zod, the settings or the task layer, loaded with import() after
- * initialize was answered (and before the first agent request is served), so start-up stays small.
+ * Everything of the server that needs zod or the settings, loaded with import() after initialize was
+ * answered. The task layer (./task-layer.ts: tasks, tools, SDKs, MCP, checkpoints) is imported on first use.
  */
 export class AgentServices {
   readonly settings: SettingsManager
   readonly pending = new PendingRequests()
   readonly updates: TaskUpdateSender
-  private tasks: TaskService | undefined
-  private tasksLoading: Promise<TaskService> | undefined
+  private loaded: TaskLayer | undefined
+  private loading: Promise<TaskLayer> | undefined
   private readonly commands: Record<string, CommandHandler>
 
   private constructor(private readonly deps: AgentServicesDeps) {
     this.settings = new SettingsManager(deps.connection)
-    this.updates = new TaskUpdateSender(deps.connection, deps.features, (taskId) => void this.tasks?.cancelTask(taskId).catch(() => undefined))
+    this.updates = new TaskUpdateSender(deps.connection, deps.features, (taskId) => void this.loaded?.tasks.cancelTask(taskId).catch(() => undefined))
     this.commands = agentCommands({
       tasks: () => this.taskService(),
+      newTask: (params) => this.newTask(params),
       respond: (id, answer, feedback) => this.respond(id, { optionId: answer, answer, feedback }),
       showTranscript: async () => undefined,
-      onStarted: (taskId, text) => {
-        this.updates.setTitle(taskId, text)
-        deps.announceStart(taskId, text)
-      },
+      request: (method, params) => this.handleRequest(method, params),
+      onStarted: (taskId, text) => deps.announceStart(taskId, text),
     })
+    // MCP servers from trusted settings may have changed.
+    this.settings.onChange(() => void this.loaded?.hub.reload().catch((e) => deps.log.warn(`MCP reload: ${String(e)}`)))
   }
 
   static async create(deps: AgentServicesDeps): Promise<AgentServices> {
@@ -61,23 +61,24 @@ export class AgentServices {
     return this.settings.value
   }
 
-  /** The task layer (loop, tools, model and MCP SDKs): loaded on first use. */
-  taskService(): Promise<TaskService> {
-    this.tasksLoading ??= import("../task/index").then(({ createTaskService }) => {
-      const { connection, features, documents, log } = this.deps
-      const service = createTaskService({
-        workspaceFolders: this.deps.folders,
+  /** The task layer, imported and built on first use. */
+  layer(): Promise<TaskLayer> {
+    this.loading ??= import("./task-layer").then(({ TaskLayer }) => {
+      const layer = new TaskLayer({
+        ...this.deps,
         settings: () => this.settings.value,
-        editor: new LspEditorPort(connection, features, documents),
-        ask: new LspAskPort(connection, features, () => this.settings.value, this.pending, (taskId, text) => void this.tasks?.sendMessage(taskId, text).catch((e) => log.warn(String(e)))),
-        log,
+        pending: this.pending,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
       })
-      service.onEvent((taskId, event) => this.updates.send(taskId, event))
-      this.tasks = service
-      return service
+      layer.tasks.onEvent((taskId, event) => this.updates.send(taskId, event))
+      this.loaded = layer
+      return layer
     })
-    return this.tasksLoading
+    return this.loading
+  }
+
+  async taskService(): Promise<TaskService> {
+    return (await this.layer()).tasks
   }
 
   commandNames(): string[] {
@@ -93,19 +94,30 @@ export class AgentServices {
       throw new ResponseError(ErrorCodes.InvalidParams, `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`)
   }
 
+  private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
+    const layer = await this.layer()
+    await layer.beforeTask()
+    const result = await layer.tasks.newTask(params)
+    layer.afterTaskStarted(result.taskId)
+    this.updates.setTitle(result.taskId, params.text)
+    return result
+  }
+
   /** One agent/* client → server request, by method name: validated by its protocol triple, then served. */
   handleRequest(method: string, raw: unknown): Promise<unknown> {
     const tasks = () => this.taskService()
     const P = AgentProtocol
     switch (method) {
       case P.newTask.method:
-        return runAgentRequest(P.newTask, raw, async (params) => {
-          const result = await (await tasks()).newTask(params)
-          this.updates.setTitle(result.taskId, params.text)
-          return result
-        })
+        return runAgentRequest(P.newTask, raw, (params) => this.newTask(params))
       case P.sendMessage.method:
-        return runAgentRequest(P.sendMessage, raw, async ({ taskId, text }) => ((await (await tasks()).sendMessage(taskId, text)), {}))
+        return runAgentRequest(P.sendMessage, raw, async ({ taskId, text }) => {
+          const layer = await this.layer()
+          const checkpoint = await layer.checkpointForMessage(taskId)
+          if (checkpoint) this.updates.send(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
+          await layer.tasks.sendMessage(taskId, text)
+          return {}
+        })
       case P.cancelTask.method:
         return runAgentRequest(P.cancelTask, raw, async ({ taskId }) => ((await (await tasks()).cancelTask(taskId)), {}))
       case P.resumeTask.method:
@@ -120,12 +132,25 @@ export class AgentServices {
         return runAgentRequest(P.listModes, raw, async () => (await tasks()).listModes())
       case P.setMode.method:
         return runAgentRequest(P.setMode, raw, async ({ mode, taskId }) => ((await (await tasks()).setMode(mode, taskId)), {}))
+      case P.listMcpServers.method:
+        return runAgentRequest(P.listMcpServers, raw, async () => ({ servers: (await this.layer()).hub.listServers() }))
+      case P.listCheckpoints.method:
+        return runAgentRequest(P.listCheckpoints, raw, async ({ taskId }) => ({ checkpoints: await (await this.layer()).checkpoints.list(taskId) }))
+      case P.diffCheckpoint.method:
+        return runAgentRequest(P.diffCheckpoint, raw, async ({ id, toId }) => ({ diff: await (await this.layer()).checkpoints.diff(id, toId) }))
+      case P.restoreCheckpoint.method:
+        return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => {
+          // Refused before anything changes: cutting the conversation back is not built yet.
+          if (rewindConversation)
+            throw new ResponseError(ErrorCodes.InvalidParams, "rewindConversation is not supported yet: restore the files with rewindConversation false (or omitted); nothing was restored.")
+          return { restored: await (await this.layer()).restore(id) }
+        })
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }
   }
 
   async dispose(): Promise<void> {
-    await this.tasks?.dispose()
+    await this.loaded?.dispose()
   }
 }

@@ -1,4 +1,4 @@
-import { AgentCommands, Range } from "@agent-lsp/protocol"
+import { AgentCommands, AgentMethods, Range } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection } from "vscode-languageserver/node"
 import { z } from "zod"
 import type { TaskService } from "../task/service"
@@ -16,11 +16,17 @@ const Args = {
   setMode: z.tuple([z.string().min(1), optionalTaskId]),
   none: z.tuple([]),
   respond: z.tuple([z.string().min(1), z.string(), z.string().optional()]),
+  diffCheckpoint: z.tuple([z.string().min(1), z.string().min(1).optional()]),
+  restoreCheckpoint: z.tuple([z.string().min(1), z.boolean().optional()]),
 }
 
 export interface CommandDeps {
   /** The task layer, loaded on first use. */
   tasks: () => Promise<TaskService>
+  /** Starts a task the way agent/newTask does (MCP servers connected first). */
+  newTask: (params: { text: string; mode?: string; context?: { uri: string; range?: Range }[] }) => Promise<{ taskId: string }>
+  /** Serves an agent/* request (the commands that mirror one). */
+  request: (method: string, params: unknown) => Promise<unknown>
   /** agent/respond: delivers a late answer; throws when no such request is pending. */
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
   showTranscript: (taskId: string) => Promise<void>
@@ -39,7 +45,7 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     [AgentCommands.newTask]: async (args) => {
       const [text, options] = parse(AgentCommands.newTask, Args.newTask, args)
       const context = options?.uri ? [{ uri: options.uri, range: options.range }] : undefined
-      const result = await (await deps.tasks()).newTask({ text, mode: options?.mode, context })
+      const result = await deps.newTask({ text, mode: options?.mode, context })
       deps.onStarted(result.taskId, text)
       return result
     },
@@ -71,6 +77,22 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
       const [requestId, answer, feedback] = parse(AgentCommands.respond, Args.respond, args)
       await deps.respond(requestId, answer, feedback)
       return {}
+    },
+    [AgentCommands.listMcpServers]: async (args) => {
+      parse(AgentCommands.listMcpServers, Args.none, args)
+      return deps.request(AgentMethods.listMcpServers, {})
+    },
+    [AgentCommands.listCheckpoints]: async (args) => {
+      const [taskId] = parse(AgentCommands.listCheckpoints, Args.taskOnly, args)
+      return deps.request(AgentMethods.listCheckpoints, { taskId: await resolveTask(taskId) })
+    },
+    [AgentCommands.diffCheckpoint]: async (args) => {
+      const [id, toId] = parse(AgentCommands.diffCheckpoint, Args.diffCheckpoint, args)
+      return deps.request(AgentMethods.diffCheckpoint, { id, toId })
+    },
+    [AgentCommands.restoreCheckpoint]: async (args) => {
+      const [id, rewindConversation] = parse(AgentCommands.restoreCheckpoint, Args.restoreCheckpoint, args)
+      return deps.request(AgentMethods.restoreCheckpoint, { id, rewindConversation })
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)

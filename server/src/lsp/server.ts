@@ -31,19 +31,14 @@ const CLIENT_REQUESTS = [
   AgentMethods.getTask,
   AgentMethods.listModes,
   AgentMethods.setMode,
+  AgentMethods.listMcpServers,
+  AgentMethods.listCheckpoints,
+  AgentMethods.diffCheckpoint,
+  AgentMethods.restoreCheckpoint,
 ]
 
-/** The agent.* commands served by AgentServices (advertised in executeCommandProvider). */
-const COMMANDS = [
-  AgentCommands.newTask,
-  AgentCommands.sendMessage,
-  AgentCommands.cancelTask,
-  AgentCommands.resumeTask,
-  AgentCommands.setMode,
-  AgentCommands.listTasks,
-  AgentCommands.respond,
-  AgentCommands.showTranscript,
-]
+/** Every agent.* command of the protocol, served by AgentServices (advertised in executeCommandProvider). */
+const COMMANDS = Object.values(AgentCommands)
 
 /**
  * Wires one LSP connection: capability negotiation, documents and code actions here; everything that

@@ -44,7 +44,7 @@ export async function runPrepared(input: RunInput): Promise<{ result: ToolResult
 
   if (options.beforeDestructive && (tool.group === "edit" || DESTRUCTIVE_NON_EDIT.has(tool.name))) {
     try {
-      await options.beforeDestructive(call, ctx, { tool: tool.name, params, preview: prepared.preview })
+      await options.beforeDestructive(call, ctx, { tool: tool.name, params, preview: prepared.preview, turn })
     } catch (error) {
       ctx.emit({ kind: "error", message: msg.checkpointFailed(tool.name, errorText(error)) })
     }

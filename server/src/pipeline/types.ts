@@ -80,6 +80,8 @@ export interface DestructiveCallInfo {
   /** The validated params. */
   params: unknown
   preview: Preview
+  /** The assistant turn the call belongs to (a new object each turn): one checkpoint per turn. */
+  turn?: TurnState
 }
 
 /** Everything createToolPipeline needs; each is injectable so tests and benchmarks can hand in fakes. */

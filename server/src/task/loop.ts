@@ -27,6 +27,7 @@ export interface LoopEnv {
   /** The task's gated AskPort (see ask-gate.ts). */
   ask: AskPort
   control: TaskControl
+  mcp?: ToolContext["mcp"]
 }
 
 type TurnEnd = "continue" | "completed" | "stop" | "aborted"
@@ -217,5 +218,6 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     task: env.control,
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
+    ...(env.mcp ? { mcp: env.mcp } : {}),
   }
 }

@@ -1,6 +1,6 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
-import type { AskPort, EditorPort } from "../tools/context"
+import type { AskPort, EditorPort, ToolContext } from "../tools/context"
 import type { TaskEventListener } from "./events"
 
 /** A request the task layer refuses; lsp/ turns it into a JSON-RPC error with this message. */
@@ -31,6 +31,8 @@ export interface TaskServiceDeps {
   log: Logger
   /** The state directory (tasks, transcripts, checkpoints), already resolved. */
   stateDir: string
+  /** The MCP hub, handed to tools through ToolContext.mcp. */
+  mcp?: ToolContext["mcp"]
 }
 
 /**

@@ -183,6 +183,7 @@ class Service implements TaskService {
       modes: this.modes,
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
+      mcp: this.deps.mcp,
       control: this.control(rt),
     }
     const loop = runLoop(rt, env)
