@@ -10,6 +10,7 @@ import type { DocumentStore } from "./documents"
 import { PendingRequests } from "./pending-requests"
 import { SettingsManager } from "./settings"
 import type { TaskLayer } from "./task-layer"
+import { connectionTranscriptIo, transcriptDir, TranscriptWriter } from "./transcript/index"
 import { TaskUpdateSender } from "./task-updates"
 
 export interface AgentServicesDeps {
@@ -32,6 +33,8 @@ export class AgentServices {
   readonly settings: SettingsManager
   readonly pending = new PendingRequests()
   readonly updates: TaskUpdateSender
+  /** The markdown transcript per task, for clients that do not show agent/taskUpdate themselves. */
+  private transcript: TranscriptWriter | undefined
   private loaded: TaskLayer | undefined
   private loading: Promise<TaskLayer> | undefined
   private readonly commands: Record<string, CommandHandler>
@@ -43,7 +46,7 @@ export class AgentServices {
       tasks: () => this.taskService(),
       newTask: (params) => this.newTask(params),
       respond: (id, answer, feedback) => this.respond(id, { optionId: answer, answer, feedback }),
-      showTranscript: async () => undefined,
+      showTranscript: (taskId) => this.showTranscript(taskId),
       request: (method, params) => this.handleRequest(method, params),
       onStarted: (taskId, text) => deps.announceStart(taskId, text),
     })
@@ -54,6 +57,12 @@ export class AgentServices {
   static async create(deps: AgentServicesDeps): Promise<AgentServices> {
     const services = new AgentServices(deps)
     await services.settings.loadInitial(deps.params.initializationOptions, deps.globalSettingsFile)
+    if (!deps.features().agent.taskUpdates) {
+      services.transcript = new TranscriptWriter({
+        dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
+        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message)),
+      })
+    }
     return services
   }
 
@@ -69,8 +78,16 @@ export class AgentServices {
         settings: () => this.settings.value,
         pending: this.pending,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
+        askObserver: this.transcript && {
+          pendingApproval: (id, request) => void this.transcript?.pendingApproval(id, request),
+          pendingQuestion: (id, request) => void this.transcript?.pendingQuestion(id, request),
+          settled: (taskId, id, outcome) => this.transcript?.answered(taskId, id, outcome),
+        },
       })
-      layer.tasks.onEvent((taskId, event) => this.updates.send(taskId, event))
+      layer.tasks.onEvent((taskId, event) => {
+        this.updates.send(taskId, event)
+        this.transcript?.onEvent(taskId, event)
+      })
       this.loaded = layer
       return layer
     })
@@ -100,7 +117,15 @@ export class AgentServices {
     const result = await layer.tasks.newTask(params)
     layer.afterTaskStarted(result.taskId)
     this.updates.setTitle(result.taskId, params.text)
+    void this.transcript?.startTask(result.taskId, params.text.split("\n", 1)[0]!.slice(0, 100), params.text)
     return result
+  }
+
+  /** agent.showTranscript: the transcript document, for clients that have one. */
+  private async showTranscript(taskId: string): Promise<void> {
+    if (!this.transcript)
+      throw new ResponseError(ErrorCodes.InvalidRequest, "This editor shows tasks from agent/taskUpdate itself; the transcript document is kept for editors without taskUpdates.")
+    if (!(await this.transcript.show(taskId, true))) throw new ResponseError(ErrorCodes.InvalidParams, `Task ${taskId} has no transcript.`)
   }
 
   /** One agent/* client → server request, by method name: validated by its protocol triple, then served. */
@@ -116,6 +141,7 @@ export class AgentServices {
           const checkpoint = await layer.checkpointForMessage(taskId)
           if (checkpoint) this.updates.send(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
           await layer.tasks.sendMessage(taskId, text)
+          this.transcript?.userMessage(taskId, text)
           return {}
         })
       case P.cancelTask.method:
@@ -152,5 +178,6 @@ export class AgentServices {
 
   async dispose(): Promise<void> {
     await this.loaded?.dispose()
+    await this.transcript?.flush()
   }
 }

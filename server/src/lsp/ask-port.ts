@@ -10,6 +10,12 @@ import type { LateAnswer, PendingRequests } from "./pending-requests"
  * (with deferred answers), then window/showMessageRequest, then announce with window/showMessage and wait
  * for agent/respond. Fail closed: an error, a dismissal, a timeout or a cancel is never consent.
  */
+export interface AskObserver {
+  pendingApproval(requestId: string, request: ApprovalRequest): void
+  pendingQuestion(requestId: string, request: QuestionRequest): void
+  settled(taskId: string, requestId: string, outcome: string): void
+}
+
 export class LspAskPort implements AskPort {
   constructor(
     private readonly connection: Connection,
@@ -18,6 +24,8 @@ export class LspAskPort implements AskPort {
     private readonly pending: PendingRequests,
     /** Continues a task with the user's words (an announced question answered through agent/respond). */
     private readonly sendMessage: (taskId: string, text: string) => void,
+    /** Told about requests announced for agent.respond and how they ended (the transcript document shows them). */
+    private readonly observer?: AskObserver,
   ) {}
 
   private get timeoutMs(): number {
@@ -53,11 +61,14 @@ export class LspAskPort implements AskPort {
     }
     const choices = request.options.map((o) => `"${o.optionId}"`).join(" / ")
     const late = this.listen(requestId, "approval", request.taskId, signal)
+    this.observer?.pendingApproval(requestId, request)
     void this.connection.sendNotification("window/showMessage", {
       type: MessageType.Warning,
       message: `agent: approve ${request.tool}: ${request.title}? Answer with :lsp-workspace-command agent.respond "${requestId}" <${choices}> (waiting up to ${Math.round(this.timeoutMs / 1000)} s).`,
     })
-    return lateApproval(request, await late.answer)
+    const answer = lateApproval(request, await late.answer)
+    this.observer?.settled(request.taskId, requestId, answer.decision === "answered" ? answer.kind.replace("_", " ") : `no answer (${answer.reason})`)
+    return answer
   }
 
   /** Registers `requestId` for agent/respond; `stop()` withdraws it when the answer came another way. */
@@ -97,7 +108,11 @@ export class LspAskPort implements AskPort {
       }
     }
     const suggestions = request.suggestions.map((s) => `"${s.text}"`).join(" / ")
-    this.pending.onAnswer(requestId, "question", request.taskId, (late) => this.sendMessage(request.taskId, answerText(late)))
+    this.pending.onAnswer(requestId, "question", request.taskId, (late) => {
+      this.observer?.settled(request.taskId, requestId, answerText(late))
+      this.sendMessage(request.taskId, answerText(late))
+    })
+    this.observer?.pendingQuestion(requestId, request)
     void this.connection.sendNotification("window/showMessage", {
       type: MessageType.Info,
       message: `agent asks: ${request.question}${suggestions ? ` Suggestions: ${suggestions}.` : ""} Answer with :lsp-workspace-command agent.respond "${requestId}" "<answer>" (or agent.sendMessage).`,

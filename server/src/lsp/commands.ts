@@ -51,7 +51,7 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     },
     [AgentCommands.sendMessage]: async (args) => {
       const [text, taskId] = parse(AgentCommands.sendMessage, Args.sendMessage, args)
-      await (await deps.tasks()).sendMessage(await resolveTask(taskId), text)
+      await deps.request(AgentMethods.sendMessage, { taskId: await resolveTask(taskId), text })
       return {}
     },
     [AgentCommands.cancelTask]: async (args) => {

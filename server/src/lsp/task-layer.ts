@@ -6,7 +6,7 @@ import type { McpServerInfo } from "../mcp/port"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
-import { LspAskPort } from "./ask-port"
+import { LspAskPort, type AskObserver } from "./ask-port"
 import type { ClientFeatures } from "./client-features"
 import type { DocumentStore } from "./documents"
 import { LspEditorPort } from "./editor-port"
@@ -21,6 +21,8 @@ export interface TaskLayerDeps {
   pending: PendingRequests
   log: Logger
   stateDir: string
+  /** Sees approvals and questions announced for agent.respond (the transcript document). */
+  askObserver?: AskObserver
 }
 
 /**
@@ -41,7 +43,7 @@ export class TaskLayer {
     this.hub = new McpHub({ workspaceFolder: deps.folders()[0], stateDir, settings, onChange: (servers) => this.reportMcp(servers) })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.editor = new LspEditorPort(connection, features, documents)
-    this.ask = new LspAskPort(connection, features, settings, deps.pending, (taskId, text) => void this.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))))
+    this.ask = new LspAskPort(connection, features, settings, deps.pending, (taskId, text) => void this.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))), deps.askObserver)
     const hub = this.hub
     const checkpoints = this.checkpoints
     this.tasks = createTaskService({
