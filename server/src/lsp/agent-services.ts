@@ -11,6 +11,7 @@ import { PendingRequests } from "./pending-requests"
 import { SettingsManager } from "./settings"
 import type { TaskLayer } from "./task-layer"
 import { connectionTranscriptIo, transcriptDir, TranscriptWriter } from "./transcript/index"
+import { logTaskEvent } from "./task-log"
 import { TaskUpdateSender } from "./task-updates"
 
 export interface AgentServicesDeps {
@@ -85,6 +86,7 @@ export class AgentServices {
         },
       })
       layer.tasks.onEvent((taskId, event) => {
+        logTaskEvent(this.deps.log, taskId, event)
         this.updates.send(taskId, event)
         this.transcript?.onEvent(taskId, event)
       })

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto"
+import { redactSecrets } from "../config/redact"
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
@@ -38,7 +39,9 @@ export class TaskStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const path = this.filePath(folder, taskId)
     const lead = this.torn.delete(path) ? "\n" : ""
-    appendFileSync(path, `${lead}${JSON.stringify(record)}\n`, { mode: 0o600 })
+    // Secrets are removed from every string value (not from the JSON text, where a pattern could split an escape).
+    const line = JSON.stringify(record, (_key, value: unknown) => (typeof value === "string" ? redactSecrets(value) : value))
+    appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
   /** Every task file of a workspace folder. Unreadable lines are skipped, never fatal. */

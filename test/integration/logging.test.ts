@@ -1,0 +1,57 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
+import { startServer, type ServerHarness } from "../support/server-harness"
+import { tempWorkspace } from "../support/temp-workspace"
+
+let server: ServerHarness | undefined
+let api: FakeAnthropic | undefined
+afterEach(async () => {
+  await server?.stop()
+  await api?.close()
+  server = api = undefined
+})
+
+const KEY = "sk-ant-test-harness-key-0123456789"
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+}
+
+describe("logging", () => {
+  it("logs a task to window/logMessage and agent.log.file by level, never the API key", async () => {
+    const ws = await tempWorkspace({ "a.txt": `the key is ${KEY}\n` })
+    const logFile = join(ws.root, "..", `agent-lsp-test-${Date.now()}.log`)
+    api = await startFakeAnthropic([
+      { toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "a.txt" } }] },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: `echoing ${KEY}` } }] },
+    ])
+    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { log: { level: "debug", file: logFile } } } })
+    const { taskId } = await server.request("agent/newTask", { text: "read a.txt" })
+    await server.waitForStatus(taskId, "completed")
+    await server.waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes("completed") ? true : undefined, 10_000, "the log file")
+    const log = readFileSync(logFile, "utf8")
+    expect(log).toContain(`task ${taskId}: read_file (toolu_read)`)
+    expect(log).toMatch(/DEBUG .*read_file \(toolu_read\) → /)
+    const logMessages = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.message as string)
+    expect(logMessages.some((m) => m.includes(`task ${taskId}: completed`))).toBe(true)
+    // The key is in the workspace file and the model's answer, yet never in a log or in the state directory.
+    expect(log).not.toContain(KEY)
+    expect(logMessages.join("\n")).not.toContain(KEY)
+    for (const file of filesUnder(join(server.stateHome, "state"))) expect(readFileSync(file, "utf8"), file).not.toContain(KEY)
+    // The fake did receive it, as the auth header: the redaction hid a real secret.
+    expect(JSON.stringify(api.requests[0]!.headers)).toContain(KEY)
+  })
+
+  it("logs only warnings and errors at level warn", async () => {
+    const ws = await tempWorkspace({ "a.txt": "x\n" })
+    api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
+    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { log: { level: "warn" } } } })
+    const { taskId } = await server.request("agent/newTask", { text: "finish" })
+    await server.waitForStatus(taskId, "completed")
+    const levels = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.type as number)
+    expect(levels.every((type) => type <= 2)).toBe(true)
+  })
+})
