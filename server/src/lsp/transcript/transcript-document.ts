@@ -1,4 +1,5 @@
 import { pathToFileURL } from "node:url"
+import { redactSecrets } from "../../config/redact"
 import type { TranscriptIo, TranscriptTextEdit } from "./transcript-io"
 
 /**
@@ -58,7 +59,8 @@ export class TranscriptDocument {
   flush(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer)
     this.timer = undefined
-    const addition = this.pendingText
+    // Secrets never reach the file or the editor (checked per batch: streamed text is joined by then).
+    const addition = redactSecrets(this.pendingText)
     this.pendingText = ""
     if (addition === "") return this.chain
     const at = endPosition(this.text)
