@@ -182,10 +182,9 @@ describe("apply_diff on a document open in the editor", () => {
     const file = ws.path("src/app.ts")
     server!.openDocument(file, undefined, "typescript")
     const userText = ORIGINAL.replace("'hello '", "'hi '")
-    server!.handlers.requestApproval = async (params) => {
+    // The didChange goes out before the approval answer on the same ordered stream, so the server sees it first.
+    server!.handlers.requestApproval = (params) => {
       userTypes(file, userText)
-      // Let the didChange reach the server before the approval answer does.
-      await new Promise((r) => setTimeout(r, 50))
       return { optionId: params.options.find((o: any) => o.kind === "allow_once").optionId }
     }
     await runTask()
