@@ -64,6 +64,8 @@ export class ServerHarness {
   readonly updates: ReceivedUpdate[] = []
   readonly notifications: { method: string; params: any }[] = []
   readonly serverRequests: { method: string; params: any }[] = []
+  /** $/progress notifications (vscode-jsonrpc routes them apart from other notifications). */
+  readonly progress: { token: string | number; value: any }[] = []
   readonly docs = new Map<string, TextDocument>()
   stderr = ""
   exitCode: number | null | undefined = undefined
@@ -106,6 +108,10 @@ export class ServerHarness {
     connection.onNotification((method: string, params: any) => {
       if (method === "agent/taskUpdate") this.updates.push(params)
       this.notifications.push({ method, params })
+      this.notify()
+    })
+    connection.onUnhandledProgress((params) => {
+      this.progress.push(params)
       this.notify()
     })
     connection.listen()

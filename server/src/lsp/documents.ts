@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import type {
@@ -17,6 +18,8 @@ interface Tracked {
 interface Expectation {
   text: string
   resolve: (matched: boolean) => void
+  /** A didChange that did not produce `text` arrived while waiting. */
+  sawOtherChange?: boolean
 }
 
 export function uriToPath(uri: string): string | undefined {
@@ -43,7 +46,16 @@ export class DocumentStore {
   didOpen({ textDocument: d }: DidOpenTextDocumentParams): void {
     const path = uriToPath(d.uri)
     if (!path) return
-    this.byPath.set(path, { doc: TextDocument.create(d.uri, d.languageId, d.version, d.text), path, dirtyByUser: false })
+    const tracked: Tracked = { doc: TextDocument.create(d.uri, d.languageId, d.version, d.text), path, dirtyByUser: false }
+    this.byPath.set(path, tracked)
+    // A buffer may open already unsaved (restored editor session, a server restart, a late attach): if it
+    // differs from the disk, those are the user's changes and nothing may be written behind them.
+    void readFile(path, "utf8").then(
+      (disk) => {
+        if (disk !== d.text && this.byPath.get(path) === tracked && tracked.doc.version === d.version) tracked.dirtyByUser = true
+      },
+      () => undefined, // not on disk yet: a new buffer holds nothing to protect
+    )
   }
 
   didChange({ textDocument, contentChanges }: DidChangeTextDocumentParams): void {
@@ -58,9 +70,10 @@ export class DocumentStore {
       waiting.splice(match, 1)[0]!.resolve(true)
       return
     }
-    // Editors may deliver one edit as several didChange notifications: only a change that is not the
-    // start of an awaited edit counts as the user's.
+    // Editors may deliver one edit as several didChange notifications, so a change while an edit is
+    // awaited is only suspect: if the awaited text never arrives, it was the user's (see expect()).
     if (waiting.length === 0) tracked.dirtyByUser = true
+    else for (const expectation of waiting) expectation.sawOtherChange = true
   }
 
   didSave({ textDocument }: DidSaveTextDocumentParams): void {
@@ -103,7 +116,11 @@ export class DocumentStore {
     }
     const timer = setTimeout(() => {
       remove()
-      settle(this.get(path)?.text === text)
+      const matched = this.get(path)?.text === text
+      // The awaited edit never showed up but the buffer changed: treat those changes as the user's.
+      const tracked = this.byPath.get(path)
+      if (!matched && entry.sawOtherChange && tracked) tracked.dirtyByUser = true
+      settle(matched)
     }, timeoutMs)
     promise.finally(() => clearTimeout(timer))
     return {

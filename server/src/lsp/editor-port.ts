@@ -35,7 +35,7 @@ export class LspEditorPort implements EditorPort {
     if (!doc) return this.applyToClosedFile(edit)
     if (doc.getText() === edit.newText) return { ok: true }
     if (edit.version !== undefined && edit.version !== doc.version)
-      return { ok: false, reason: `The buffer of ${edit.path} changed while the edit was prepared (version ${edit.version} → ${doc.version}); the file on disk is unchanged. Read the file again and redo the edit.` }
+      return { ok: false, reason: `The editor's buffer changed while the edit was prepared (version ${edit.version} → ${doc.version}); the file on disk is unchanged. Read the file again and redo the edit.` }
     const change = minimalEdit(doc.getText(), edit.newText, (offset) => doc.positionAt(offset))
     const workspaceEdit: WorkspaceEdit = this.features().documentChanges
       ? { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [change] }] }
@@ -81,7 +81,7 @@ export class LspEditorPort implements EditorPort {
     if (await confirmation.promise) return { ok: true }
     return {
       ok: false,
-      reason: `The editor reported the edit applied, but its buffer of ${edit.path} did not change to the intended text within ${CONFIRM_TIMEOUT_MS / 1000} s (it may have been stale or changed by the user); the file on disk is unchanged. Read the file again and retry.`,
+      reason: `The editor reported the edit applied, but its buffer did not change to the intended text within ${CONFIRM_TIMEOUT_MS / 1000} s (it may have been stale or changed by the user); the file on disk is unchanged. Read the file again and retry.`,
     }
   }
 

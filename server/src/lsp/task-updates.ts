@@ -4,6 +4,7 @@ import type { TaskEvent } from "../task/events"
 import type { ClientFeatures } from "./client-features"
 
 const FINAL = new Set(["completed", "cancelled", "failed", "interrupted"])
+const OUTPUT_REPORT_INTERVAL_MS = 250
 
 /**
  * Maps task events to the wire: agent/taskUpdate (with a per-task seq) for clients that declared
@@ -14,6 +15,7 @@ export class TaskUpdateSender {
   private readonly seq = new Map<string, number>()
   private readonly progress = new Map<string, { token: string; done: Promise<void> }>()
   private readonly titles = new Map<string, string>()
+  private readonly lastOutputReport = new Map<string, number>()
 
   constructor(
     private readonly connection: Connection,
@@ -26,7 +28,8 @@ export class TaskUpdateSender {
   }
 
   setTitle(taskId: string, title: string): void {
-    this.titles.set(taskId, title)
+    const line = title.split("\n", 1)[0]!.trim()
+    this.titles.set(taskId, line.length > 60 ? `${line.slice(0, 57)}...` : line)
   }
 
   send(taskId: string, event: TaskEvent): void {
@@ -50,14 +53,20 @@ export class TaskUpdateSender {
     if (!entry) {
       if (event.kind === "status" && event.status !== "running") return
       const token = `agent-task-${taskId}-${Date.now()}`
-      const title = `agent: ${this.titles.get(taskId) ?? taskId}`
       const done = this.connection
         .sendRequest("window/workDoneProgress/create", { token })
-        .then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "begin", title, cancellable: true, message }))
+        // The title is read after the round trip: a task's first event comes before its title is known.
+        .then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "begin", title: `agent: ${this.titles.get(taskId) ?? taskId}`, cancellable: true, message }))
         .catch(() => undefined)
       entry = { token, done }
       this.progress.set(taskId, entry)
       return
+    }
+    if (message && event.kind === "commandOutput") {
+      // Output can come in hundreds of chunks a second: report at most every 250 ms.
+      const now = Date.now()
+      if (now - (this.lastOutputReport.get(taskId) ?? 0) < OUTPUT_REPORT_INTERVAL_MS) return
+      this.lastOutputReport.set(taskId, now)
     }
     if (message) {
       const token = entry.token
@@ -77,6 +86,11 @@ function describe(event: TaskEvent): string | undefined {
       return `mode ${event.mode}`
     case "subtask":
       return `subtask ${event.childTaskId}`
+    case "commandOutput": {
+      // The last non-empty line: what a progress bar can show of a running command.
+      const line = event.chunk.split(/\r?\n|\r/).filter((l) => l.trim() !== "").at(-1)
+      return line === undefined ? undefined : line.length > 120 ? `${line.slice(0, 117)}...` : line
+    }
     default:
       return undefined
   }
