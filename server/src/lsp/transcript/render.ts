@@ -116,6 +116,8 @@ export class TranscriptRenderer {
     else if (request.diff) lines.push("```diff", ...request.diff.replace(/\n$/, "").split("\n"), "```", "")
     lines.push("Answer with one of:", "")
     for (const option of request.options) lines.push(`- ${option.label}: \`${respondCommand(requestId, option.optionId)}\``)
+    const reject = request.options.find((o) => o.kind === "reject_once")
+    if (reject) lines.push("", `A third argument is feedback for the agent: \`${respondCommand(requestId, reject.optionId)} "what to do instead"\``)
     lines.push("")
     return this.block(lines)
   }

@@ -93,6 +93,7 @@ describe("TranscriptWriter", () => {
     expect(text).toContain("```sh\nnpm test\n```")
     expect(text).toContain('- Allow once: `:lsp-workspace-command agent.respond "a7" "allow_once"`')
     expect(text).toContain('- Reject: `:lsp-workspace-command agent.respond "a7" "reject_once"`')
+    expect(text).toContain('feedback for the agent: `:lsp-workspace-command agent.respond "a7" "reject_once" "what to do instead"`')
     expect(text).toContain("_`a7`: allowed once_")
     expect(editor.buffers.get(writer.uriOf("t1")!)).toBe(text)
   })
