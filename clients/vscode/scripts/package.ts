@@ -30,7 +30,8 @@ async function main(): Promise<void> {
     format: "cjs",
     target: "node20",
     external: ["vscode"],
-    alias: { "@agent-lsp/protocol": join(root, "protocol", "src", "index.ts") },
+    // The folder, so "@agent-lsp/protocol/names" resolves too (index.ts for the bare name).
+    alias: { "@agent-lsp/protocol": join(root, "protocol", "src") },
     sourcemap: false,
     minify: true,
     logLevel: "warning",

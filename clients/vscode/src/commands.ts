@@ -1,4 +1,6 @@
-import { AgentMethods, type ModeSummary, type ParamsOf, type ResultOf, type TaskSummary } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
+// Values from names only: the full protocol module would bundle zod into the extension.
+import { AgentMethods } from "@agent-lsp/protocol/names"
 import type { TaskState } from "./task-state"
 import type { OutputTranscript } from "./transcript"
 import type { ClientLike, QuickPickItemLike, VscodeApi } from "./vscode-api"

@@ -1,4 +1,4 @@
-import { AgentClientCapabilityKeys } from "@agent-lsp/protocol"
+import { AgentClientCapabilityKeys } from "@agent-lsp/protocol/names"
 
 /** capabilities.experimental.agent: every optional server → client request the extension handles. */
 export function agentCapabilities(): Record<string, boolean> {
