@@ -71,8 +71,15 @@ describe("decideApproval", () => {
     expect(decide({ kind: "write", paths: ["a"] })).toBe("ask")
     expect(decide({ kind: "write", paths: ["a"] }, (s) => (s.autoApprove.write = true))).toBe("allow")
     expect(decide({ kind: "mcp", server: "s", tool: "t" })).toBe("ask")
-    expect(decide({ kind: "mcp", server: "s", tool: "t" }, (s) => (s.autoApprove.mcp = true))).toBe("allow")
-    expect(decide({ kind: "mcp", server: "s", tool: "t" }, (s) => (s.mcpServers = { s: { command: "x", alwaysAllow: ["t"] } }))).toBe("allow")
+    // MCP runs without asking only with autoApprove.mcp AND the tool in the server's alwaysAllow (issue 7).
+    expect(decide({ kind: "mcp", server: "s", tool: "t" }, (s) => (s.autoApprove.mcp = true))).toBe("ask")
+    expect(decide({ kind: "mcp", server: "s", tool: "t" }, (s) => (s.mcpServers = { s: { command: "x", alwaysAllow: ["t"] } }))).toBe("ask")
+    expect(
+      decide({ kind: "mcp", server: "s", tool: "t" }, (s) => {
+        s.autoApprove.mcp = true
+        s.mcpServers = { s: { command: "x", alwaysAllow: ["t"] } }
+      }),
+    ).toBe("allow")
     expect(decide({ kind: "modeSwitch", mode: "code" })).toBe("ask")
     expect(decide({ kind: "modeSwitch", mode: "code" }, (s) => (s.autoApprove.modeSwitch = true))).toBe("allow")
     expect(decide({ kind: "subtask", mode: "code" })).toBe("ask")
