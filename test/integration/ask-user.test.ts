@@ -1,28 +1,24 @@
 import { existsSync, readFileSync } from "node:fs"
 import { ResponseError } from "vscode-jsonrpc/node"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from "../support/fake-anthropic"
-import { startServer, type ServerHarness, type StartOptions } from "../support/server-harness"
+import { describe, expect, it } from "vitest"
+import type { RecordedRequest } from "../support/fake-anthropic"
+import type { ServerHarness, StartOptions } from "../support/server-harness"
+import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
 
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  server = api = undefined
-})
-
-/** A task whose model writes notes.md, then completes; returns the workspace and task id. */
-async function writeTask(options: Partial<StartOptions> = {}) {
+/** A task whose model writes notes.md, then completes; `configure` sets the editor's answers before it starts. */
+async function writeTask(options: Partial<StartOptions> = {}, configure: (server: ServerHarness) => void = () => {}) {
   const ws = await tempWorkspace({ "README.md": "# demo\n" })
-  api = await startFakeAnthropic([
-    { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "hello\n" } }] },
-    { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-  ])
-  server = await startServer({ workspace: ws.root, apiUrl: api.url, ...options })
+  const { server, api } = await startSession(
+    [
+      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "hello\n" } }] },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ],
+    { workspace: ws.root, ...options },
+  )
+  configure(server)
   const { taskId } = await server.request("agent/newTask", { text: "write notes" })
-  return { ws, taskId }
+  return { ws, taskId, server, api }
 }
 
 function toolResultOf(request: RecordedRequest | undefined, id: string): any {
@@ -31,9 +27,9 @@ function toolResultOf(request: RecordedRequest | undefined, id: string): any {
 
 describe("asking the user for approval over LSP", () => {
   it("asks with agent/requestApproval carrying the diff and options, and runs the write when allowed once", async () => {
-    const { ws, taskId } = await writeTask()
-    await server!.waitForStatus(taskId, "completed")
-    const ask = server!.serverRequests.find((r) => r.method === "agent/requestApproval")!.params
+    const { ws, taskId, server } = await writeTask()
+    await server.waitForStatus(taskId, "completed")
+    const ask = server.serverRequests.find((r) => r.method === "agent/requestApproval")!.params
     expect(ask).toMatchObject({ taskId, callId: "toolu_write", tool: "write_to_file" })
     expect(ask.requestId).toMatch(/^a\d+$/)
     expect(ask.diff).toContain("+hello")
@@ -44,11 +40,10 @@ describe("asking the user for approval over LSP", () => {
   it("takes a deferred answer given later through agent/respond", async () => {
     let requestId = ""
     const ws = await tempWorkspace()
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "later\n" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     server.handlers.requestApproval = (params) => {
       requestId = params.requestId
       return { deferred: true }
@@ -67,11 +62,10 @@ describe("asking the user for approval over LSP", () => {
 
   it("does not write when the user rejects with feedback, and tells the model", async () => {
     const ws = await tempWorkspace()
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "no\n" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     server.handlers.requestApproval = (params) => ({ optionId: params.options.find((o: any) => o.kind === "reject_once").optionId, feedback: "use docs/ instead" })
     const { taskId } = await server.request("agent/newTask", { text: "write notes" })
     await api.waitForRequests(2)
@@ -85,13 +79,11 @@ describe("asking the user for approval over LSP", () => {
 
   it("falls back to window/showMessageRequest for a client without the agent extensions", async () => {
     const ws = await tempWorkspace()
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "plain\n" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({
+    ], {
       workspace: ws.root,
-      apiUrl: api.url,
       capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
     })
     server.handlers.showMessageRequest = (params) => params.actions?.find((a) => /allow once/i.test(a.title)) ?? null
@@ -105,18 +97,16 @@ describe("asking the user for approval over LSP", () => {
 
   it("announces the request and waits for agent.respond when showMessageRequest fails (Helix 25.07)", async () => {
     const ws = await tempWorkspace()
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "helix\n" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({
+    ], {
       workspace: ws.root,
-      apiUrl: api.url,
       capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
     })
     server.handlers.showMessageRequest = () => new ResponseError(-32601, "Method not found")
     await server.request("agent/newTask", { text: "write notes" })
-    const announce = await server.waitFor(() => server!.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "a\d+"/.test(n.params.message)), 15_000, "the announcement")
+    const announce = await server.waitFor(() => server.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "a\d+"/.test(n.params.message)), 15_000, "the announcement")
     const requestId = /agent\.respond "(a\d+)"/.exec(announce.params.message)![1]
     expect(announce.params.message).toContain("allow_once")
     expect(existsSync(ws.path("notes.md"))).toBe(false)
@@ -126,10 +116,11 @@ describe("asking the user for approval over LSP", () => {
   })
 
   it("rejects when nobody answers within agent.approval.timeoutSeconds", async () => {
-    const { ws } = await writeTask({ initializationOptions: { agent: { approval: { timeoutSeconds: 1 } } } })
-    server!.handlers.requestApproval = () => ({ deferred: true })
-    await api!.waitForRequests(2, 20_000)
-    const result = toolResultOf(api!.requests[1], "toolu_write")
+    const { ws, api } = await writeTask({ initializationOptions: { agent: { approval: { timeoutSeconds: 1 } } } }, (server) => {
+      server.handlers.requestApproval = () => ({ deferred: true })
+    })
+    await api.waitForRequests(2, 20_000)
+    const result = toolResultOf(api.requests[1], "toolu_write")
     expect(result.is_error).toBe(true)
     expect(existsSync(ws.path("notes.md"))).toBe(false)
   })

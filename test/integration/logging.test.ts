@@ -1,17 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
+import { describe, expect, it } from "vitest"
+import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
-
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  server = api = undefined
-})
 
 const KEY = "sk-ant-test-harness-key-0123456789"
 
@@ -24,11 +15,10 @@ describe("logging", () => {
   it("logs a task to window/logMessage and agent.log.file by level, never the API key", async () => {
     const ws = await tempWorkspace({ "a.txt": `the key is ${KEY}\n` })
     const logFile = join(ws.root, "..", `agent-lsp-test-${Date.now()}.log`)
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "a.txt" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: `echoing ${KEY}` } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { log: { level: "debug", file: logFile } } } })
+    ], { workspace: ws.root, initializationOptions: { agent: { log: { level: "debug", file: logFile } } } })
     const { taskId } = await server.request("agent/newTask", { text: "read a.txt" })
     await server.waitForStatus(taskId, "completed")
     await server.waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes("completed") ? true : undefined, 10_000, "the log file")
@@ -47,8 +37,7 @@ describe("logging", () => {
 
   it("logs only warnings and errors at level warn", async () => {
     const ws = await tempWorkspace({ "a.txt": "x\n" })
-    api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { log: { level: "warn" } } } })
+    const { server, api } = await startSession([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }], { workspace: ws.root, initializationOptions: { agent: { log: { level: "warn" } } } })
     const { taskId } = await server.request("agent/newTask", { text: "finish" })
     await server.waitForStatus(taskId, "completed")
     const levels = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.type as number)

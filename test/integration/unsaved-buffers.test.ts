@@ -1,27 +1,17 @@
 import { readFileSync } from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
+import { describe, expect, it } from "vitest"
+import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
-
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  server = api = undefined
-})
 
 const diff = ["<<<<<<< SEARCH", "two", "=======", "TWO", ">>>>>>> REPLACE"].join("\n")
 
 describe("a buffer that was already unsaved when the editor opened it", () => {
   it("is edited in the editor but not written to disk without the user's word", async () => {
     const ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_edit", name: "apply_diff", input: { path: "a.txt", diff } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     server.handlers.askFollowup = (params) => ({ answer: params.suggestions.find((s: { text: string }) => /don/i.test(s.text))?.text ?? "no" })
     // Like a restored editor session: the buffer holds changes the disk does not.
     server.openDocument(ws.path("a.txt"), "USER UNSAVED\none\ntwo\n")

@@ -1,24 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
+import { describe, expect, it } from "vitest"
+import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
-
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  server = api = undefined
-})
 
 describe("a task end to end through the built server and the real SDK", () => {
   it("reads a file, streams updates and completes; the model gets the tool_result", async () => {
     const ws = await tempWorkspace({ "src/hello.ts": "export const greeting = 'hi'\nexport const target = 'world'\n" })
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { text: "Let me read the file.", toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "src/hello.ts" } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "The file greets the world." } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     const { taskId } = await server.request("agent/newTask", { text: "What does src/hello.ts export?" })
     expect(taskId).toMatch(/\S/)
     await server.waitForStatus(taskId, "completed", 20_000)
