@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
+import { describe, expect, it } from "vitest"
+import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
-
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  server = api = undefined
-})
 
 const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) => b.type === "tool_result")
 
 describe("the agent loop through the built server", () => {
   it("streams a partial tool call and runs parallel calls of one turn in order, one tool_result each", async () => {
     const ws = await tempWorkspace({ "one.txt": "first file\n", "two.txt": "second file\n" })
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       {
         text: "Reading both.",
         toolCalls: [
@@ -25,8 +16,7 @@ describe("the agent loop through the built server", () => {
         ],
       },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "Both read." } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     const { taskId } = await server.request("agent/newTask", { text: "Read one.txt and two.txt" })
     await server.waitForStatus(taskId, "completed", 20_000)
 
@@ -53,12 +43,11 @@ describe("the agent loop through the built server", () => {
 
   it("runs new_task as a child in the given mode and returns its result to the parent", async () => {
     const ws = await tempWorkspace({})
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_sub", name: "new_task", input: { mode: "ask", message: "Explain what a monad is in one line." } }] },
       { toolCalls: [{ id: "toolu_child_done", name: "attempt_completion", input: { result: "A monad chains computations." } }] },
       { toolCalls: [{ id: "toolu_parent_done", name: "attempt_completion", input: { result: "Delegated and done." } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     const { taskId } = await server.request("agent/newTask", { text: "Coordinate an explanation", mode: "orchestrator" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const subtask = server.updatesOf(taskId).find((u) => u.kind === "subtask") as { childTaskId: string }
@@ -75,11 +64,10 @@ describe("the agent loop through the built server", () => {
 
   it("retries a 529: the fake sees two requests and the client a retry status", async () => {
     const ws = await tempWorkspace({})
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { kind: "error", status: 529, headers: { "retry-after": "0" } },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok after retry" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root, })
     const { taskId } = await server.request("agent/newTask", { text: "try" })
     await server.waitForStatus(taskId, "completed", 20_000)
     expect(api.requests).toHaveLength(2)
@@ -88,8 +76,7 @@ describe("the agent loop through the built server", () => {
 
   it("fails with a message that says to set ANTHROPIC_API_KEY when the key is missing", async () => {
     const ws = await tempWorkspace({})
-    api = await startFakeAnthropic([])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url, env: { ANTHROPIC_API_KEY: undefined } })
+    const { server, api } = await startSession([], { workspace: ws.root, env: { ANTHROPIC_API_KEY: undefined } })
     const { taskId } = await server.request("agent/newTask", { text: "no key" })
     const failed = await server.waitForStatus(taskId, "failed", 20_000)
     expect((failed.update as { message?: string }).message).toContain("ANTHROPIC_API_KEY is not set")
@@ -98,8 +85,7 @@ describe("the agent loop through the built server", () => {
 
   it("refuses a second task in the same folder while one runs, naming the running one", async () => {
     const ws = await tempWorkspace({})
-    api = await startFakeAnthropic([{ text: "working on it", hangAfterEvents: 3 }])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    const { server, api } = await startSession([{ text: "working on it", hangAfterEvents: 3 }], { workspace: ws.root, })
     const { taskId } = await server.request("agent/newTask", { text: "first job" })
     await expect(server.request("agent/newTask", { text: "second job" })).rejects.toThrow(new RegExp(`Task ${taskId} \\("first job"\\)`))
     await server.request("agent/cancelTask", { taskId })
