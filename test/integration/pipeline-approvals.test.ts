@@ -1,27 +1,22 @@
 import { existsSync, readFileSync } from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { describe, expect, it, onTestFinished } from "vitest"
+import { startSession } from "../support/session"
+import { tempWorkspace } from "../support/temp-workspace"
 
 /** Approvals, custom modes and the deny list through the built server, the real SDK and the fake API. */
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  await ws?.cleanup()
-  server = api = ws = undefined
-})
+async function workspace(files: Record<string, string>) {
+  const ws = await tempWorkspace(files)
+  onTestFinished(() => ws.cleanup())
+  return ws
+}
 
 const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) => b.type === "tool_result")
 const resultText = (result: any) => (typeof result.content === "string" ? result.content : result.content.map((c: any) => c.text).join("\n"))
 
 describe("approvals through the built server", () => {
   it("turns a rejection with feedback into a denied result and skips the rest of the turn", async () => {
-    ws = await tempWorkspace({ "notes.txt": "n\n" })
-    api = await startFakeAnthropic([
+    const ws = await workspace({ "notes.txt": "n\n" })
+    const { server, api } = await startSession([
       {
         toolCalls: [
           { id: "toolu_w", name: "write_to_file", input: { path: "src/a.ts", content: "export const a = 1\n" } },
@@ -29,8 +24,7 @@ describe("approvals through the built server", () => {
         ],
       },
       { toolCalls: [{ name: "attempt_completion", input: { result: "stopped" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root })
     server.handlers.requestApproval = (params) => ({ optionId: params.options.find((o: any) => o.optionId === "reject_feedback").optionId, feedback: "not in src/, please" })
     const { taskId } = await server.request("agent/newTask", { text: "Add a" })
     await server.waitForStatus(taskId, "completed", 20_000)
@@ -48,12 +42,11 @@ describe("approvals through the built server", () => {
   })
 
   it("refuses a command on the deny list from initializationOptions without asking", async () => {
-    ws = await tempWorkspace({ "a.txt": "a\n" })
-    api = await startFakeAnthropic([
+    const ws = await workspace({ "a.txt": "a\n" })
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_c", name: "execute_command", input: { command: "git status && git push origin main" } }] },
       { toolCalls: [{ name: "attempt_completion", input: { result: "ok" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { terminal: { deny: ["git push"] } } } })
+    ], { workspace: ws.root, initializationOptions: { agent: { terminal: { deny: ["git push"] } } } })
     const { taskId } = await server.request("agent/newTask", { text: "Push it" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const [result] = toolResults(api.requests[1]!.body)
@@ -63,12 +56,12 @@ describe("approvals through the built server", () => {
   })
 
   it("runs a workspace .roomodes docs mode: README.md is written, src/index.ts refused", async () => {
-    ws = await tempWorkspace({
+    const ws = await workspace({
       ".roomodes": JSON.stringify({
         customModes: [{ slug: "docs", name: "Docs Writer", roleDefinition: "You write documentation.", groups: ["read", ["edit", { fileRegex: "(^README|\\.md$)", description: "Docs only" }]] }],
       }),
     })
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       {
         toolCalls: [
           { id: "toolu_readme", name: "write_to_file", input: { path: "README.md", content: "# Docs\n" } },
@@ -76,8 +69,7 @@ describe("approvals through the built server", () => {
         ],
       },
       { toolCalls: [{ name: "attempt_completion", input: { result: "documented" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root })
     const { modes } = await server.request("agent/listModes", {})
     expect(modes).toContainEqual({ slug: "docs", name: "Docs Writer", description: "You write documentation.", groups: ["read", "edit"], source: "workspace" })
     const { taskId } = await server.request("agent/newTask", { text: "Write docs", mode: "docs" })

@@ -1,30 +1,24 @@
 import { existsSync } from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { describe, expect, it, onTestFinished } from "vitest"
+import { startSession } from "../support/session"
+import { tempWorkspace } from "../support/temp-workspace"
 
 /**
  * The pipeline through the built server, the real SDK and the fake Messages API: what the model is
  * offered and what it gets back, as seen in the requests the fake received.
  */
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  await ws?.cleanup()
-  server = api = ws = undefined
-})
+async function workspace(files: Record<string, string>) {
+  const ws = await tempWorkspace(files)
+  onTestFinished(() => ws.cleanup())
+  return ws
+}
 
 const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) => b.type === "tool_result")
 
 describe("the tool pipeline through the built server", () => {
   it("offers architect mode no execute_command", async () => {
-    ws = await tempWorkspace({ "README.md": "# x\n" })
-    api = await startFakeAnthropic([{ toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] }])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    const ws = await workspace({ "README.md": "# x\n" })
+    const { server, api } = await startSession([{ toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] }], { workspace: ws.root })
     const { taskId } = await server.request("agent/newTask", { text: "Plan the work", mode: "architect" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const names: string[] = api.requests[0]!.body.tools.map((t: { name: string }) => t.name)
@@ -34,12 +28,11 @@ describe("the tool pipeline through the built server", () => {
   })
 
   it("refuses write_to_file outside architect's fileRegex with an is_error tool_result naming the pattern", async () => {
-    ws = await tempWorkspace({ "README.md": "# x\n" })
-    api = await startFakeAnthropic([
+    const ws = await workspace({ "README.md": "# x\n" })
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "src/index.ts", content: "export {}\n" } }] },
       { toolCalls: [{ name: "attempt_completion", input: { result: "gave up" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root })
     const { taskId } = await server.request("agent/newTask", { text: "Create src/index.ts", mode: "architect" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const [result] = toolResults(api.requests[1]!.body)
@@ -53,16 +46,15 @@ describe("the tool pipeline through the built server", () => {
   })
 
   it("does not run the 4th identical call and asks the user", async () => {
-    ws = await tempWorkspace({ "notes.txt": "same every time\n" })
+    const ws = await workspace({ "notes.txt": "same every time\n" })
     const read = { name: "read_file", input: { path: "notes.txt" } }
-    api = await startFakeAnthropic([
+    const { server, api } = await startSession([
       { toolCalls: [{ id: "toolu_1", ...read }] },
       { toolCalls: [{ id: "toolu_2", ...read }] },
       { toolCalls: [{ id: "toolu_3", ...read }] },
       { toolCalls: [{ id: "toolu_4", ...read }] },
       { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    ], { workspace: ws.root })
     const { taskId } = await server.request("agent/newTask", { text: "Read notes.txt" })
     await server.waitForStatus(taskId, "completed", 20_000)
 
