@@ -167,12 +167,9 @@ export class AgentServices {
       case P.diffCheckpoint.method:
         return runAgentRequest(P.diffCheckpoint, raw, async ({ id, toId }) => ({ diff: await (await this.layer()).checkpoints.diff(id, toId) }))
       case P.restoreCheckpoint.method:
-        return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => {
-          // Refused before anything changes: cutting the conversation back is not built yet.
-          if (rewindConversation)
-            throw new ResponseError(ErrorCodes.InvalidParams, "rewindConversation is not supported yet: restore the files with rewindConversation false (or omitted); nothing was restored.")
-          return { restored: await (await this.layer()).restore(id) }
-        })
+        return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => ({
+          restored: await (await this.layer()).restore(id, rewindConversation ?? false),
+        }))
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }

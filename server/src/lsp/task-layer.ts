@@ -59,7 +59,10 @@ export class TaskLayer {
         availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
-          const checkpoint = await checkpoints.beforeTool({ taskId: ctx.taskId, folder: ctx.workspaceFolders[0], turn: info.turn ?? {}, callId: call.id, tool: info.tool })
+          // The turn is identified by where the conversation stood before this assistant message (already
+          // recorded when its tools run): the point a restore with rewindConversation goes back to.
+          const turn = this.tasks.messageCount(ctx.taskId) - 1
+          const checkpoint = await checkpoints.beforeTool({ taskId: ctx.taskId, folder: ctx.workspaceFolders[0], turn, callId: call.id, tool: info.tool })
           if (checkpoint) ctx.emit({ kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
         },
       },
@@ -80,12 +83,19 @@ export class TaskLayer {
   /** A checkpoint when the user sends a message (so their words can be rewound to); undefined if off or failed. */
   async checkpointForMessage(taskId: string) {
     if (!this.deps.settings().checkpoints.enabled) return undefined
-    return this.checkpoints.onUserMessage({ taskId, turn: {} }).catch((e) => void this.deps.log.warn(`checkpoint failed: ${String(e)}`))
+    const turn = this.tasks.messageCount(taskId)
+    return this.checkpoints.onUserMessage({ taskId, turn }).catch((e) => void this.deps.log.warn(`checkpoint failed: ${String(e)}`))
   }
 
-  /** Restores a checkpoint on disk, then brings open buffers along through applyEdit. */
-  async restore(id: string): Promise<string[]> {
+  /**
+   * Restores a checkpoint on disk, then brings open buffers along through applyEdit; with `rewind`, also
+   * cuts the task's conversation back to where it stood when the checkpoint was taken.
+   */
+  async restore(id: string, rewind = false): Promise<string[]> {
+    const record = rewind ? await this.checkpoints.find(id) : undefined
+    if (rewind && !record) throw new Error(`Unknown checkpoint "${id}": list them with agent/listCheckpoints.`)
     const files = await this.checkpoints.restore(id)
+    if (record) await this.tasks.rewind(record.taskId, record.turn)
     for (const file of files) {
       const open = this.editor.openDocument(file.path)
       if (open && !file.deleted && !file.binary && open.text !== file.text) {

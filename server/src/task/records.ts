@@ -17,5 +17,10 @@ export type TaskRecord =
    * summary, or the first message with a note) followed by the messages from index `keepFrom` on.
    */
   | { type: "condensed"; at: string; method: "summary" | "truncate"; prefix: string; keepFrom: number }
+  /**
+   * The conversation was cut back to its first `keepMessages` messages (restoring a checkpoint with
+   * rewindConversation). The later messages stay in the file; they are just no longer part of the task.
+   */
+  | { type: "rewound"; at: string; keepMessages: number }
   /** Cumulative usage of the task so far. */
   | { type: "usage"; at: string; inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number; requests: number }

@@ -48,6 +48,13 @@ export interface TaskService {
   getTask(taskId: string): Promise<ResultOf<"getTask">>
   listModes(): Promise<{ modes: ModeSummary[]; defaultMode: string }>
   setMode(mode: string, taskId?: string): Promise<void>
+  /** How many messages the task's conversation holds now (a checkpoint remembers it to rewind to). */
+  messageCount(taskId: string): number
+  /**
+   * Cuts the conversation back to its first `keepMessages` messages (a running task is cancelled first).
+   * Nothing is deleted from the task file; the task can then be continued with sendMessage.
+   */
+  rewind(taskId: string, keepMessages: number): Promise<void>
   /** The running task, else the most recently updated one; undefined when there is none. */
   activeTaskId(): string | undefined
   onEvent(listener: TaskEventListener): () => void

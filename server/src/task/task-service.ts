@@ -105,6 +105,17 @@ class Service implements TaskService {
     this.start(rt)
   }
 
+  messageCount(taskId: string): number {
+    return this.require(taskId).state.messages.length
+  }
+
+  async rewind(taskId: string, keepMessages: number): Promise<void> {
+    const rt = this.require(taskId)
+    if (rt.live) for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
+    await this.unwound(rt)
+    if (keepMessages < rt.state.messages.length) rt.record({ type: "rewound", keepMessages })
+  }
+
   async listTasks(): Promise<TaskSummary[]> {
     this.loadAll()
     const folders = new Set(this.deps.workspaceFolders())

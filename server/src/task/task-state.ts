@@ -66,6 +66,15 @@ export class TaskState {
         this.viewPrefix = record.prefix
         this.viewStart = record.keepFrom
         break
+      case "rewound":
+        this.messages.length = Math.min(this.messages.length, record.keepMessages)
+        this.messageTimes.length = this.messages.length
+        // A condensed view that started after the cut no longer applies.
+        if (this.viewStart > this.messages.length) {
+          this.viewStart = 0
+          this.viewPrefix = undefined
+        }
+        break
       case "usage": {
         const { type: _type, at: _at, ...usage } = record
         this.usage = usage
