@@ -2,6 +2,7 @@ import { MessageType, type Connection } from "vscode-languageserver/node"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
+import { ModeRegistry } from "../modes/registry"
 import type { McpServerInfo } from "../mcp/port"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
@@ -36,12 +37,20 @@ export class TaskLayer {
   readonly checkpoints: CheckpointRegistry
   readonly editor: LspEditorPort
   readonly ask: LspAskPort
+  /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
+  readonly modes: ModeRegistry
   private readonly reportedErrors = new Set<string>()
 
   constructor(private readonly deps: TaskLayerDeps) {
     const { connection, features, documents, settings, log, stateDir } = deps
     this.hub = new McpHub({ workspaceFolder: deps.folders()[0], stateDir, settings, onChange: (servers) => this.reportMcp(servers) })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
+    this.modes = new ModeRegistry({
+      workspaceFolders: deps.folders,
+      watch: true,
+      onError: ({ file, reason }) =>
+        void connection.sendNotification("window/showMessage", { type: MessageType.Warning, message: `agent: custom modes in ${file}: ${reason}. The other modes still load.` }),
+    })
     this.editor = new LspEditorPort(connection, features, documents)
     this.ask = new LspAskPort(connection, features, settings, deps.pending, (taskId, text) => void this.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))), deps.askObserver)
     const hub = this.hub
@@ -53,6 +62,7 @@ export class TaskLayer {
       ask: this.ask,
       log,
       stateDir,
+      modes: this.modes,
       mcp: hub,
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
@@ -107,6 +117,7 @@ export class TaskLayer {
   }
 
   async dispose(): Promise<void> {
+    this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
   }
