@@ -2,7 +2,8 @@ import type { Settings } from "../config/schema"
 import { decideCommand, suggestedPrefix } from "./command-policy"
 import { isProtectedPath, userConfigDir } from "./protected-paths"
 import type { TaskApprovals } from "./task-approvals"
-import type { ApprovalSubjectLike, PolicyDecision } from "./types"
+import type { ApprovalSubject } from "../tools/context"
+import type { PolicyDecision } from "./types"
 
 export interface PolicyContext {
   settings: Settings
@@ -17,7 +18,7 @@ export interface PolicyContext {
  * subtasks, mcp}`, the terminal allow/deny prefix lists, and what the user allowed "always" in this
  * task. Protected files ask before every write, whatever else says yes. Pure: no IO, no asking.
  */
-export function decideApproval(tool: string, subject: ApprovalSubjectLike, context: PolicyContext): PolicyDecision {
+export function decideApproval(tool: string, subject: ApprovalSubject, context: PolicyContext): PolicyDecision {
   const { settings, remembered } = context
   const auto = settings.autoApprove
   if (subject.kind === "none") return { decision: "allow", reason: "nothing to approve" }

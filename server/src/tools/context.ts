@@ -56,6 +56,19 @@ export interface EditorPort {
   saveDocuments(paths: string[]): Promise<string[]>
 }
 
+/**
+ * What approving a call means to the auto-approval policy (a prepared call's preview carries it). Here,
+ * beside the other port types, so approval/ can use it without importing the tool definitions.
+ */
+export type ApprovalSubject =
+  | { kind: "none" }
+  | { kind: "read"; paths: string[]; outsideWorkspace?: boolean }
+  | { kind: "write"; paths: string[] }
+  | { kind: "command"; command: string; cwd: string }
+  | { kind: "mcp"; server: string; tool: string }
+  | { kind: "modeSwitch"; mode: string }
+  | { kind: "subtask"; mode: string }
+
 /** What the user is asked to approve: the preview of a prepared tool call. */
 export interface ApprovalRequest {
   taskId: string

@@ -1,5 +1,5 @@
 import type { z } from "zod"
-import type { AvailabilityContext, ToolContext } from "./context"
+import type { ApprovalSubject, AvailabilityContext, ToolContext } from "./context"
 
 /** Tool groups, as Roo-Code's modes name them. */
 export type ToolGroup = "read" | "edit" | "command" | "browser" | "mcp" | "modes"
@@ -21,15 +21,7 @@ export interface ToolResult {
   countsAsMistake?: boolean
 }
 
-/** What approving this call means to the auto-approval policy. */
-export type ApprovalSubject =
-  | { kind: "none" }
-  | { kind: "read"; paths: string[]; outsideWorkspace?: boolean }
-  | { kind: "write"; paths: string[] }
-  | { kind: "command"; command: string; cwd: string }
-  | { kind: "mcp"; server: string; tool: string }
-  | { kind: "modeSwitch"; mode: string }
-  | { kind: "subtask"; mode: string }
+export type { ApprovalSubject } from "./context"
 
 /** What a prepared call would do, shown to the user before it runs. */
 export interface Preview {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest"
-import { decideApproval, decideCommand, isProtectedPath, suggestedPrefix, TaskApprovals, type ApprovalSubjectLike } from "../../../server/src/approval"
+import { decideApproval, decideCommand, isProtectedPath, suggestedPrefix, TaskApprovals } from "../../../server/src/approval"
+import type { ApprovalSubject } from "../../../server/src/tools/context"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 
-function decide(subject: ApprovalSubjectLike, tweak: (s: Settings) => void = () => {}, remembered = new TaskApprovals()) {
+function decide(subject: ApprovalSubject, tweak: (s: Settings) => void = () => {}, remembered = new TaskApprovals()) {
   const settings = defaultSettings()
   tweak(settings)
   return decideApproval("tool", subject, { settings, workspaceFolders: ["/ws"], remembered, protectedDirs: ["/home/u/.config/agent-lsp"] }).decision
