@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, type TestContext } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
 import { existsSync, readFileSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
@@ -16,14 +16,8 @@ afterEach(async () => {
   server = api = undefined
 })
 
-/** Skips while the server does not serve agent/listMcpServers yet (the hub is wired into lsp/ last). */
-async function listServersOrSkip(ctx: TestContext, harness: ServerHarness): Promise<any[]> {
-  try {
-    return (await harness.request("agent/listMcpServers", {})).servers
-  } catch (error) {
-    if ((error as { code?: number }).code === -32601) ctx.skip("agent/listMcpServers is not wired into the server yet")
-    throw error
-  }
+async function listServers(harness: ServerHarness): Promise<any[]> {
+  return (await harness.request("agent/listMcpServers", {})).servers
 }
 
 async function pollServers(harness: ServerHarness, until: (servers: any[]) => boolean, what: string): Promise<any[]> {
@@ -39,7 +33,7 @@ async function pollServers(harness: ServerHarness, until: (servers: any[]) => bo
 const toolResultOf = (body: any, id: string) => body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
 
 describe("MCP through the built server", () => {
-  it("offers server-everything's tools, runs an alwaysAllow tool without asking and asks for another", async (ctx) => {
+  it("offers server-everything's tools, runs an alwaysAllow tool without asking and asks for another", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()
     temps.push(ws, scratch)
@@ -53,7 +47,7 @@ describe("MCP through the built server", () => {
       apiUrl: api.url,
       initializationOptions: { agent: { autoApprove: { mcp: true }, mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) } } },
     })
-    await listServersOrSkip(ctx, server)
+    await listServers(server)
     const { taskId } = await server.request("agent/newTask", { text: "Use the MCP tools." })
     await server.waitForStatus(taskId, "completed", 30_000)
 
@@ -67,7 +61,7 @@ describe("MCP through the built server", () => {
     expect(servers.servers).toEqual([expect.objectContaining({ name: "everything", source: "global", status: "connected", tools: expect.arrayContaining(["echo"]) })])
   })
 
-  it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async (ctx) => {
+  it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()
     temps.push(ws, scratch)
@@ -80,7 +74,7 @@ describe("MCP through the built server", () => {
       startedWhenAsked.push(existsSync(scratch.path("pid")))
       return { optionId: params.options.find((o: any) => o.kind.startsWith("reject"))!.optionId }
     }
-    await listServersOrSkip(ctx, server)
+    await listServers(server)
     const { taskId } = await server.request("agent/newTask", { text: "Hello" })
     await server.waitForStatus(taskId, "completed", 30_000)
     const trust = server.serverRequests.filter((r) => r.method === "agent/requestApproval")
@@ -91,13 +85,13 @@ describe("MCP through the built server", () => {
     expect((await server.request("agent/listMcpServers", {})).servers).toEqual([expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted" })])
   })
 
-  it("reports a killed MCP server and reconnects it", async (ctx) => {
+  it("reports a killed MCP server and reconnects it", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()
     temps.push(ws, scratch)
     api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
     server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } } })
-    await listServersOrSkip(ctx, server)
+    await listServers(server)
     const { taskId } = await server.request("agent/newTask", { text: "Hello" })
     await server.waitForStatus(taskId, "completed", 30_000)
     await pollServers(server, (s) => s[0]?.status === "connected", "the connection")

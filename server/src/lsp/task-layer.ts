@@ -1,3 +1,5 @@
+import { unwatchFile, watchFile, type Stats } from "node:fs"
+import { join } from "node:path"
 import { MessageType, type Connection } from "vscode-languageserver/node"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
@@ -40,6 +42,8 @@ export class TaskLayer {
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
   private readonly reportedErrors = new Set<string>()
+  /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
+  private readonly mcpFile: string | undefined
 
   constructor(private readonly deps: TaskLayerDeps) {
     const { connection, features, documents, settings, log, stateDir } = deps
@@ -51,6 +55,10 @@ export class TaskLayer {
       onError: ({ file, reason }) =>
         void connection.sendNotification("window/showMessage", { type: MessageType.Warning, message: `agent: custom modes in ${file}: ${reason}. The other modes still load.` }),
     })
+    // Stat polling (one stat every 2 s) also sees the file appear; fs.watch would need the folder to exist.
+    const folder = deps.folders()[0]
+    this.mcpFile = folder ? join(folder, ".roo", "mcp.json") : undefined
+    if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
     this.editor = new LspEditorPort(connection, features, documents)
     this.ask = new LspAskPort(connection, features, settings, deps.pending, (taskId, text) => void this.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))), deps.askObserver)
     const hub = this.hub
@@ -116,7 +124,13 @@ export class TaskLayer {
     return files.map((f) => f.path)
   }
 
+  private readonly onMcpFileChange = (current: Stats, previous: Stats): void => {
+    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return
+    void this.hub.reload().catch((e) => this.deps.log.warn(`MCP reload after .roo/mcp.json changed: ${String(e)}`))
+  }
+
   async dispose(): Promise<void> {
+    if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
