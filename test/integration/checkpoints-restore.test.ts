@@ -1,20 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { execFileSync } from "node:child_process"
 import { lstatSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  await ws?.cleanup()
-  server = api = ws = undefined
-})
+import { startSession } from "../support/session"
+import { tempWorkspace } from "../support/temp-workspace"
 
 /** Every file under `root`, .git folders included: path → mode and bytes. */
 function snapshot(root: string, dir = ""): Record<string, string> {
@@ -31,22 +20,25 @@ const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user
 
 describe("checkpoints through the built server", () => {
   it("restores two edited files and a command's new file byte for byte, with a nested repo, and open buffers follow", async () => {
-    ws = await tempWorkspace({ "a.txt": "alpha\n", "notes.md": "# notes\n", "vendor/lib/lib.txt": "library\n" })
+    const ws = await tempWorkspace({ "a.txt": "alpha\n", "notes.md": "# notes\n", "vendor/lib/lib.txt": "library\n" })
     git(ws.path("vendor/lib"), "init", "-q")
     git(ws.path("vendor/lib"), "add", "-A")
     git(ws.path("vendor/lib"), "commit", "-qm", "vendored")
     const before = snapshot(ws.root)
-    api = await startFakeAnthropic([
-      {
-        toolCalls: [
-          { id: "toolu_a", name: "write_to_file", input: { path: "a.txt", content: "alpha rewritten\n" } },
-          { id: "toolu_lib", name: "write_to_file", input: { path: "vendor/lib/lib.txt", content: "library patched\n" } },
-          { id: "toolu_cmd", name: "execute_command", input: { command: "echo made > third.txt" } },
-        ],
-      },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url })
+    const { server } = await startSession(
+      [
+        {
+          toolCalls: [
+            { id: "toolu_a", name: "write_to_file", input: { path: "a.txt", content: "alpha rewritten\n" } },
+            { id: "toolu_lib", name: "write_to_file", input: { path: "vendor/lib/lib.txt", content: "library patched\n" } },
+            { id: "toolu_cmd", name: "execute_command", input: { command: "echo made > third.txt" } },
+          ],
+        },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      { workspace: ws.root },
+    )
+    onTestFinished(() => ws.cleanup())
     server.openDocument(ws.path("a.txt"))
     const { taskId } = await server.request("agent/newTask", { text: "Edit things." })
     await server.waitForStatus(taskId, "completed", 30_000)

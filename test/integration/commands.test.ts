@@ -1,33 +1,27 @@
 import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { describe, expect, it, onTestFinished } from "vitest"
+import type { RecordedRequest } from "../support/fake-anthropic"
+import type { ServerHarness } from "../support/server-harness"
+import { startSession } from "../support/session"
+import { tempWorkspace } from "../support/temp-workspace"
 
 /**
  * execute_command through the built server: output reaches the editor while the command runs, the exit
  * code reaches the model, and cancelling the task kills the command's whole process group.
  */
 
-let server: ServerHarness | undefined
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  await server?.stop()
-  await api?.close()
-  await ws?.cleanup()
-  server = api = ws = undefined
-})
-
 /** A model that runs `command` (id toolu_cmd) and then completes; the server on a fresh workspace. */
 async function commandTask(command: string) {
-  ws = await tempWorkspace({ "README.md": "# demo\n" })
-  api = await startFakeAnthropic([
-    { toolCalls: [{ id: "toolu_cmd", name: "execute_command", input: { command } }] },
-    { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-  ])
-  server = await startServer({ workspace: ws.root, apiUrl: api.url })
+  const ws = await tempWorkspace({ "README.md": "# demo\n" })
+  const { server, api } = await startSession(
+    [
+      { toolCalls: [{ id: "toolu_cmd", name: "execute_command", input: { command } }] },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ],
+    { workspace: ws.root },
+  )
+  onTestFinished(() => ws.cleanup())
   const { taskId } = await server.request("agent/newTask", { text: "run it" })
   return { ws, api, server, taskId: taskId as string }
 }
