@@ -1,4 +1,4 @@
-import { AgentProtocol, type MethodTriple } from "@agent-lsp/protocol"
+import type { MethodTriple } from "@agent-lsp/protocol"
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node"
 import type { z } from "zod"
 import { TaskRequestError } from "../task/service"
@@ -35,7 +35,3 @@ export async function runAgentRequest<M extends string, P extends z.ZodType, R e
     throw toResponseError(error)
   }
 }
-
-export type ClientRequestKey = {
-  [K in keyof typeof AgentProtocol]: (typeof AgentProtocol)[K]["direction"] extends "clientToServer" ? K : never
-}[keyof typeof AgentProtocol]

@@ -100,10 +100,6 @@ export class AgentServices {
     return (await this.layer()).tasks
   }
 
-  commandNames(): string[] {
-    return Object.keys(this.commands)
-  }
-
   executeCommand(command: string, args: unknown[]): Promise<unknown> {
     return runCommand(this.deps.connection, this.commands, command, args)
   }

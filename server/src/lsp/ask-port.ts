@@ -108,10 +108,16 @@ export class LspAskPort implements AskPort {
       }
     }
     const suggestions = request.suggestions.map((s) => `"${s.text}"`).join(" / ")
-    this.pending.onAnswer(requestId, "question", request.taskId, (late) => {
-      this.observer?.settled(request.taskId, requestId, answerText(late))
-      this.sendMessage(request.taskId, answerText(late))
-    })
+    this.pending.onAnswer(
+      requestId,
+      "question",
+      request.taskId,
+      (late) => {
+        this.observer?.settled(request.taskId, requestId, answerText(late))
+        this.sendMessage(request.taskId, answerText(late))
+      },
+      signal,
+    )
     this.observer?.pendingQuestion(requestId, request)
     void this.connection.sendNotification("window/showMessage", {
       type: MessageType.Info,

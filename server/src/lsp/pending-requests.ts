@@ -38,16 +38,23 @@ export class PendingRequests {
     })
   }
 
-  /** Registers a request answered by a callback (a question whose answer continues the task as a message). */
-  onAnswer(requestId: string, kind: Pending["kind"], taskId: string, callback: (answer: LateAnswer) => void): void {
+  /**
+   * Registers a request answered by a callback (a question whose answer continues the task as a message).
+   * It is withdrawn when `signal` aborts (the task was cancelled): a late answer must not restart it.
+   */
+  onAnswer(requestId: string, kind: Pending["kind"], taskId: string, callback: (answer: LateAnswer) => void, signal: AbortSignal): void {
+    const withdraw = () => this.pending.delete(requestId)
+    signal.addEventListener("abort", withdraw, { once: true })
     this.pending.set(requestId, {
       kind,
       taskId,
       resolve: (answer) => {
+        signal.removeEventListener("abort", withdraw)
         this.pending.delete(requestId)
         callback(answer)
       },
     })
+    if (signal.aborted) withdraw()
   }
 
   /** Delivers an answer; false when no such request is pending. */
@@ -56,18 +63,5 @@ export class PendingRequests {
     if (!entry) return false
     entry.resolve(answer)
     return true
-  }
-
-  has(requestId: string): boolean {
-    return this.pending.has(requestId)
-  }
-
-  kindOf(requestId: string): Pending["kind"] | undefined {
-    return this.pending.get(requestId)?.kind
-  }
-
-  /** Forgets the requests of a task (cancelled): their late answers are refused. */
-  dropTask(taskId: string): void {
-    for (const [id, entry] of this.pending) if (entry.taskId === taskId && entry.kind === "question") this.pending.delete(id)
   }
 }
