@@ -40,22 +40,23 @@ const RULES: Record<Area, Rule> = {
   },
   pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
   approval: {
-    ours: ["tools", "config"],
+    ours: ["tools", "config", "shell"],
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
-    text: "approval/ may import tools/context.ts (port types), tools/tool.ts (types) and config/",
+    text: "approval/ may import shell/, tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
   prompt: { ours: ["modes", "tools", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), config/" },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is lsp/, task/ and pipeline/.
   tools: {
-    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config"],
-    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/ (and config/) — never lsp/, task/ or pipeline/",
+    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config", "shell"],
+    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, shell/ (and config/) — never lsp/, task/ or pipeline/",
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
   modes: { ours: [], text: "modes/ imports nothing of ours but protocol/ types" },
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
-  workspace: { ours: ["config"], text: "workspace/ may import config/" },
+  workspace: { ours: ["config", "shell"], text: "workspace/ may import config/ and shell/ (the one shell parser, for command checks)" },
+  shell: { ours: [], bannedBuiltins: IO_BUILTINS, text: "shell/ imports nothing of ours but protocol/ types and does no IO" },
   terminal: { ours: ["config"], text: "terminal/ may import config/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },

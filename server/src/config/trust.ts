@@ -9,6 +9,7 @@ export const TRUSTED_ONLY_KEYS = [
   "log.file",
   "mcpServers",
   "terminal.allow",
+  "terminal.shell",
   "autoApprove",
   "stateDir",
   "client.serverPath",
