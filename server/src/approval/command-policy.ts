@@ -14,7 +14,7 @@ export interface CommandVerdict {
   /** Commands no allow prefix covers (or that set variables for themselves). */
   unmatched: SimpleCommand[]
   unknown: NotUnderstood[]
-  /** Redirections that write a file (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`). */
+  /** Redirections that write a file (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`), /dev/null and the like aside. */
   writes: Redirect[]
   /** What "allow always" would remember: one prefix per unmatched command that has one. */
   rememberPrefixes: string[]
@@ -37,9 +37,14 @@ export function checkCommandLine(line: ParsedCommandLine, allow: readonly string
     }
     if (!allowed && !(command.transparentWrapper && command.assignments.length === 0)) unmatched.push(command)
   }
-  const writes = line.redirects.filter((r) => r.kind === "write" || r.kind === "readWrite")
+  const writes = line.redirects.filter((r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)))
   const rememberPrefixes = line.unknown.length > 0 ? [] : unique(unmatched.map(suggestedPrefix).filter((p): p is string => p !== undefined))
   return { unmatched, unknown: line.unknown, writes, rememberPrefixes }
+}
+
+/** Files a shell may write without it being a write: discarding output or writing to the terminal. */
+export function isHarmlessTarget(path: string): boolean {
+  return ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].includes(path) || /^\/dev\/fd\/[012]$/.test(path)
 }
 
 /** `checkCommandLine` on the text, as one decision (the grammar must be loaded: see workspace/shell-grammars.ts). */
@@ -49,6 +54,8 @@ export function decideCommand(text: string, allow: readonly string[], deny: read
   if (verdict.denied) return { decision: "deny", ...verdict.denied }
   const empty = line.commands.length === 0 && line.unknown.length === 0
   const unknown = [...verdict.unknown.map((u) => `${u.reason}: ${u.text}`), ...(empty ? ["an empty command line"] : [])]
+  // Without a workspace to judge them by, every file write asks (the policy decides them in context).
+  unknown.push(...verdict.writes.map((w) => `writes ${w.target?.text ?? "a file"} (${w.operator})`))
   if (verdict.unmatched.length > 0 || unknown.length > 0) {
     return { decision: "ask", unmatched: verdict.unmatched.map(describe), unknown, rememberPrefixes: verdict.rememberPrefixes }
   }

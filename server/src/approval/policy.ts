@@ -69,8 +69,6 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
 }
 
-/** Files a shell may write without a write being a write: discarding output or writing to the terminal. */
-const HARMLESS_TARGETS = new Set(["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"])
 /** Commands after which a relative target no longer resolves against the command's working directory. */
 const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"])
 
@@ -88,7 +86,6 @@ function writeReasons(subject: Extract<ApprovalSubject, { kind: "command" }>, li
       reasons.push(`writes to a file named at run time (${write.operator}${target?.text ?? ""})`)
       continue
     }
-    if (HARMLESS_TARGETS.has(target.text) || /^\/dev\/fd\/\d+$/.test(target.text)) continue
     if (movesAround && !isAbsolute(target.text)) {
       reasons.push(`writes ${target.text} after changing directory`)
       continue

@@ -107,7 +107,9 @@ export class BashWalker {
       case "command_substitution":
         return this.substitution(node, src)
       case "function_definition":
-        return this.notUnderstood("defines a function (its body and later calls cannot be matched to the allow list)", node.text)
+        this.notUnderstood("defines a function (its body and later calls cannot be matched to the allow list)", node.text)
+        // Its body is still read, so the deny list sees what it would run.
+        return this.visit(node.childForFieldName("body") ?? node, src)
       default:
         return this.notUnderstood(`shell syntax this checker does not handle (${type})`, node.text)
     }

@@ -26,7 +26,7 @@ function staticText(node: Node): string | undefined {
       if (node.type === "command_name") return node.namedChildCount === 1 ? staticText(node.namedChild(0)!) : undefined
       return unquotedWord(node.text)
     case "number":
-      return /^\d+$/.test(node.text) ? node.text : undefined
+      return unquotedWord(node.text)
     case "raw_string":
       return node.text.slice(1, -1)
     case "ansi_c_string":

@@ -44,7 +44,7 @@ describe("execute_command", () => {
     const r = await callTool(executeCommand, { command: "cat a.txt; exit 2", cwd: "src" }, makeToolContext(ws.root))
     expect(r.isError).toBe(false)
     expect(textOf(r)).toBe("Command finished with exit code 2 (in src).\n\nOutput:\nhello")
-    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src" })
+    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src", absoluteCwd: ws.path("src"), writePaths: [] })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
 
