@@ -69,6 +69,7 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
         availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
@@ -94,16 +95,25 @@ export class AgentCore {
     }
   }
 
-  /**
-   * Starts a task: the configured MCP servers are connected first (never holding the task up for more than
-   * 5 s), then an untrusted workspace .roo/mcp.json is asked about and the checkpoint index warmed.
-   */
+  /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
   async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
-    await Promise.race([this.hub.start(), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
     const result = await this.tasks.newTask(params)
-    if (this.hub.needsTrust()) void this.hub.start({ ask: this.deps.ask, taskId: result.taskId, signal: new AbortController().signal })
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result
+  }
+
+  /**
+   * Before a task's first model request: the configured MCP servers, including the user's answer about an
+   * untrusted workspace .roo/mcp.json (asked through the task, so it shows as waiting), connected within
+   * mcp.connectTimeoutSeconds, so that their tools are in that request. Returns a note naming those that
+   * did not make it.
+   */
+  private async waitForMcp(task: { taskId: string; ask: AskPort; signal: AbortSignal }): Promise<string | undefined> {
+    // The hub asks only when a workspace file is untrusted and was not declined in this session.
+    const missing = await this.hub.ready(task, this.deps.settings().mcp.connectTimeoutSeconds * 1000)
+    if (missing.length === 0) return undefined
+    const names = missing.map((s) => `"${s.name}" (${s.status}${s.error ? `: ${s.error}` : ""})`).join(", ")
+    return `MCP servers not available to this request: ${names}. The task goes on without their tools.`
   }
 
   /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */

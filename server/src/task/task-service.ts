@@ -26,6 +26,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   pipelineOptions?: Partial<ToolPipelineOptions>
   /** Default: a ModeRegistry over the workspace folders. */
   modes?: ModeLookup
+  /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
+  beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
 
 const LIVE_STATUSES = new Set(["running", "waiting", "paused"])
@@ -196,6 +198,7 @@ class Service implements TaskService {
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
       control: this.control(rt),
+      beforeFirstRequest: this.deps.beforeFirstRequest,
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
