@@ -221,7 +221,8 @@ export class BashWalker {
     if (!first?.static || level > MAX_DEPTH) return
     const found = unwrap(command.words)
     if (!found) return
-    if (found.transparent) command.transparentWrapper = true
+    // Alone (`env`, `exec 3>f`) a wrapper is a command of its own that needs allowing.
+    if (found.transparent && (found.scripts.length > 0 || found.commands.some((c) => c.words.length > 0))) command.transparentWrapper = true
     if (found.unknown) this.notUnderstood(found.unknown, command.source)
     for (const script of found.scripts) this.merge(this.nested(script.text), script.via)
     for (const inner of found.commands) {
