@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync } from "node:fs"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startSession, toolResultIn } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
@@ -41,8 +41,8 @@ const ATTACKS: [string, (v: string) => string][] = [
   ["process substitution <(…)", (v) => `cat <(rm ${v})`],
   ["eval", (v) => `eval "rm ${v}"`],
   ["eval with split words", (v) => `eval echo ';' rm ${v}`],
-  ["source", () => `source ./evil.sh`],
-  ["dot", () => `. ./evil.sh`],
+  ["source", (v) => `source ./${v}.sh`],
+  ["dot", (v) => `. ./${v}.sh`],
   ["xargs", (v) => `echo ${v} | xargs rm`],
   ["find -exec", (v) => `find . -name ${v} -exec rm {} \\;`],
   ["find -delete", (v) => `find . -name ${v} -delete`],
@@ -75,13 +75,37 @@ const ATTACKS: [string, (v: string) => string][] = [
   ["if", (v) => `if ls; then rm ${v}; fi`],
   ["variable as program", (v) => `X=rm; $X ${v}`],
   ["substitution as program", (v) => `$(echo rm) ${v}`],
-  ["PATH to the workspace", () => `PATH=.:$PATH ls`],
+  ["PATH to the workspace", (v) => `PATH=./${v}.bin:$PATH ls`],
   ["arithmetic on a set variable", (v) => `x='a[$(rm ${v})]'; echo $((x))`],
   ["indirect expansion", (v) => `y='a[$(rm ${v})]'; echo \${!y}`],
   ["trap", (v) => `trap 'rm ${v}' EXIT; ls`],
   ["invalid syntax", (v) => `ls (; rm ${v}`],
   ["unterminated quote", (v) => `ls 'x; rm ${v}`],
   ["unterminated if", (v) => `if ls; then rm ${v}`],
+  ["redirect before the program", (v) => `>${v} ls`],
+  ["fd redirect before the program", (v) => `2>${v} ls nothing-here`],
+  ["redirect without spaces", (v) => `echo x>${v}`],
+  ["quoted redirect target", (v) => `ls >"${v}"`],
+  ["ANSI-C redirect target", (v) => `ls >$'${v}'`],
+  ["backslash-newline before a redirect", (v) => `ls \
+> ${v}`],
+  ["here-document into a file", (v) => `cat > ${v} <<EOF
+x
+EOF`],
+  ["redirect after a pipe", (v) => `ls | cat > ${v}`],
+  ["redirect in a subshell of a pipe", (v) => `ls | (cat > ${v})`],
+  ["redirect inside a group", (v) => `{ ls > ${v}; }`],
+  ["exec then a command", (v) => `exec > ${v}; ls`],
+  ["second redirect after /dev/null", (v) => `echo x >/dev/null >${v}`],
+  ["pipe into sh", (v) => `echo "rm ${v}" | sh`],
+  ["pipe into bash", (v) => `echo "rm ${v}" | bash`],
+  ["source a process substitution", (v) => `. <(echo rm ${v})`],
+  ["aliases enabled in bash", (v) => `shopt -s expand_aliases; alias ls='rm ${v}'
+ls`],
+  ["heredoc inside a substitution", (v) => `echo "$(cat <<EOF
+$(rm ${v})
+EOF
+)"`],
   ["very long line", (v) => `${Array.from({ length: 3000 }, () => "ls").join("; ")}; rm ${v}`],
   ["deep nesting", (v) => `${"echo $(".repeat(60)}rm ${v}${")".repeat(60)}`],
 ]
@@ -89,7 +113,7 @@ const ATTACKS: [string, (v: string) => string][] = [
 /** Lines that must run without asking under the same allow list. */
 const SAFE: [string, string, RegExp][] = [
   ["ls", "ls", /victim-0/],
-  ["ls -la | cat", "ls -la | cat", /evil\.sh/],
+  ["ls -la | cat", "ls -la | cat", /victim-0\.sh/],
   ["echo with redirections to /dev/null", "echo hi 2>&1 >/dev/null; echo shown", /shown/],
   ["quoted substitution text", "echo '$(rm victim-0)'", /\$\(rm victim-0\)/],
   ["git status", "git status", /./],
@@ -98,9 +122,15 @@ const SAFE: [string, string, RegExp][] = [
 ]
 
 async function runTable(options: { initializationOptions?: object; env?: Record<string, string> }) {
-  const files: Record<string, string> = { "evil.sh": "rm victim-0\n", ls: "#!/bin/sh\nrm victim-0\n" }
-  ATTACKS.forEach((_, i) => (files[`victim-${i}`] = `keep ${i}\n`))
+  // Each victim has a script that removes it (for source and .) and an `ls` that does (for PATH tricks).
+  const files: Record<string, string> = {}
+  ATTACKS.forEach((_, i) => {
+    files[`victim-${i}`] = `keep ${i}\n`
+    files[`victim-${i}.sh`] = `rm victim-${i}\n`
+    files[`victim-${i}.bin/ls`] = `#!/bin/sh\nrm victim-${i}\n`
+  })
   const ws = await tempWorkspace(files)
+  ATTACKS.forEach((_, i) => chmodSync(ws.path(`victim-${i}.bin/ls`), 0o755))
   onTestFinished(() => ws.cleanup())
   const calls = [...ATTACKS.map(([, make], i) => ({ id: `toolu_attack_${i}`, command: make(`victim-${i}`) })), ...SAFE.map(([, command], i) => ({ id: `toolu_safe_${i}`, command }))]
   const { server, api } = await startSession(
