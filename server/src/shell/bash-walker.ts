@@ -27,6 +27,8 @@ const LEAVES = new Set([
 /** Commands that set shell variables from data (whose value bash may later evaluate as arithmetic code). */
 const ASSIGNING = new Set(["read", "mapfile", "readarray", "printf", "getopts", "declare", "typeset", "local", "export", "readonly", "let"])
 const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/
+/** Reserved words: tree-sitter recovers from misplaced ones (`sudo if x; then rm y; fi`) by reading them as program names. */
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "{", "}", "[[", "]]", "!"])
 
 export class BashWalker {
   readonly result: ParsedCommandLine = { commands: [], redirects: [], unknown: [] }
@@ -206,6 +208,7 @@ export class BashWalker {
     if (command.words.length === 0) return
     const name = command.words[0]!
     if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
+    if (RESERVED.has(name.text)) return this.notUnderstood(`the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`, command.source)
     const program = programName(name.text)
     if (program === "let") this.arithmeticOnVariable ||= command.words.slice(1).some((w) => /[A-Za-z_]/.test(w.text))
     if (ASSIGNING.has(program)) this.assigns = true
@@ -234,7 +237,9 @@ export class BashWalker {
         wrappedBy: inner.via,
       }
       this.result.commands.push(wrapped)
-      if (inner.words.length > 0 && !inner.words[0]!.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
+      const innerName = inner.words[0]
+      if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
+      else if (innerName && RESERVED.has(innerName.text)) this.notUnderstood(`${inner.via} is given the shell keyword "${innerName.text}" as its program`, command.source)
       else this.unwrapInto(wrapped, level + 1)
     }
   }
