@@ -113,6 +113,8 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
     }
     break
   }
+  // /usr/bin/time -o FILE writes its report to FILE: then it is no longer a harmless wrapper.
+  if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text))) out.transparent = false
   i += Math.min(spec.operands ?? 0, args.length - i)
   const rest = args.slice(i)
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
