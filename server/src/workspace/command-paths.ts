@@ -2,7 +2,7 @@ import { realpathSync, statSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
 import { isIgnored } from "./ignore-rules"
 import { parseCommandLine, powershellCommands, staticArgv } from "../shell"
-import { loadShellParser } from "./shell-grammars"
+import { loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
  * `.rooignore` for commands, as Roo-Code does it: a file-reading command (cat, head, grep, sed…) whose file
@@ -85,9 +85,8 @@ function firstIgnoredArgument(program: string, args: string[], blocked: (arg: st
  * write, resolved against `cwd`: a `> link` whose link points into `.git/` is a write into `.git/`.
  */
 export async function commandWritePaths(command: string, cwd: string): Promise<string[]> {
-  await loadShellParser()
   const paths: string[] = []
-  for (const redirect of parseCommandLine(command).redirects) {
+  for (const redirect of (await parseShellLine(command)).redirects) {
     if (redirect.kind !== "write" && redirect.kind !== "readWrite") continue
     if (!redirect.target?.static || redirect.target.text.startsWith("/dev/")) continue
     paths.push(realPathOf(resolve(cwd, redirect.target.text)))

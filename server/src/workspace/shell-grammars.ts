@@ -18,8 +18,8 @@ export function loadShellParser(): Promise<ShellParsers> {
   return loading
 }
 
-/** Every simple command `text` would run (loading the grammar first when needed). */
-export async function parseCommandLine(text: string): Promise<ParsedCommandLine> {
+/** shell/'s parseCommandLine, loading the grammar first when needed. */
+export async function parseShellLine(text: string): Promise<ParsedCommandLine> {
   await loadShellParser()
   return parseLoaded(text)
 }
