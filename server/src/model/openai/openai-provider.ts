@@ -1,0 +1,95 @@
+import OpenAI from "openai"
+import { acceptsImages } from "../pricing"
+import type { ModelEvent, ModelProvider, ModelRequest } from "../provider"
+import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry"
+import { retryingStream } from "../retrying-stream"
+import { classifyOpenAiError, type ErrorContext } from "./openai-errors"
+import { toChatParams } from "./openai-request"
+import { ChunkAssembler } from "./openai-stream"
+
+/** Where the provider gets its key and endpoint; the key only ever comes from the environment. */
+export interface OpenAiProviderOptions {
+  /** agent.baseUrl; undefined = OPENAI_BASE_URL, else OpenAI's own API. */
+  baseUrl?: string
+  /** The environment to read OPENAI_API_KEY and OPENAI_BASE_URL from (tests pass their own). */
+  env?: NodeJS.ProcessEnv
+  retry?: Partial<RetryPolicy>
+  /** agent.timeouts.modelIdleSeconds in ms. */
+  idleMs?: number
+}
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+let requestSerial = 0
+
+/**
+ * Any OpenAI-compatible Chat Completions server (OpenAI, OpenRouter, Ollama, vLLM, LM Studio,
+ * llama.cpp): streamed, native tool calls, our own retries. The raw chunks are read rather than the
+ * SDK's stream() helper, which throws when a server leaves out finish_reason.
+ */
+export class OpenAiProvider implements ModelProvider {
+  private client: OpenAI | undefined
+  private readonly policy: RetryPolicy
+  private readonly baseUrl: string
+  private readonly apiKey: string | undefined
+
+  constructor(private readonly options: OpenAiProviderOptions = {}) {
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
+    const env = options.env ?? process.env
+    this.baseUrl = (options.baseUrl ?? env.OPENAI_BASE_URL) || OPENAI_DEFAULT_BASE_URL
+    this.apiKey = env.OPENAI_API_KEY || undefined
+  }
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const client = this.getClient()
+    const params = toChatParams(request, {
+      images: acceptsImages(request.model, "openai"),
+      maxTokensField: this.isOpenAi() ? "max_completion_tokens" : "max_tokens",
+    })
+    // No usage chunk (Ollama, older servers): about four characters a token.
+    const estimatedInput = Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
+    const prefix = String(++requestSerial)
+    const open = async function* (attemptSignal: AbortSignal): AsyncIterable<ModelEvent> {
+      const stream = await client.chat.completions.create(params, { signal: attemptSignal, maxRetries: 0 })
+      const assembler = new ChunkAssembler(prefix)
+      for await (const chunk of stream) yield* assembler.push(chunk)
+      // The SDK ends quietly on abort: a cut-off reply must not look finished.
+      if (attemptSignal.aborted) return
+      yield* assembler.finish(estimatedInput)
+    }
+    const ctx: ErrorContext = { model: request.model, baseUrl: this.baseUrl, apiKey: this.apiKey }
+    yield* retryingStream(open, signal, {
+      policy: this.policy,
+      idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
+      idleMessage: `The model server at ${this.baseUrl}`,
+      classify: (error, s) => classifyOpenAiError(error, s, ctx),
+      headersOf: (error) => (error instanceof OpenAI.APIError && error.headers ? error.headers : undefined),
+    })
+  }
+
+  private isOpenAi(): boolean {
+    try {
+      return new URL(this.baseUrl).hostname === "api.openai.com"
+    } catch {
+      return false
+    }
+  }
+
+  private getClient(): OpenAI {
+    this.client ??= new OpenAI({
+      // Local servers need no key. The SDK insists on one, so it gets a placeholder and the
+      // Authorization header is then removed (null unsets it): nothing is sent rather than a fake key.
+      apiKey: this.apiKey ?? "no-key",
+      ...(this.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      baseURL: this.baseUrl,
+      // Only what we pass: no admin key, organization or project read from the environment by the SDK.
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      // Never log request headers (the key) through the SDK's logger.
+      logLevel: "off",
+    })
+    return this.client
+  }
+}
