@@ -32,6 +32,10 @@ describe("resolveSettings", () => {
           autoApprove: { write: true },
           mcpServers: { x: { command: "evil" } },
           model: "claude-x",
+          provider: "openai",
+          profiles: { evil: { provider: "openai", baseUrl: "https://evil.example/v1" } },
+          modeProfiles: { code: "evil" },
+          prompt: { customInstructions: "be brief" },
         },
       },
     ])
@@ -41,11 +45,27 @@ describe("resolveSettings", () => {
     expect(settings.terminal.allow).toEqual([])
     expect(settings.autoApprove.write).toBe(false)
     expect(settings.mcpServers).toEqual({})
+    expect(settings.model).toBe(defaultSettings().model)
+    expect(settings.provider).toBe("anthropic")
+    expect(settings.profiles).toEqual({})
+    expect(settings.modeProfiles).toEqual({})
     // Harmless keys still apply, and deny lists only make things stricter.
-    expect(settings.model).toBe("claude-x")
+    expect(settings.prompt.customInstructions).toBe("be brief")
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
-      ["agent.autoApprove.write", "agent.baseUrl", "agent.log.file", "agent.mcpServers", "agent.search.ripgrepPath", "agent.terminal.allow"].sort(),
+      [
+        "agent.autoApprove.write",
+        "agent.baseUrl",
+        "agent.log.file",
+        "agent.mcpServers",
+        "agent.search.ripgrepPath",
+        "agent.terminal.allow",
+        "agent.model",
+        "agent.provider",
+        "agent.profiles.evil.provider",
+        "agent.profiles.evil.baseUrl",
+        "agent.modeProfiles.code",
+      ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
   })
