@@ -51,7 +51,7 @@ const RULES: Record<Area, Rule> = {
     ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config"],
     text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/ (and config/) — never lsp/, task/ or pipeline/",
   },
-  model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
+  model: { ours: [], text: "model/ imports @anthropic-ai/sdk, openai and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
   modes: { ours: [], text: "modes/ imports nothing of ours but protocol/ types" },
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
@@ -65,6 +65,7 @@ const RULES: Record<Area, Rule> = {
 const EXCLUSIVE_PACKAGES: { prefix: string; area: Area; text: string }[] = [
   { prefix: "vscode-languageserver", area: "lsp", text: "only lsp/ imports vscode-languageserver*" },
   { prefix: "@anthropic-ai/sdk", area: "model", text: "only model/ imports @anthropic-ai/sdk" },
+  { prefix: "openai", area: "model", text: "only model/ imports openai" },
 ]
 
 const root = fileURLToPath(new URL("../../", import.meta.url))

@@ -96,3 +96,25 @@ describe("resolveSettings", () => {
     expect(settings.terminal.outputLines).toBe(42)
   })
 })
+
+describe("model profiles in settings", () => {
+  it("reports a mode mapped to an undefined profile, names the profiles there are, and drops the mapping", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "globalFile", value: { profiles: { strong: { model: "claude-opus-4-5" } } } },
+      { source: "initializationOptions", value: { modeProfiles: { architect: "strong", code: "cheap" } } },
+    ])
+    expect(settings.modeProfiles).toEqual({ architect: "strong" })
+    expect(problems).toEqual([
+      { key: "agent.modeProfiles.code", source: "initializationOptions", message: expect.stringMatching(/"cheap".*defined: strong/) },
+    ])
+  })
+
+  it("accepts a mapping given before the profile it names in the same source", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "initializationOptions", value: { modeProfiles: { code: "local" }, profiles: { local: { provider: "openai", model: "qwen3" } } } },
+    ])
+    expect(problems).toEqual([])
+    expect(settings.profiles.local).toEqual({ provider: "openai", model: "qwen3" })
+    expect(settings.modeProfiles.code).toBe("local")
+  })
+})
