@@ -44,7 +44,7 @@ export class OpenAiProvider implements ModelProvider {
     const client = this.getClient()
     const params = toChatParams(request, {
       images: acceptsImages(request.model, "openai"),
-      maxTokensField: this.isOpenAi() ? "max_completion_tokens" : "max_tokens",
+      maxTokensField: maxTokensFieldFor(this.baseUrl),
     })
     // No usage chunk (Ollama, older servers): about four characters a token.
     const estimatedInput = Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
@@ -67,14 +67,6 @@ export class OpenAiProvider implements ModelProvider {
     })
   }
 
-  private isOpenAi(): boolean {
-    try {
-      return new URL(this.baseUrl).hostname === "api.openai.com"
-    } catch {
-      return false
-    }
-  }
-
   private getClient(): OpenAI {
     this.client ??= new OpenAI({
       // Local servers need no key. The SDK insists on one, so it gets a placeholder and the
@@ -91,5 +83,14 @@ export class OpenAiProvider implements ModelProvider {
       logLevel: "off",
     })
     return this.client
+  }
+}
+
+/** OpenAI's own API takes max_completion_tokens (its reasoning models refuse max_tokens); the others know max_tokens. */
+export function maxTokensFieldFor(baseUrl: string): "max_tokens" | "max_completion_tokens" {
+  try {
+    return new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens"
+  } catch {
+    return "max_tokens"
   }
 }
