@@ -253,6 +253,13 @@ describe("OpenAiProvider failures", () => {
     expect(error.message).toContain("http://127.0.0.1:9/v1")
   })
 
+  it("never shows credentials embedded in the base URL", async () => {
+    const p = new OpenAiProvider({ baseUrl: "http://user:s3cret-pass@127.0.0.1:9/v1", env: {}, retry: { ...fast, maxAttempts: 1 } })
+    const error = await collect(p.stream(request, new AbortController().signal)).catch((e) => e)
+    expect(error.message).toContain("127.0.0.1:9/v1")
+    expect(error.message).not.toContain("s3cret-pass")
+  })
+
   it("aborts a stream that goes silent for modelIdleSeconds and retries it", async () => {
     const baseUrl = await serve({ text: "stuck", hangAfterChunks: 1 }, { text: "fresh" })
     const started = Date.now()

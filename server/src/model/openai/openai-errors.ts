@@ -68,9 +68,10 @@ function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 500)
 }
 
-/** Servers sometimes echo what they were sent; the key never reaches a message. */
+/** Servers and fetch sometimes echo what they were sent: neither the key nor URL credentials reach a message. */
 function hide(message: string, ctx: ErrorContext): string {
-  return ctx.apiKey && ctx.apiKey.length >= 4 ? message.split(ctx.apiKey).join("[OPENAI_API_KEY]") : message
+  const keyless = ctx.apiKey && ctx.apiKey.length >= 4 ? message.split(ctx.apiKey).join("[OPENAI_API_KEY]") : message
+  return keyless.replace(/\/\/[^/@\s]+@/g, "//")
 }
 
 function cap(text: string): string {

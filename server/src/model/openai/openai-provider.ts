@@ -57,11 +57,11 @@ export class OpenAiProvider implements ModelProvider {
       if (attemptSignal.aborted) return
       yield* assembler.finish(estimatedInput)
     }
-    const ctx: ErrorContext = { model: request.model, baseUrl: this.baseUrl, apiKey: this.apiKey }
+    const ctx: ErrorContext = { model: request.model, baseUrl: shownUrl(this.baseUrl), apiKey: this.apiKey }
     yield* retryingStream(open, signal, {
       policy: this.policy,
       idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
-      idleMessage: `The model server at ${this.baseUrl}`,
+      idleMessage: `The model server at ${ctx.baseUrl}`,
       classify: (error, s) => classifyOpenAiError(error, s, ctx),
       headersOf: (error) => (error instanceof OpenAI.APIError && error.headers ? error.headers : undefined),
     })
@@ -92,5 +92,18 @@ export function maxTokensFieldFor(baseUrl: string): "max_tokens" | "max_completi
     return new URL(baseUrl).hostname === "api.openai.com" ? "max_completion_tokens" : "max_tokens"
   } catch {
     return "max_tokens"
+  }
+}
+
+/** The base URL as messages show it: credentials a user put in it (https://user:pass@host) are left out. */
+function shownUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl)
+    if (!url.username && !url.password) return baseUrl
+    url.username = ""
+    url.password = ""
+    return url.toString()
+  } catch {
+    return "(an invalid base URL)"
   }
 }
