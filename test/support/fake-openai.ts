@@ -30,6 +30,8 @@ export type FakeOpenAiReply =
   | ({ kind?: "turn" } & ScriptedTurn & ChunkStyle)
   | { kind: "error"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "streamError"; afterText?: string; message: string }
+  /** These `data:` payloads as they are (malformed input); no [DONE] is added. */
+  | { kind: "raw"; data: string[] }
 
 /** The fake Chat Completions API; its base URL for the SDK / OPENAI_BASE_URL is `${url}/v1`. */
 export type FakeOpenAi = LoopbackApi<FakeOpenAiReply>
@@ -58,6 +60,7 @@ async function writeReply(reply: FakeOpenAiReply, request: RecordedRequest, res:
     res.end(JSON.stringify(reply.body ?? { error: { message: `fake error ${reply.status}`, type: "server_error", code: null } }))
     return
   }
+  if (reply.kind === "raw") return writeFrames(res, reply.data.map((data) => `data: ${data}\n\n`), {})
   const model = request.body?.model ?? "gpt-test"
   const chunk = (choice: object | undefined, extra: object = {}) => ({
     id: `chatcmpl-fake-${n}`,

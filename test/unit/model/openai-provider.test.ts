@@ -253,6 +253,17 @@ describe("OpenAiProvider failures", () => {
     expect(error.message).toContain("http://127.0.0.1:9/v1")
   })
 
+  it("survives malformed chunks: wrong types are ignored, broken JSON fails the attempt and is retried", async () => {
+    const odd = (delta: object) => JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }] })
+    const events = await failing(
+      { kind: "raw", data: [odd({ content: 42, tool_calls: "nope", reasoning: { a: 1 } }), odd({ tool_calls: [null, { index: 0, function: { name: 7 } }] }), "{not json", "[DONE]"] },
+      { text: "recovered" },
+    )
+    expect(events.filter((e: ModelEvent) => e.kind === "retry")).toHaveLength(1)
+    expect(text(events)).toBe("recovered")
+    expect(events.filter((e: ModelEvent) => e.kind === "toolCallStart")).toHaveLength(0)
+  })
+
   it("never shows credentials embedded in the base URL", async () => {
     const p = new OpenAiProvider({ baseUrl: "http://user:s3cret-pass@127.0.0.1:9/v1", env: {}, retry: { ...fast, maxAttempts: 1 } })
     const error = await collect(p.stream(request, new AbortController().signal)).catch((e) => e)

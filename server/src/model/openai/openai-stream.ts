@@ -40,13 +40,15 @@ export class ChunkAssembler {
     const choice = chunk.choices?.[0]
     if (choice) {
       const delta = (choice.delta ?? {}) as Chunk["choices"][number]["delta"] & ReasoningDelta
-      const reasoning = delta.reasoning_content || delta.reasoning
+      // Servers are not all strict about types: anything but a string or an array here is ignored.
+      const reasoning = text(delta.reasoning_content) || text(delta.reasoning)
       if (reasoning) out.push({ kind: "reasoning", delta: reasoning })
-      if (delta.content) {
-        this.outputChars += delta.content.length
-        out.push({ kind: "text", delta: delta.content })
+      const content = text(delta.content)
+      if (content) {
+        this.outputChars += content.length
+        out.push({ kind: "text", delta: content })
       }
-      for (const call of delta.tool_calls ?? []) out.push(...this.toolDelta(call))
+      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (call && typeof call === "object") out.push(...this.toolDelta(call))
       if (choice.finish_reason) this.finishReason = choice.finish_reason
     }
     const usage = chunk.usage
@@ -82,9 +84,10 @@ export class ChunkAssembler {
       this.order.push(call)
     }
     const out: ModelEvent[] = []
-    if (!call.name && delta.function?.name) call.name = delta.function.name
-    const args = delta.function?.arguments ?? ""
-    this.outputChars += args.length + (delta.function?.name?.length ?? 0)
+    const name = text(delta.function?.name)
+    if (!call.name && name) call.name = name
+    const args = text(delta.function?.arguments)
+    this.outputChars += args.length + name.length
     if (!call.started) {
       call.pending += args
       if (!call.name) return out
@@ -113,4 +116,8 @@ export class ChunkAssembler {
         return hasCalls ? "tool_use" : "end_turn"
     }
   }
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : ""
 }
