@@ -31,7 +31,7 @@ export type FakeOpenAiReply =
   | { kind: "error"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "streamError"; afterText?: string; message: string }
   /** These `data:` payloads as they are (malformed input); no [DONE] is added. */
-  | { kind: "raw"; data: string[] }
+  | { kind: "raw"; data: string[]; delayMsBetweenChunks?: number }
 
 /** The fake Chat Completions API; its base URL for the SDK / OPENAI_BASE_URL is `${url}/v1`. */
 export type FakeOpenAi = LoopbackApi<FakeOpenAiReply>
@@ -60,7 +60,7 @@ async function writeReply(reply: FakeOpenAiReply, request: RecordedRequest, res:
     res.end(JSON.stringify(reply.body ?? { error: { message: `fake error ${reply.status}`, type: "server_error", code: null } }))
     return
   }
-  if (reply.kind === "raw") return writeFrames(res, reply.data.map((data) => `data: ${data}\n\n`), {})
+  if (reply.kind === "raw") return writeFrames(res, reply.data.map((data) => `data: ${data}\n\n`), { delayMs: reply.delayMsBetweenChunks })
   const model = request.body?.model ?? "gpt-test"
   const chunk = (choice: object | undefined, extra: object = {}) => ({
     id: `chatcmpl-fake-${n}`,

@@ -35,10 +35,13 @@ export class AnthropicProvider implements ModelProvider {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const client = this.getClient()
     const params = toAnthropicParams(request)
-    const open = async function* (attemptSignal: AbortSignal): AsyncIterable<ModelEvent> {
+    const open = async function* (attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
       const stream = client.messages.stream(params, { signal: attemptSignal, maxRetries: 0 })
       const toolIds = new Map<number, string>()
-      for await (const event of stream) yield* translate(event, toolIds)
+      for await (const event of stream) {
+        alive()
+        yield* translate(event, toolIds)
+      }
     }
     yield* retryingStream(open, signal, {
       policy: this.policy,

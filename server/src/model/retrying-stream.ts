@@ -22,7 +22,8 @@ const CANCELLED = "The request was cancelled."
  * as a `retry` event; after output reached the user a retry would duplicate it, so it fails instead.
  */
 export async function* retryingStream(
-  open: (signal: AbortSignal) => AsyncIterable<ModelEvent>,
+  /** One attempt; it calls `alive()` on every event the server sends, including those that yield nothing (pings). */
+  open: (signal: AbortSignal, alive: () => void) => AsyncIterable<ModelEvent>,
   signal: AbortSignal,
   options: RetryingStreamOptions,
 ): AsyncIterable<ModelEvent> {
@@ -31,7 +32,7 @@ export async function* retryingStream(
     let yielded = false
     const watchdog = new IdleWatchdog(signal, options.idleMs)
     try {
-      for await (const event of open(watchdog.signal)) {
+      for await (const event of open(watchdog.signal, () => watchdog.reset())) {
         watchdog.reset()
         // Usage alone is not output the user saw: a failure after it can still be retried.
         if (event.kind !== "usage") yielded = true

@@ -264,6 +264,16 @@ describe("OpenAiProvider failures", () => {
     expect(events.filter((e: ModelEvent) => e.kind === "toolCallStart")).toHaveLength(0)
   })
 
+  it("counts chunks that carry nothing (keep-alive deltas) as a live stream, not as idle", async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })
+    const quiet = Array.from({ length: 6 }, () => chunk({}))
+    const baseUrl = await serve({ kind: "raw", data: [...quiet, chunk({ content: "thought it through" }), chunk({}, "stop"), "[DONE]"], delayMsBetweenChunks: 80 })
+    const events = await collect(provider(baseUrl, { OPENAI_API_KEY: KEY }, 250).stream(request, new AbortController().signal))
+    expect(events.filter((e) => e.kind === "retry")).toEqual([])
+    expect(text(events)).toBe("thought it through")
+  })
+
   it("never shows credentials embedded in the base URL", async () => {
     const p = new OpenAiProvider({ baseUrl: "http://user:s3cret-pass@127.0.0.1:9/v1", env: {}, retry: { ...fast, maxAttempts: 1 } })
     const error = await collect(p.stream(request, new AbortController().signal)).catch((e) => e)

@@ -49,10 +49,13 @@ export class OpenAiProvider implements ModelProvider {
     // No usage chunk (Ollama, older servers): about four characters a token.
     const estimatedInput = Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
     const prefix = String(++requestSerial)
-    const open = async function* (attemptSignal: AbortSignal): AsyncIterable<ModelEvent> {
+    const open = async function* (attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
       const stream = await client.chat.completions.create(params, { signal: attemptSignal, maxRetries: 0 })
       const assembler = new ChunkAssembler(prefix)
-      for await (const chunk of stream) yield* assembler.push(chunk)
+      for await (const chunk of stream) {
+        alive()
+        yield* assembler.push(chunk)
+      }
       // The SDK ends quietly on abort: a cut-off reply must not look finished.
       if (attemptSignal.aborted) return
       yield* assembler.finish(estimatedInput)
