@@ -1,5 +1,5 @@
 import type { ModelEvent, ModelProvider, ModelRequest } from "./provider"
-import type { AnthropicProviderOptions } from "./anthropic"
+import type { AnthropicProviderOptions } from "./anthropic/anthropic-provider"
 import type { ProviderName } from "./pricing"
 
 export * from "./provider"
@@ -30,7 +30,7 @@ export function createModelProvider(endpoint: ModelEndpoint, options: ProviderOp
           const { OpenAiProvider } = await import("./openai/openai-provider")
           provider = new OpenAiProvider(settings)
         } else {
-          const { AnthropicProvider } = await import("./anthropic")
+          const { AnthropicProvider } = await import("./anthropic/anthropic-provider")
           provider = new AnthropicProvider(settings)
         }
       }

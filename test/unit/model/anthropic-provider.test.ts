@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { AnthropicProvider } from "../../../server/src/model/anthropic"
+import { AnthropicProvider } from "../../../server/src/model/anthropic/anthropic-provider"
 import { createModelProvider } from "../../../server/src/model/index"
 import { ModelError, type ModelEvent, type ModelRequest } from "../../../server/src/model/provider"
 import { LocalMessagesApi, replyEvents, type LocalReply } from "./local-messages-api"

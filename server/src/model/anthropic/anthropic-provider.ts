@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk"
 import { toAnthropicParams } from "./anthropic-request"
-import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "./provider"
-import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from "./retry"
-import { retryingStream } from "./retrying-stream"
+import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "../provider"
+import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from "../retry"
+import { retryingStream } from "../retrying-stream"
 
 /** Where the provider gets its key and endpoint; the key only ever comes from the environment. */
 export interface AnthropicProviderOptions {
