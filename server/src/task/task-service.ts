@@ -199,6 +199,7 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      diagnostics: this.deps.diagnostics,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
     }
