@@ -106,6 +106,7 @@ describe("the openai provider through the built server", () => {
     const before = server.updatesOf(taskId).length
     await server.request("agent/sendMessage", { taskId, text: "now code it" })
     await server.waitFor(() => server.updatesOf(taskId).slice(before).some((u) => u.kind === "completed"), 30_000)
+    expect(server.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: "Waiting for gpt-4.1 (profile strong, request 2)" })
     expect(api.requests.map((r) => [r.body.model, r.body.max_tokens])).toEqual([
       ["gpt-4.1-nano", 2000],
       ["gpt-4.1", 8192],

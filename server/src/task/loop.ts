@@ -108,7 +108,8 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if (signal.aborted) return "aborted"
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.requestsSinceCheck++
-  rt.progress(`Waiting for the model (request ${rt.state.usage.requests + 1})`)
+  // Naming the model shows the user which profile the mode switched to.
+  rt.progress(`Waiting for ${choice.model} (${choice.profile ? `profile ${choice.profile}, ` : ""}request ${rt.state.usage.requests + 1})`)
   const acc = newAccumulator()
   try {
     await streamTurn(provider, { model: choice.model, maxTokens: choice.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
