@@ -274,6 +274,18 @@ describe("OpenAiProvider failures", () => {
     expect(text(events)).toBe("thought it through")
   })
 
+  it("asks again without stream_options when a server refuses the field, and leaves it out from then on", async () => {
+    const baseUrl = await serve(
+      { kind: "error", status: 400, body: { error: { message: "Unrecognized request argument supplied: stream_options" } } },
+      { text: "first", noUsage: true },
+      { text: "second", noUsage: true },
+    )
+    const p = provider(baseUrl)
+    expect(text(await collect(p.stream(request, new AbortController().signal)))).toBe("first")
+    expect(text(await collect(p.stream(request, new AbortController().signal)))).toBe("second")
+    expect(api!.requests.map((r) => r.body.stream_options)).toEqual([{ include_usage: true }, undefined, undefined])
+  })
+
   it("never shows credentials embedded in the base URL", async () => {
     const p = new OpenAiProvider({ baseUrl: "http://user:s3cret-pass@127.0.0.1:9/v1", env: {}, retry: { ...fast, maxAttempts: 1 } })
     const error = await collect(p.stream(request, new AbortController().signal)).catch((e) => e)

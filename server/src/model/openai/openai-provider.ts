@@ -32,6 +32,8 @@ export class OpenAiProvider implements ModelProvider {
   private readonly policy: RetryPolicy
   private readonly baseUrl: string
   private readonly apiKey: string | undefined
+  /** Cleared once the server refused stream_options (some older servers know no such field). */
+  private sendStreamOptions = true
 
   constructor(private readonly options: OpenAiProviderOptions = {}) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
@@ -49,8 +51,19 @@ export class OpenAiProvider implements ModelProvider {
     // No usage chunk (Ollama, older servers): about four characters a token.
     const estimatedInput = Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
     const prefix = String(++requestSerial)
-    const open = async function* (attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
-      const stream = await client.chat.completions.create(params, { signal: attemptSignal, maxRetries: 0 })
+    const { stream_options: _usageOption, ...bare } = params
+    const create = (attemptSignal: AbortSignal) =>
+      client.chat.completions.create(this.sendStreamOptions ? params : bare, { signal: attemptSignal, maxRetries: 0 })
+    const open = async function* (this: OpenAiProvider, attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
+      let stream: Awaited<ReturnType<typeof create>>
+      try {
+        stream = await create(attemptSignal)
+      } catch (error) {
+        if (!(this.sendStreamOptions && refusesStreamOptions(error))) throw error
+        // Without the option the server sends no usage chunk, and usage is estimated.
+        this.sendStreamOptions = false
+        stream = await create(attemptSignal)
+      }
       const assembler = new ChunkAssembler(prefix)
       for await (const chunk of stream) {
         alive()
@@ -61,7 +74,7 @@ export class OpenAiProvider implements ModelProvider {
       yield* assembler.finish(estimatedInput)
     }
     const ctx: ErrorContext = { model: request.model, baseUrl: shownUrl(this.baseUrl), apiKey: this.apiKey }
-    yield* retryingStream(open, signal, {
+    yield* retryingStream(open.bind(this), signal, {
       policy: this.policy,
       idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
       idleMessage: `The model server at ${ctx.baseUrl}`,
@@ -109,4 +122,8 @@ function shownUrl(baseUrl: string): string {
   } catch {
     return "(an invalid base URL)"
   }
+}
+
+function refusesStreamOptions(error: unknown): boolean {
+  return error instanceof OpenAI.APIError && error.status === 400 && /stream_options|include_usage/i.test(error.message)
 }
