@@ -82,8 +82,23 @@ function callFor(i: number): { name: string; input: unknown } {
 }
 
 function liveRss(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-  return match ? (Number(match[1]) * 1024) : 0
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0 // the process ended
+  }
+}
+
+/** RSS of the server's child processes (the definitions parser, commands still running), live. */
+function childrenRss(pid: number): number {
+  let total = 0
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) total += liveRss(Number(child))
+  } catch {
+    // no children file: count nothing
+  }
+  return total
 }
 
 /** Full-GC reports the server printed so far (see gc-on-signal.cjs). */
@@ -130,16 +145,18 @@ export default async function bench(): Promise<BenchTable[]> {
   try {
     await smallTask(server, api, -1)
     base = await afterGc(server)
-    rows.push(["before (after a 1-call warm-up task)", mib(liveRss(server.proc.pid!)), mib(base.rss), "+0", mib(base.heapUsed), mib(base.external)])
+    rows.push(["before (after a 1-call warm-up task)", mib(liveRss(server.proc.pid!)), mib(base.rss), "+0", mib(base.heapUsed), mib(base.external), mib(childrenRss(server.proc.pid!))])
 
     // The long task: each request the fake receives answers the previous call, so at request k, k calls ran.
     const live = new Map<number, number>()
+    const kids = new Map<number, number>()
     let made = 0
     const reply = (request: { body: any }): FakeReply => {
       const last = request.body?.messages?.at(-1)
       for (const block of Array.isArray(last?.content) ? last.content : []) if (block.type === "tool_result" && block.is_error) failedCalls++
       if (made % 50 === 0 && !live.has(made)) {
         live.set(made, liveRss(server.proc.pid!))
+        kids.set(made, childrenRss(server.proc.pid!))
         server.proc.kill("SIGUSR2") // GC'd figures arrive on stderr, in this order
       }
       if (made === CALLS) return { toolCalls: [{ name: "attempt_completion", input: { result: "all done" } }] }
@@ -152,14 +169,15 @@ export default async function bench(): Promise<BenchTable[]> {
     const { taskId } = await server.request("agent/newTask", { text: "A long task: read, search, edit and run things." })
     await server.waitForStatus(taskId, "completed", 600_000)
     liveAtEnd = liveRss(server.proc.pid!)
+    const kidsAtEnd = childrenRss(server.proc.pid!)
     await server.waitFor(() => reports(server).length >= reportsBefore + live.size, 10_000, "GC reports of the long task")
     const during = reports(server).slice(reportsBefore)
     ;[...live.entries()].forEach(([calls, rss], k) => {
       const gc = during[k]!
-      rows.push([`${calls} calls`, mib(rss), mib(gc.rss), plus(gc.rss - base.rss), mib(gc.heapUsed), mib(gc.external)])
+      rows.push([`${calls} calls`, mib(rss), mib(gc.rss), plus(gc.rss - base.rss), mib(gc.heapUsed), mib(gc.external), mib(kids.get(calls)!)])
     })
     afterTask = await afterGc(server)
-    rows.push(["after the task (full GC)", mib(liveAtEnd), mib(afterTask.rss), plus(afterTask.rss - base.rss), mib(afterTask.heapUsed), mib(afterTask.external)])
+    rows.push(["after the task (full GC)", mib(liveAtEnd), mib(afterTask.rss), plus(afterTask.rss - base.rss), mib(afterTask.heapUsed), mib(afterTask.external), mib(kidsAtEnd)])
 
     const first = await (async () => (await smallTask(server, api, 0), afterGc(server)))()
     smallRows.push(["after small task 1", mib(first.rss), "+0", mib(first.heapUsed)])
@@ -184,7 +202,7 @@ export default async function bench(): Promise<BenchTable[]> {
   return [
     {
       title: `Server memory over one task of ${CALLS} tool calls (MiB; built server, fake API)`,
-      columns: ["point", "live RSS", "RSS after full GC", "vs before", "heap used", "external"],
+      columns: ["point", "live RSS", "RSS after full GC", "vs before", "heap used", "external", "child processes RSS (live)"],
       rows,
       note:
         `Goal: ≤ +${GOAL_AFTER_MIB} MiB after the task and a full GC (now ${plus(growthAfter)}: ${growthAfter <= GOAL_AFTER_MIB * MiB ? "met" : "NOT met"}), ` +
