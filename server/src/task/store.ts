@@ -3,6 +3,8 @@ import { redactSecrets } from "../config/redact"
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
+import { headerOf } from "./task-headers"
+import type { TaskState } from "./task-state"
 
 /** Folder name of a workspace folder's tasks: a short hash, so paths with odd characters never matter. */
 export function workspaceHash(folder: string): string {
@@ -44,31 +46,31 @@ export class TaskStore {
     appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
-  /** Every task file of a workspace folder. Unreadable lines are skipped, never fatal. */
-  loadFolder(folder: string): LoadedTaskFile[] {
+  /** Each task of a folder without its messages (see headerOf): cheap to hold for thousands of tasks. */
+  scanFolder(folder: string): TaskState[] {
     let names: string[]
     try {
       names = readdirSync(this.folderDir(folder)).filter((name) => name.endsWith(".jsonl"))
     } catch {
       return []
     }
-    const out: LoadedTaskFile[] = []
+    const out: TaskState[] = []
     for (const name of names) {
-      const loaded = this.loadFile(join(this.folderDir(folder), name), name.slice(0, -".jsonl".length))
-      if (loaded) out.push(loaded)
+      const text = readTaskText(join(this.folderDir(folder), name))
+      const header = text === undefined ? undefined : headerOf(name.slice(0, -".jsonl".length), text)
+      if (header) out.push(header)
     }
     return out
   }
 
+  /** One task file, fully. */
+  loadTask(folder: string, taskId: string): LoadedTaskFile | undefined {
+    return this.loadFile(this.filePath(folder, taskId), taskId)
+  }
+
   private loadFile(path: string, taskId: string): LoadedTaskFile | undefined {
-    let text: string
-    try {
-      text = readFileSync(path, "utf8")
-      // Files written by an older build may have looser modes; tighten them on sight.
-      chmodSync(path, 0o600)
-    } catch {
-      return undefined
-    }
+    const text = readTaskText(path)
+    if (text === undefined) return undefined
     if (text.length > 0 && !text.endsWith("\n")) this.torn.add(path)
     const records: TaskRecord[] = []
     let skippedLines = 0
@@ -82,5 +84,16 @@ export class TaskStore {
     }
     if (records[0]?.type !== "created") return undefined
     return { taskId, records, skippedLines }
+  }
+}
+
+function readTaskText(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, "utf8")
+    // Files written by an older build may have looser modes; tighten them on sight.
+    chmodSync(path, 0o600)
+    return text
+  } catch {
+    return undefined
   }
 }
