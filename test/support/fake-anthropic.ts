@@ -4,7 +4,13 @@ import type { ScriptedTurn } from "./scripted-model"
 
 /** A scripted reply: a turn to stream, an HTTP error, or a function of the request. */
 export type FakeReply =
-  | ({ kind?: "turn"; delayMsBetweenEvents?: number; hangAfterEvents?: number } & ScriptedTurn)
+  | ({
+      kind?: "turn"
+      delayMsBetweenEvents?: number
+      hangAfterEvents?: number
+      /** Called right before each SSE event is written (benches time the way from here to the editor). */
+      onEvent?: (event: { type: string; [key: string]: unknown }) => void
+    } & ScriptedTurn)
   | { kind: "error"; status: number; body?: unknown; headers?: Record<string, string> }
 
 export interface RecordedRequest {
@@ -82,6 +88,7 @@ export async function startFakeAnthropic(replies: (FakeReply | ((request: Record
     for (const [index, event] of events.entries()) {
       if (res.destroyed) return
       if (reply.hangAfterEvents !== undefined && index >= reply.hangAfterEvents) return // never ends: a stuck stream
+      reply.onEvent?.(event)
       res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
       if (reply.delayMsBetweenEvents) await new Promise((r) => setTimeout(r, reply.delayMsBetweenEvents))
     }
