@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto"
 import { redactSecrets } from "../config/redact"
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
+import { SummaryIndex, type StoredTask } from "./summary-index"
 import { headerOf } from "./task-headers"
-import type { TaskState } from "./task-state"
 
 /** Folder name of a workspace folder's tasks: a short hash, so paths with odd characters never matter. */
 export function workspaceHash(folder: string): string {
@@ -46,21 +46,61 @@ export class TaskStore {
     appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
-  /** Each task of a folder without its messages (see headerOf): cheap to hold for thousands of tasks. */
-  scanFolder(folder: string): TaskState[] {
+  /**
+   * Each task of a folder as a summary, without its messages: from the folder's summary index when the
+   * task file did not change since, else from the file (see headerOf), and then remembered.
+   */
+  scanFolder(folder: string): Map<string, StoredTask> {
+    const dir = this.folderDir(folder)
     let names: string[]
     try {
-      names = readdirSync(this.folderDir(folder)).filter((name) => name.endsWith(".jsonl"))
+      names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"))
     } catch {
-      return []
+      return new Map()
     }
-    const out: TaskState[] = []
+    const index = this.indexOf(dir)
+    const out = new Map<string, StoredTask>()
     for (const name of names) {
-      const text = readTaskText(join(this.folderDir(folder), name))
-      const header = text === undefined ? undefined : headerOf(name.slice(0, -".jsonl".length), text)
-      if (header) out.push(header)
+      const taskId = name.slice(0, -".jsonl".length)
+      const path = join(dir, name)
+      let size: number
+      try {
+        size = statSync(path).size
+      } catch {
+        continue
+      }
+      const known = index.get(taskId, size)
+      if (known) {
+        out.set(taskId, known)
+        continue
+      }
+      const text = readTaskText(path)
+      const header = text === undefined ? undefined : headerOf(taskId, text)
+      if (!header) continue
+      const task = { summary: header.summary(), folder: header.folder }
+      out.set(taskId, task)
+      index.put(taskId, Buffer.byteLength(text!, "utf8"), task)
     }
+    index.compact(new Set(out.keys()))
     return out
+  }
+
+  /** Remembers a task's summary as of now (after its last record), so the next scan need not read its file. */
+  remember(taskId: string, task: StoredTask): void {
+    const dir = this.folderDir(task.folder)
+    try {
+      this.indexOf(dir).put(taskId, statSync(join(dir, `${taskId}.jsonl`)).size, task)
+    } catch {
+      // no file (nothing was recorded): nothing to remember
+    }
+  }
+
+  private readonly indexes = new Map<string, SummaryIndex>()
+
+  private indexOf(dir: string): SummaryIndex {
+    let index = this.indexes.get(dir)
+    if (!index) this.indexes.set(dir, (index = new SummaryIndex(dir)))
+    return index
   }
 
   /** One task file, fully. */

@@ -329,13 +329,13 @@ class Service implements TaskService {
     for (const folder of this.deps.workspaceFolders()) {
       if (this.loadedFolders.has(folder)) continue
       this.loadedFolders.add(folder)
-      for (const header of this.store.scanFolder(folder)) {
-        if (this.runtimes.has(header.taskId)) continue
-        this.stored.set(header.taskId, { summary: header.summary(), folder: header.folder })
-        if (!LIVE_STATUSES.has(header.status)) continue
-        const rt = this.load(header.taskId)
+      for (const [taskId, task] of this.store.scanFolder(folder)) {
+        if (this.runtimes.has(taskId)) continue
+        this.stored.set(taskId, task)
+        if (!LIVE_STATUSES.has(task.summary.status)) continue
+        const rt = this.load(taskId)
         rt?.setStatus("interrupted", "The server stopped while the task ran.")
-        if (rt) this.stored.set(rt.taskId, { summary: rt.state.summary(), folder: rt.state.folder })
+        if (rt) this.remember(rt)
       }
     }
   }
@@ -367,8 +367,14 @@ class Service implements TaskService {
   /** A task whose loop ended leaves memory (its file holds everything); its summary stays listed. */
   private retire(rt: TaskRuntime): void {
     if (rt.live || rt.queued.length > 0 || this.runtimes.get(rt.taskId) !== rt) return
-    this.stored.set(rt.taskId, { summary: rt.state.summary(), folder: rt.state.folder })
+    this.remember(rt)
     this.runtimes.delete(rt.taskId)
+  }
+
+  private remember(rt: TaskRuntime): void {
+    const task = { summary: rt.state.summary(), folder: rt.state.folder }
+    this.stored.set(rt.taskId, task)
+    this.store.remember(rt.taskId, task)
   }
 
   private requireMode(mode: string): void {
