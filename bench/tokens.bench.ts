@@ -80,6 +80,8 @@ export default async function bench(): Promise<BenchTable[]> {
   const rows: (string | number)[][] = []
   let cacheTable: BenchTable
   try {
+    // An open buffer, as an editor session would have: the first user turn names it.
+    server.openDocument(ws.path("src/util.ts"), undefined, "typescript")
     for (const mode of MODES) {
       const before = api.requests.length
       api.push({ toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] })
@@ -117,6 +119,7 @@ export default async function bench(): Promise<BenchTable[]> {
       note:
         `Ours: the first request body the built server sent to the fake Messages API (tools as sent; temp workspace path replaced by ${roo.workspace}). ` +
         `Roo: bench/fixtures/roo-v3.52.1-first-request.json — Roo's own SYSTEM_PROMPT() and mode-filtered native tools (Anthropic form) for workspace ${roo.workspace}. ` +
+        "Our first user message holds the task and the environment details (a bounded workspace listing, the open buffer and the active file). " +
         "Roo's first user message (the task plus its environment_details with a file listing) is NOT counted, ours is: the comparison favours Roo.",
     },
     cacheTable,

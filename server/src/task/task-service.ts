@@ -6,6 +6,7 @@ import { createToolPipeline } from "../pipeline/index"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
+import type { EnvironmentPort } from "./environment"
 import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
@@ -26,6 +27,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   pipelineOptions?: Partial<ToolPipelineOptions>
   /** Default: a ModeRegistry over the workspace folders. */
   modes?: ModeLookup
+  /** The editor's buffers, told to the model in its user turns (see environment.ts). */
+  environment?: EnvironmentPort
   /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
   beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
@@ -205,6 +208,7 @@ class Service implements TaskService {
       mcp: this.deps.mcp,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
+      environment: this.deps.environment,
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))

@@ -6,6 +6,7 @@ import { defaultSettings, type Settings } from "../../../server/src/config/schem
 import type { ModelProvider } from "../../../server/src/model/provider"
 import { ModeRegistry } from "../../../server/src/modes/registry"
 import { createTaskService } from "../../../server/src/task/index"
+import type { EnvironmentPort } from "../../../server/src/task/environment"
 import type { TaskService } from "../../../server/src/task/service"
 import { FakeAsk } from "../../support/fake-ask"
 import { FakeEditor } from "../../support/fake-editor"
@@ -35,6 +36,7 @@ export interface FixtureOptions {
   settings?: (s: Settings) => void
   stateDir?: string
   ws?: TempWorkspace
+  environment?: EnvironmentPort
 }
 
 /** A TaskService over a real temp workspace and state directory, the real pipeline and tools, a scripted model. */
@@ -56,6 +58,7 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
     log: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
     stateDir,
     modelProvider: options.provider ?? model,
+    ...(options.environment ? { environment: options.environment } : {}),
     // No global modes file: the user's own custom modes must not change what tests see.
     modes: new ModeRegistry({ workspaceFolders: () => [ws.root], globalConfigDir: null }),
   })

@@ -28,7 +28,7 @@ describe("finished and stored tasks (held as summaries, read from disk when need
     await fx.status(taskId, "completed")
     expect((await fx.service.listTasks()).map((t) => [t.taskId, t.status])).toEqual([[taskId, "completed"]])
     const before = fx.service.messageCount(taskId)
-    expect(before).toBe(5) // task, read call, its result, the completion call, its result
+    expect(before).toBe(6) // task, the first-turn environment, read call, its result, the completion call, its result
 
     await fx.service.sendMessage(taskId, "one more thing")
     await expect.poll(() => fx.model.requests.length).toBe(3)
