@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
+import { afterEach } from "vitest"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import type { ModelProvider } from "../../../server/src/model/provider"
 import { ModeRegistry } from "../../../server/src/modes/registry"
@@ -90,4 +91,18 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
 /** The text of every text block and tool result of a request's messages, for assertions. */
 export function requestText(request: { messages: { content: unknown[] }[] }): string {
   return JSON.stringify(request.messages)
+}
+
+/** makeFixture for a test file: every fixture it makes is cleaned up after each test (newest first). */
+export function fixturesCleanedAfterEach(): (...args: Parameters<typeof makeFixture>) => Promise<Fixture> {
+  const fixtures: Fixture[] = []
+  afterEach(async () => {
+    for (const fx of fixtures.reverse()) await fx.cleanup()
+    fixtures.length = 0
+  })
+  return async (...args) => {
+    const fx = await makeFixture(...args)
+    fixtures.push(fx)
+    return fx
+  }
 }

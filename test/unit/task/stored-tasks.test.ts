@@ -1,20 +1,11 @@
 import { copyFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { workspaceHash } from "../../../server/src/task/store"
 import { ScriptedModel } from "../../support/scripted-model"
-import { makeFixture, requestText, type Fixture } from "./service-fixture"
+import { fixturesCleanedAfterEach, requestText, type Fixture } from "./service-fixture"
 
-const fixtures: Fixture[] = []
-afterEach(async () => {
-  for (const fx of fixtures.reverse()) await fx.cleanup()
-  fixtures.length = 0
-})
-async function fixture(...args: Parameters<typeof makeFixture>): Promise<Fixture> {
-  const fx = await makeFixture(...args)
-  fixtures.push(fx)
-  return fx
-}
+const fixture = fixturesCleanedAfterEach()
 
 const complete = (result: string) => ({ toolCalls: [{ name: "attempt_completion", input: { result } }] })
 
