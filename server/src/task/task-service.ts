@@ -3,6 +3,7 @@ import { createModelProvider } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
 import { createToolPipeline } from "../pipeline/index"
+import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
@@ -44,6 +45,8 @@ class Service implements TaskService {
   private readonly store: TaskStore
   private readonly modes: ModeLookup
   private readonly listeners = new Set<TaskEventListener>()
+  /** Commands the model's timeout left running, of this service's tasks. */
+  private readonly background = new BackgroundCommands()
   /**
    * Tasks held in memory: those running or waiting, and any a request is about to continue. A task's
    * runtime is dropped when its loop ends (see retire); its summary stays in `stored`.
@@ -171,6 +174,7 @@ class Service implements TaskService {
   async dispose(): Promise<void> {
     const live = [...this.runtimes.values()].filter((rt) => rt.live)
     for (const rt of live) this.stop(rt, "interrupted")
+    this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.loop))
   }
 
@@ -206,6 +210,8 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      diagnostics: this.deps.diagnostics,
+      background: this.background,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
       environment: this.deps.environment,
@@ -224,6 +230,7 @@ class Service implements TaskService {
   private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
     rt.stopped = true
+    this.background.kill(rt.taskId)
     rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
     rt.controller.abort(new Error(status))
   }
