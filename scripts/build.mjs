@@ -12,7 +12,8 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 const staging = `dist.building-${process.pid}`
 rmSync(staging, { recursive: true, force: true })
 await build({
-  entryPoints: { "agent-lsp": "server/src/main.ts" },
+  // The definitions parser runs in a child process that exits when idle (workspace/definitions/out-of-process.ts).
+  entryPoints: { "agent-lsp": "server/src/main.ts", "definitions-parser": "server/src/workspace/definitions/parser-process.ts" },
   outdir: staging,
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",

@@ -6,6 +6,7 @@ import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
 import type { McpServerInfo } from "../mcp/port"
 import { ModeRegistry } from "../modes/registry"
+import type { EnvironmentPort } from "../task/environment"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
@@ -20,6 +21,8 @@ export interface AgentCoreDeps {
   settings: () => Settings
   /** The editor's documents (LSP: applyEdit and open buffers; ACP: fs/*; CLI: the disk only). */
   editor: EditorPort
+  /** What the editor knows of the user's buffers, for the model's first and later turns; none in the CLI. */
+  environment?: EnvironmentPort
   /** The user (approvals and questions), in the front's own way of asking. */
   ask: AskPort
   log: Logger
@@ -77,6 +80,7 @@ export class AgentCore {
       workspaceFolders: deps.folders,
       settings,
       editor: deps.editor,
+      ...(deps.environment ? { environment: deps.environment } : {}),
       ask: deps.ask,
       log,
       stateDir,

@@ -106,6 +106,7 @@ export class LspServices {
         folders: this.deps.folders,
         settings,
         editor: new LspEditorPort(connection, features, documents),
+        environment: documents.environment(),
         ask,
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),

@@ -111,7 +111,10 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onDidChangeTextDocument((p) => documents.didChange(p))
   connection.onDidSaveTextDocument((p) => documents.didSave(p))
   connection.onDidCloseTextDocument((p) => documents.didClose(p))
-  connection.onCodeAction((params) => agentCodeActions(params))
+  connection.onCodeAction((params) => {
+    documents.noteCodeActionRange(params.textDocument.uri, params.range)
+    return agentCodeActions(params)
+  })
   connection.onExecuteCommand(async ({ command, arguments: args }) => (await ready()).executeCommand(command, args ?? []))
   for (const method of CLIENT_REQUESTS) connection.onRequest(method, async (raw: unknown) => (await ready()).handleRequest(method, raw))
 
