@@ -48,8 +48,8 @@ const RULES: Record<Area, Rule> = {
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is lsp/, task/ and pipeline/.
   tools: {
-    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config"],
-    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/ (and config/) — never lsp/, task/ or pipeline/",
+    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "index", "config"],
+    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, index/ (and config/) — never lsp/, task/ or pipeline/",
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
@@ -59,6 +59,7 @@ const RULES: Record<Area, Rule> = {
   terminal: { ours: ["config"], text: "terminal/ may import config/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
+  index: { ours: ["config", "workspace"], text: "index/ may import config/ and workspace/" },
 }
 
 /** npm packages only one folder may import (prefix match, so vscode-languageserver-textdocument counts). */
