@@ -12,6 +12,9 @@ export const TRUSTED_ONLY_KEYS = [
   "autoApprove",
   "stateDir",
   "client.serverPath",
+  "codebaseIndex.embedder",
+  "codebaseIndex.qdrantUrl",
+  "codebaseIndex.apiKeyEnv",
 ] as const
 
 export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration"
