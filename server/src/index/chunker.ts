@@ -26,8 +26,10 @@ export const MAX_DEFINITION_LINES = 80
 export const WINDOW_LINES = 60
 /** ... each starting this many lines before the previous one ended. */
 export const WINDOW_OVERLAP = 10
-/** Lines directly above a definition (no blank line between: doc comments, decorators) join its chunk. */
+/** Comment and decorator lines directly above a definition join its chunk (at most this many). */
 const MAX_ATTACHED_LINES = 15
+/** How such a line starts in the grammars we ship: a comment opener or continuation, or a decorator. */
+const ATTACHABLE = /^\s*(\/\/|\/\*|\*|#|@|"""|'''|--)/
 
 interface DefinitionNode {
   definition: Definition
@@ -87,10 +89,10 @@ function emitLevel(lines: string[], nodes: DefinitionNode[], from: number, to: n
   emitWindows(lines, cursor, to, outer, out)
 }
 
-/** First line of the unbroken (no blank line) run of lines right above `start`, not before `floor`. */
+/** First line of the run of comment/decorator lines right above `start`, not before `floor`. */
 function attachedAbove(lines: string[], floor: number, start: number): number {
   let first = start
-  while (first > floor && start - first < MAX_ATTACHED_LINES && lines[first - 2]!.trim() !== "") first--
+  while (first > floor && start - first < MAX_ATTACHED_LINES && ATTACHABLE.test(lines[first - 2]!)) first--
   return first
 }
 

@@ -52,6 +52,7 @@ export async function applyChanges(target: IndexerTarget, absPaths: string[]): P
       removeUnder(target, rel)
       target.unwatch(absPath)
     } else if (stat.isDirectory()) {
+      if (!isScannable(`${rel}/`)) continue
       const scan = await scanFolder(target.root, absPath)
       target.watch(scan.folders)
       toIndex.push(...scan.files)
@@ -95,7 +96,10 @@ function removeUnder(target: IndexerTarget, rel: string): void {
   target.semantic?.remove(gone)
 }
 
-/** Paths in folders the scan never enters (dependencies, build output, hidden) are not indexed. */
+/**
+ * Paths in folders the scan never enters (dependencies, build output, hidden) are not indexed; a folder
+ * itself is passed with a trailing `/`.
+ */
 function isScannable(rel: string): boolean {
   const folders = rel.split("/").slice(0, -1)
   return !folders.some((name) => SKIPPED_FOLDERS.has(name) || name.startsWith("."))
