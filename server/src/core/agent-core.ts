@@ -11,6 +11,7 @@ import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import type { AskPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
+import { CodebaseIndexService } from "./codebase-index"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
@@ -26,6 +27,8 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /** Tests: longest codebase_search waits for an unfinished index (default 3 s). */
+  indexSearchWaitMs?: number
 }
 
 /**
@@ -40,6 +43,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
+  readonly index: CodebaseIndexService
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -58,8 +63,10 @@ export class AgentCore {
     const folder = deps.folders()[0]
     this.mcpFile = folder ? join(folder, ".roo", "mcp.json") : undefined
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
+    this.index = new CodebaseIndexService({ folders: deps.folders, settings, stateDir, log, searchWaitMs: deps.indexSearchWaitMs })
     const hub = this.hub
     const checkpoints = this.checkpoints
+    const index = this.index
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
@@ -69,10 +76,11 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      codebaseIndexes: () => index.ports(),
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
-        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
+        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: index.enabled, hasBrowser: false, mcp: hub }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
           // The turn is identified by where the conversation stood before this assistant message (already
@@ -83,6 +91,14 @@ export class AgentCore {
         },
       },
     })
+  }
+
+  /**
+   * Background work that should not wait for the first task: the codebase index starts here. Fronts call it
+   * once they know the workspace folders (LSP: after `initialized`); it never blocks.
+   */
+  start(): void {
+    this.index.start()
   }
 
   /** Every task event: the task service's and the core's own (checkpoints before user messages). */
@@ -165,6 +181,7 @@ export class AgentCore {
   async dispose(): Promise<void> {
     if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
+    await this.index.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
   }

@@ -28,6 +28,7 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /**
    * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
@@ -227,5 +228,6 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
   }
 }

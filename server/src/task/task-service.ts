@@ -197,6 +197,7 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      codebaseIndexes: this.deps.codebaseIndexes,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
     }

@@ -15,6 +15,7 @@ return {
     listCheckpoints = "agent/listCheckpoints",
     diffCheckpoint = "agent/diffCheckpoint",
     restoreCheckpoint = "agent/restoreCheckpoint",
+    indexStatus = "agent/indexStatus",
     taskUpdate = "agent/taskUpdate",
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",
@@ -33,6 +34,7 @@ return {
     listCheckpoints = "agent.listCheckpoints",
     diffCheckpoint = "agent.diffCheckpoint",
     restoreCheckpoint = "agent.restoreCheckpoint",
+    rebuildIndex = "agent.rebuildIndex",
   },
   capabilities = {
     "requestApproval",
