@@ -5,6 +5,11 @@
  */
 export const TRUSTED_ONLY_KEYS = [
   "baseUrl",
+  // Which API and model receive the conversation (and, with baseUrl, the API key).
+  "provider",
+  "model",
+  "profiles",
+  "modeProfiles",
   "search.ripgrepPath",
   "log.file",
   "mcpServers",
@@ -15,6 +20,7 @@ export const TRUSTED_ONLY_KEYS = [
   "codebaseIndex.embedder",
   "codebaseIndex.qdrantUrl",
   "codebaseIndex.apiKeyEnv",
+  "diagnostics.languageServers",
 ] as const
 
 export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration"

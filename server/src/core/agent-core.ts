@@ -9,7 +9,8 @@ import { ModeRegistry } from "../modes/registry"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
-import type { AskPort, EditorPort } from "../tools/context"
+import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
+import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { CodebaseIndexService } from "./codebase-index"
 
@@ -29,6 +30,11 @@ export interface AgentCoreDeps {
   notify: (message: string) => void
   /** Tests: longest codebase_search waits for an unfinished index (default 3 s). */
   indexSearchWaitMs?: number
+  /**
+   * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
+   * the language servers of diagnostics.languageServers itself.
+   */
+  diagnostics?: DiagnosticsPort
 }
 
 /**
@@ -45,6 +51,8 @@ export class AgentCore {
   readonly modes: ModeRegistry
   /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
   readonly index: CodebaseIndexService
+  /** Language servers the core started (when the front brought no diagnostics of its own). */
+  private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -67,6 +75,11 @@ export class AgentCore {
     const hub = this.hub
     const checkpoints = this.checkpoints
     const index = this.index
+    if (!deps.diagnostics) {
+      this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+      // A cold language server takes seconds for its first file: start it now, not at the first edit.
+      if (this.languageServers.configured && settings().diagnostics.enabled) this.languageServers.warm()
+    }
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
@@ -77,6 +90,7 @@ export class AgentCore {
       modes: this.modes,
       mcp: hub,
       codebaseIndexes: () => index.ports(),
+      diagnostics: deps.diagnostics ?? this.languageServers,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
@@ -184,6 +198,7 @@ export class AgentCore {
     await this.index.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
+    await this.languageServers?.dispose()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

@@ -35,6 +35,8 @@ export interface TaskServiceDeps {
   mcp?: ToolContext["mcp"]
   /** The codebase indexes, handed to tools through ToolContext.codebaseIndexes (codebase_search). */
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
+  /** Problems after edits, handed to tools through ToolContext.diagnostics. */
+  diagnostics?: ToolContext["diagnostics"]
 }
 
 /**

@@ -13,6 +13,7 @@ import { LspAskPort } from "./ask-port"
 import type { ClientFeatures } from "./client-features"
 import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
+import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
 import { IndexProgress } from "./index-progress"
 import { TaskUpdateSender } from "./task-updates"
@@ -111,6 +112,8 @@ export class LspServices {
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
         notify: (message) => this.showWarning(message),
+        // The features are fixed at initialize, so the choice of source is made once.
+        ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
       })
       const progress = new IndexProgress(connection, features)
       core.index.onStatus((status) => progress.update(status))
