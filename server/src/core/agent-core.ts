@@ -13,6 +13,7 @@ import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
 import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
+import { CodebaseIndexService } from "./codebase-index"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
@@ -30,6 +31,8 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /** Tests: longest codebase_search waits for an unfinished index (default 3 s). */
+  indexSearchWaitMs?: number
   /**
    * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
    * the language servers of diagnostics.languageServers itself.
@@ -49,6 +52,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
+  readonly index: CodebaseIndexService
   /** Language servers the core started (when the front brought no diagnostics of its own). */
   private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
@@ -69,8 +74,10 @@ export class AgentCore {
     const folder = deps.folders()[0]
     this.mcpFile = folder ? join(folder, ".roo", "mcp.json") : undefined
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
+    this.index = new CodebaseIndexService({ folders: deps.folders, settings, stateDir, log, searchWaitMs: deps.indexSearchWaitMs })
     const hub = this.hub
     const checkpoints = this.checkpoints
+    const index = this.index
     if (!deps.diagnostics) {
       this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
       // A cold language server takes seconds for its first file: start it now, not at the first edit.
@@ -86,11 +93,12 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      codebaseIndexes: () => index.ports(),
       diagnostics: deps.diagnostics ?? this.languageServers,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
-        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
+        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: index.enabled, hasBrowser: false, mcp: hub }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
           // The turn is identified by where the conversation stood before this assistant message (already
@@ -101,6 +109,14 @@ export class AgentCore {
         },
       },
     })
+  }
+
+  /**
+   * Background work that should not wait for the first task: the codebase index starts here. Fronts call it
+   * once they know the workspace folders (LSP: after `initialized`); it never blocks.
+   */
+  start(): void {
+    this.index.start()
   }
 
   /** Every task event: the task service's and the core's own (checkpoints before user messages). */
@@ -183,6 +199,7 @@ export class AgentCore {
   async dispose(): Promise<void> {
     if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
+    await this.index.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
     await this.languageServers?.dispose()

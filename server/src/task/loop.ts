@@ -30,6 +30,7 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
   /** Problems after edits (the front's, or language servers the core started). */
@@ -252,6 +253,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }
 }

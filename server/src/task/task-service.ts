@@ -212,6 +212,7 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,
       background: this.background,
       control: this.control(rt),
