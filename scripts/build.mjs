@@ -25,7 +25,8 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: "none",
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm"],
+  // playwright-core is loaded only when a task launches a browser; it resolves its own files at run time.
+  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "playwright-core"],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },

@@ -10,6 +10,8 @@ export const TRUSTED_ONLY_KEYS = [
   "mcpServers",
   "terminal.allow",
   "autoApprove",
+  "browser.executablePath",
+  "browser.remoteUrl",
   "stateDir",
   "client.serverPath",
 ] as const

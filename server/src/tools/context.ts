@@ -68,6 +68,8 @@ export type ApprovalSubject =
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }
+  /** Opening a page in the browser (browser_action launch). */
+  | { kind: "browser"; url: string }
 
 /** What the user is asked to approve: the preview of a prepared tool call. */
 export interface ApprovalRequest {
