@@ -44,12 +44,12 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
     text: "approval/ may import tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
-  prompt: { ours: ["modes", "tools", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), config/" },
+  prompt: { ours: ["modes", "tools", "skills", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/" },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is lsp/, task/ and pipeline/.
   tools: {
-    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config"],
-    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/ (and config/) — never lsp/, task/ or pipeline/",
+    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "browser", "skills", "config"],
+    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, browser/, skills/ (and config/) — never lsp/, task/ or pipeline/",
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
@@ -59,12 +59,15 @@ const RULES: Record<Area, Rule> = {
   terminal: { ours: ["config"], text: "terminal/ may import config/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
+  browser: { ours: ["config", "workspace"], text: "browser/ may import config/ and workspace/" },
+  skills: { ours: ["config", "workspace"], text: "skills/ may import config/ and workspace/" },
 }
 
 /** npm packages only one folder may import (prefix match, so vscode-languageserver-textdocument counts). */
 const EXCLUSIVE_PACKAGES: { prefix: string; area: Area; text: string }[] = [
   { prefix: "vscode-languageserver", area: "lsp", text: "only lsp/ imports vscode-languageserver*" },
   { prefix: "@anthropic-ai/sdk", area: "model", text: "only model/ imports @anthropic-ai/sdk" },
+  { prefix: "playwright-core", area: "browser", text: "only browser/ imports playwright-core" },
 ]
 
 const root = fileURLToPath(new URL("../../", import.meta.url))

@@ -1,4 +1,5 @@
 import type { ModeConfig } from "../modes/types"
+import { skillsSection, type PromptSkill } from "./skills-section"
 
 /**
  * The system prompt's sections, each a pure function of what it needs. Kept lean on purpose: the
@@ -15,6 +16,8 @@ export interface PromptContext {
   toolNames: readonly string[]
   system: SystemInfo
   custom: CustomInstructions
+  /** The skills of this mode (AVAILABLE SKILLS); none when absent. */
+  skills?: readonly PromptSkill[]
 }
 
 export interface SystemInfo {
@@ -142,6 +145,7 @@ export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
   toolUseSection,
   capabilitiesSection,
   modesSection,
+  skillsSection,
   rulesSection,
   systemInfoSection,
   objectiveSection,

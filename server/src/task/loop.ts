@@ -8,6 +8,7 @@ import type { ModeConfig } from "../modes/types"
 import { newTurnState } from "../pipeline/types"
 import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
+import { loadPromptSkills } from "../prompt/skills-section"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
@@ -79,6 +80,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     toolNames: tools.map((t) => t.name),
     system: systemInfo(rt, env),
     custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
+    skills: await loadPromptSkills(env.workspaceFolders(), mode.slug),
   })
   await maybeCondense(rt, {
     provider: env.provider,

@@ -9,6 +9,8 @@ import { gatedAsk } from "./ask-gate"
 import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
+import { expandSlashCommand } from "../tools/run-slash-command"
+import { releaseTaskResources } from "../tools/task-resources"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -61,16 +63,19 @@ class Service implements TaskService {
     this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
     this.requireMode(mode)
+    // `/name args` becomes the command's text (before the idle check: nothing may await between it and start).
+    const text = await expandSlashCommand(params.text, this.deps.workspaceFolders())
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(userText(withContext(params.text, params.context, this.deps.editor)))
+    rt.addMessage(userText(withContext(text, params.context, this.deps.editor)))
     this.start(rt)
     return { taskId: rt.taskId }
   }
 
-  async sendMessage(taskId: string, text: string): Promise<void> {
+  async sendMessage(taskId: string, typed: string): Promise<void> {
     const rt = this.require(taskId)
+    const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
     if (rt.deliver(text)) return
     await this.unwound(rt)
     if (rt.live) {
@@ -202,6 +207,7 @@ class Service implements TaskService {
       .finally(() => {
         if (rt.loop === loop) rt.loop = undefined
         this.settleSubtask(rt)
+        void releaseTaskResources(rt.taskId).catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
       })
     rt.loop = loop
   }
