@@ -54,7 +54,7 @@ export const SettingsSchema = z.object({
       browser: z
         .boolean()
         .default(false)
-        .describe("Open pages with browser_action (launch) without asking. Trusted sources only."),
+        .describe("Open pages with browser_action (launch) without asking."),
     })
     .prefault({}),
   terminal: z
@@ -92,7 +92,7 @@ export const SettingsSchema = z.object({
         .string()
         .min(1)
         .optional()
-        .describe("Chrome/Chromium binary for browser_action; default: chromium, chromium-browser or google-chrome on PATH. Trusted sources only."),
+        .describe("Chrome/Chromium binary for browser_action; default: chromium, chromium-browser or google-chrome on PATH."),
       viewport: z
         .string()
         .regex(/^\d{3,4}x\d{3,4}$/, 'a size "WxH", e.g. "900x600"')
@@ -102,7 +102,18 @@ export const SettingsSchema = z.object({
         .string()
         .url()
         .optional()
-        .describe("Attach browser_action to a running browser over CDP (http://host:port or ws://...) instead of starting one. Trusted sources only."),
+        .describe("Attach browser_action to a running browser over CDP (http://host:port or ws://...) instead of starting one."),
+    })
+    .prefault({}),
+  mcp: z
+    .object({
+      connectTimeoutSeconds: z
+        .number()
+        .positive()
+        .default(10)
+        .describe(
+          "How long a task's first model request waits for the configured MCP servers to connect (after the trust question for a workspace .roo/mcp.json, which follows approval.timeoutSeconds). Servers not connected by then are left out of that request and named in the task.",
+        ),
     })
     .prefault({}),
   checkpoints: z
