@@ -18,6 +18,8 @@ export const AgentMethods = {
   listCheckpoints: "agent/listCheckpoints",
   diffCheckpoint: "agent/diffCheckpoint",
   restoreCheckpoint: "agent/restoreCheckpoint",
+  listSkills: "agent/listSkills",
+  listCommands: "agent/listCommands",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)

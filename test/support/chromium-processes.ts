@@ -27,3 +27,15 @@ export async function waitUntilGone(check: () => string[], ms: number): Promise<
   }
   return left
 }
+
+/** The Chromium a process (the server) started: its process group and profile folder, from `ps`. */
+export function chromiumStartedBy(parentPid: number): { pgid: number; userDataDir: string } | undefined {
+  const out = execFileSync("ps", ["-eo", "pid=,ppid=,stat=,args="], { encoding: "utf8" })
+  for (const line of out.split("\n")) {
+    const [pid, ppid, stat, ...args] = line.trim().split(/\s+/)
+    if (Number(ppid) !== parentPid || !stat || stat.startsWith("Z")) continue
+    const dir = args.find((a) => a.startsWith("--user-data-dir="))
+    if (dir) return { pgid: Number(pid), userDataDir: dir.slice("--user-data-dir=".length) }
+  }
+  return undefined
+}

@@ -11,6 +11,9 @@ import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import type { AskPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
+import { browserConfigured } from "../tools/browser-action"
+import { releaseAllTaskResources } from "../tools/task-resources"
+import { listCommands, listSkills } from "./skills-requests"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
@@ -72,7 +75,7 @@ export class AgentCore {
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
-        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
+        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: browserConfigured(settings()), mcp: hub }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
           // The turn is identified by where the conversation stood before this assistant message (already
@@ -148,6 +151,16 @@ export class AgentCore {
     return files.map((f) => f.path)
   }
 
+  /** agent/listSkills: the skills of one mode, or every skill found. */
+  listSkills(params: ParamsOf<"listSkills">): Promise<ResultOf<"listSkills">> {
+    return listSkills(this.deps.folders(), params, (m) => this.deps.log.warn(m))
+  }
+
+  /** agent/listCommands: the slash commands, for completion after `/`. */
+  listCommands(): Promise<ResultOf<"listCommands">> {
+    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m))
+  }
+
   /** MCP servers from trusted settings may have changed. */
   reloadMcp(): void {
     void this.hub.reload().catch((e) => this.deps.log.warn(`MCP reload: ${String(e)}`))
@@ -167,6 +180,8 @@ export class AgentCore {
     this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
+    // Every task's browser, now rather than at process exit (the exit hook is the last resort).
+    await releaseAllTaskResources()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

@@ -34,6 +34,8 @@ export interface LoopEnv {
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
    */
   beforeFirstRequest?: (task: { taskId: string; ask: AskPort; signal: AbortSignal }) => Promise<string | undefined>
+  /** Where discovery says why a skill was skipped (once per file and reason). */
+  warn?: (message: string) => void
 }
 
 type TurnEnd = "continue" | "completed" | "stop" | "aborted"
@@ -88,7 +90,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     toolNames: tools.map((t) => t.name),
     system: systemInfo(rt, env),
     custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
-    skills: await loadPromptSkills(env.workspaceFolders(), mode.slug),
+    skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
   })
   await maybeCondense(rt, {
     provider: env.provider,

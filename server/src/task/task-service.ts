@@ -204,6 +204,7 @@ class Service implements TaskService {
       mcp: this.deps.mcp,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
+      warn: (message) => this.deps.log.warn(message),
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))

@@ -15,6 +15,8 @@ return {
     listCheckpoints = "agent/listCheckpoints",
     diffCheckpoint = "agent/diffCheckpoint",
     restoreCheckpoint = "agent/restoreCheckpoint",
+    listSkills = "agent/listSkills",
+    listCommands = "agent/listCommands",
     taskUpdate = "agent/taskUpdate",
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",

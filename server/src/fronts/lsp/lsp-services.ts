@@ -186,6 +186,10 @@ export class LspServices {
         return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => ({
           restored: await (await core()).restore(id, rewindConversation ?? false),
         }))
+      case P.listSkills.method:
+        return runAgentRequest(P.listSkills, raw, async (params) => (await core()).listSkills(params))
+      case P.listCommands.method:
+        return runAgentRequest(P.listCommands, raw, async () => (await core()).listCommands())
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }

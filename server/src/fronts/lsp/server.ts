@@ -35,6 +35,8 @@ const CLIENT_REQUESTS = [
   AgentMethods.listCheckpoints,
   AgentMethods.diffCheckpoint,
   AgentMethods.restoreCheckpoint,
+  AgentMethods.listSkills,
+  AgentMethods.listCommands,
 ]
 
 /** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */
