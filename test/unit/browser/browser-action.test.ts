@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { browserAction } from "../../../server/src/tools/browser-action"
 import { closeTaskBrowser, liveChromiums, taskBrowser } from "../../../server/src/browser"
+import { startChromium } from "../../../server/src/browser/chromium-process"
 import type { ToolResult } from "../../../server/src/tools/tool"
 import { makeToolContext } from "../../support/tool-context"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
@@ -121,6 +122,27 @@ describe("browser_action on a real Chromium", () => {
     expect(text(outside)).toContain("may not open file:///etc/passwd")
     expect(text(outside)).toContain("http://localhost")
     await closeTaskBrowser(ctx.taskId)
+  })
+})
+
+describe("browser_action attached to a remote browser (agent.browser.remoteUrl)", () => {
+  it("drives a browser someone else started over CDP and leaves it running on close", async () => {
+    const remote = await startChromium("/usr/bin/chromium", process.env)
+    try {
+      const port = new URL(remote.wsEndpoint).port
+      const ctx = context({ settings: { browser: { viewport: "800x500", remoteUrl: `http://127.0.0.1:${port}` } } })
+      const launched = await runTool(browserAction, { action: "launch", url: page.url }, ctx)
+      expect(launched.isError, text(launched)).toBe(false)
+      expect(launched.previewSubject).toEqual({ kind: "browser", url: page.url })
+      expect(screenshot(launched)).toEqual({ width: 800, height: 500 })
+      expect(text(launched)).toContain("[log] loading the page")
+      await runTool(browserAction, { action: "close" }, ctx)
+      // Only our context was closed: the remote browser still answers on its DevTools port.
+      const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json())
+      expect(version.webSocketDebuggerUrl).toBe(remote.wsEndpoint)
+    } finally {
+      await remote.kill()
+    }
   })
 })
 
