@@ -14,6 +14,7 @@ export const TRUSTED_ONLY_KEYS = [
   "browser.remoteUrl",
   "stateDir",
   "client.serverPath",
+  "diagnostics.languageServers",
 ] as const
 
 export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration"

@@ -9,7 +9,8 @@ import { ModeRegistry } from "../modes/registry"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
-import type { AskPort, EditorPort } from "../tools/context"
+import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
+import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { releaseAllTaskResources } from "../tools/task-resources"
@@ -29,6 +30,11 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /**
+   * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
+   * the language servers of diagnostics.languageServers itself.
+   */
+  diagnostics?: DiagnosticsPort
 }
 
 /**
@@ -43,6 +49,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** Language servers the core started (when the front brought no diagnostics of its own). */
+  private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -63,6 +71,11 @@ export class AgentCore {
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
     const hub = this.hub
     const checkpoints = this.checkpoints
+    if (!deps.diagnostics) {
+      this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+      // A cold language server takes seconds for its first file: start it now, not at the first edit.
+      if (this.languageServers.configured && settings().diagnostics.enabled) this.languageServers.warm()
+    }
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
@@ -72,6 +85,7 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      diagnostics: deps.diagnostics ?? this.languageServers,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
@@ -180,6 +194,7 @@ export class AgentCore {
     this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
+    await this.languageServers?.dispose()
     // Every task's browser, now rather than at process exit (the exit hook is the last resort).
     await releaseAllTaskResources()
   }

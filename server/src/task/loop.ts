@@ -29,6 +29,8 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  /** Problems after edits (the front's, or language servers the core started). */
+  diagnostics?: ToolContext["diagnostics"]
   /**
    * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
@@ -231,5 +233,6 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }
 }

@@ -202,6 +202,7 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      diagnostics: this.deps.diagnostics,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
       warn: (message) => this.deps.log.warn(message),

@@ -21,6 +21,7 @@ return {
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",
     saveDocuments = "agent/saveDocuments",
+    diagnostics = "agent/diagnostics",
   },
   commands = {
     newTask = "agent.newTask",
