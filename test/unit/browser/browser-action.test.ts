@@ -138,7 +138,7 @@ describe("browser_action attached to a remote browser (agent.browser.remoteUrl)"
       expect(text(launched)).toContain("[log] loading the page")
       await runTool(browserAction, { action: "close" }, ctx)
       // Only our context was closed: the remote browser still answers on its DevTools port.
-      const version = await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json())
+      const version = (await fetch(`http://127.0.0.1:${port}/json/version`).then((r) => r.json())) as { webSocketDebuggerUrl: string }
       expect(version.webSocketDebuggerUrl).toBe(remote.wsEndpoint)
     } finally {
       await remote.kill()
