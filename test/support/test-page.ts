@@ -25,6 +25,9 @@ export const PAGE_HTML = `<!doctype html>
 </script>
 </body></html>`
 
+const HANG_HTML = `<!doctype html><html><body style="margin:0">
+<button style="position:absolute;left:0;top:0;width:200px;height:100px" onclick="for (;;) {}">Hang</button></body></html>`
+
 const ERROR_HTML = `<!doctype html><html><body><p>broken</p><script>throw new Error("boom from the page")</script></body></html>`
 
 export interface TestPage {
@@ -32,12 +35,14 @@ export interface TestPage {
   url: string
   /** A page whose script throws an uncaught error. */
   errorUrl: string
+  /** A page whose button (centre (100, 50)) starts an endless script loop. */
+  hangUrl: string
   close(): Promise<void>
 }
 
 export async function serveTestPage(): Promise<TestPage> {
   const server: Server = createServer((req, res) => {
-    const body = req.url === "/error" ? ERROR_HTML : PAGE_HTML
+    const body = req.url === "/error" ? ERROR_HTML : req.url === "/hang" ? HANG_HTML : PAGE_HTML
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
     res.end(body)
   })
@@ -46,6 +51,7 @@ export async function serveTestPage(): Promise<TestPage> {
   return {
     url: `http://127.0.0.1:${port}/`,
     errorUrl: `http://127.0.0.1:${port}/error`,
+    hangUrl: `http://127.0.0.1:${port}/hang`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   }
 }

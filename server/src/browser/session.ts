@@ -11,6 +11,8 @@ export interface SessionOptions {
   viewport: Size
   /** Refusal message for a URL the page must not show (file:// outside the workspace), else undefined. */
   checkUrl(url: string): string | undefined
+  /** Upper bound on one whole action, screenshot included (default STEP_TIMEOUT_MS). */
+  actionTimeoutMs?: number
 }
 
 /** What one action left behind: where the page is, what it logged meanwhile, and what it looks like. */
@@ -29,6 +31,8 @@ const NAVIGATION_TIMEOUT_MS = 20_000
 const ACTION_TIMEOUT_MS = 10_000
 /** After an input event, how long a navigation it started may take to reach "load". */
 const SETTLE_TIMEOUT_MS = 5_000
+/** One whole action: the navigation or input, settling, and the screenshot. */
+export const STEP_TIMEOUT_MS = 45_000
 
 /**
  * One task's browser: a single page in a fresh context, driven through playwright-core (which never
@@ -75,51 +79,51 @@ export class BrowserSession {
     return this.closed
   }
 
-  async navigate(url: string): Promise<BrowserStep> {
-    try {
-      await this.page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS })
-    } catch (error) {
-      this.events.addError(`Loading ${url} failed: ${firstLine(error)}`)
-    }
-    return this.step()
+  navigate(url: string): Promise<BrowserStep> {
+    return this.bounded(`loading ${url}`, async () => {
+      try {
+        await this.page.goto(url, { waitUntil: "load", timeout: NAVIGATION_TIMEOUT_MS })
+      } catch (error) {
+        this.events.addError(`Loading ${url} failed: ${firstLine(error)}`)
+      }
+      return this.step()
+    })
   }
 
-  async click(at: Point): Promise<BrowserStep> {
-    await this.page.mouse.click(at.x, at.y)
-    return this.settleAndStep()
+  click(at: Point): Promise<BrowserStep> {
+    return this.bounded("the click", () => this.page.mouse.click(at.x, at.y))
   }
 
-  async hover(at: Point): Promise<BrowserStep> {
-    await this.page.mouse.move(at.x, at.y)
-    return this.settleAndStep()
+  hover(at: Point): Promise<BrowserStep> {
+    return this.bounded("the hover", () => this.page.mouse.move(at.x, at.y))
   }
 
   /** Types into whatever element has focus. */
-  async type(text: string): Promise<BrowserStep> {
-    await this.page.keyboard.type(text)
-    return this.settleAndStep()
+  type(text: string): Promise<BrowserStep> {
+    return this.bounded("typing", () => this.page.keyboard.type(text))
   }
 
-  /** A key or chord in Playwright's names (`Enter`, `Tab`, `Control+A`); throws on an unknown key. */
-  async press(key: string): Promise<BrowserStep> {
-    await this.page.keyboard.press(key)
-    return this.settleAndStep()
+  /** A key or chord in Playwright's names (`Enter`, `Tab`, `Control+A`); rejects on an unknown key. */
+  press(key: string): Promise<BrowserStep> {
+    return this.bounded(`pressing ${key}`, () => this.page.keyboard.press(key))
   }
 
   /** About one viewport height down (+1) or up (-1). */
-  async scroll(direction: 1 | -1): Promise<BrowserStep> {
+  scroll(direction: 1 | -1): Promise<BrowserStep> {
     // Runs in the page; the server's tsconfig has no DOM types, hence the narrow cast.
-    await this.page.evaluate((dir) => {
-      const win = globalThis as unknown as { innerHeight: number; scrollBy(options: { top: number; behavior: string }): void }
-      win.scrollBy({ top: dir * win.innerHeight, behavior: "instant" })
-    }, direction)
-    return this.settleAndStep()
+    return this.bounded("scrolling", () =>
+      this.page.evaluate((dir) => {
+        const win = globalThis as unknown as { innerHeight: number; scrollBy(options: { top: number; behavior: string }): void }
+        win.scrollBy({ top: dir * win.innerHeight, behavior: "instant" })
+      }, direction),
+    )
   }
 
-  async resize(size: Size): Promise<BrowserStep> {
-    await this.page.setViewportSize(size)
-    this.viewport = size
-    return this.settleAndStep()
+  resize(size: Size): Promise<BrowserStep> {
+    return this.bounded("resizing", async () => {
+      await this.page.setViewportSize(size)
+      this.viewport = size
+    })
   }
 
   /** Closes the page's context and the browser (or only our context of a remote one). Idempotent, never throws. */
@@ -138,9 +142,32 @@ export class BrowserSession {
     this.events.watch(next)
   }
 
-  private async settleAndStep(): Promise<BrowserStep> {
-    await this.settle()
-    return this.step()
+  /**
+   * Runs an input action, lets the page settle and takes the step, all within the action time limit: a
+   * page stuck in a script loop must not hold the task (and the user) forever. `act` returning a step
+   * (navigate) skips the settle.
+   */
+  private async bounded(what: string, act: () => Promise<unknown>): Promise<BrowserStep> {
+    const work = (async () => {
+      const acted = await act()
+      if (isStep(acted)) return acted
+      await this.settle()
+      return this.step()
+    })()
+    let timer: NodeJS.Timeout | undefined
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the page did not respond to ${what} within ${this.limitMs / 1000} s (a script may be stuck)`)), this.limitMs)
+    })
+    try {
+      return await Promise.race([work, limit])
+    } finally {
+      clearTimeout(timer)
+      work.catch(() => undefined)
+    }
+  }
+
+  private get limitMs(): number {
+    return this.options.actionTimeoutMs ?? STEP_TIMEOUT_MS
   }
 
   /** Lets a navigation an input started reach "load", and the page render one frame. */
@@ -168,6 +195,10 @@ export class BrowserSession {
     const { console, errors } = this.events.take()
     return { url, console, errors, viewport: this.viewport, png }
   }
+}
+
+function isStep(value: unknown): value is BrowserStep {
+  return typeof value === "object" && value !== null && "png" in value && "url" in value
 }
 
 /** The page ended up somewhere it must not be (it was sent back to about:blank). */
