@@ -6,8 +6,9 @@ export const BROWSER_NAMES = ["chromium", "chromium-browser", "google-chrome", "
 
 /** What to tell the user (and the model) when no browser can be found. */
 export const INSTALL_HINT =
-  "Install Chromium (Debian/Ubuntu: `apt-get install chromium`; Fedora: `dnf install chromium`; macOS: `brew install --cask chromium`), " +
-  "or set agent.browser.executablePath to a Chrome/Chromium binary, or agent.browser.remoteUrl to a browser started with --remote-debugging-port, in your own editor settings."
+  "Install Chromium (Debian/Ubuntu: `apt-get install chromium`; Fedora: `dnf install chromium`; " +
+  "macOS: `brew install --cask chromium`), or set agent.browser.executablePath to a Chrome/Chromium binary, " +
+  "or agent.browser.remoteUrl to a browser started with --remote-debugging-port, in your own editor settings."
 
 export type FoundBrowser = { ok: true; path: string } | { ok: false; message: string }
 

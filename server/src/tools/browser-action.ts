@@ -79,7 +79,8 @@ export const browserAction = defineTool({
     if (input.action === "close") return { preview: noApproval("Close the browser"), run: () => close(ctx) }
     if (input.action !== "launch") {
       const session = taskBrowser(ctx.taskId)
-      if (!session) return { result: errorResult(`No browser is open in this task. Call browser_action with action "launch" and a url first, then "${input.action}".`) }
+      const hint = `Call browser_action with action "launch" and a url first, then "${input.action}".`
+      if (!session) return { result: errorResult(`No browser is open in this task. ${hint}`) }
       return { preview: noApproval(`Browser: ${input.action}`), run: () => act(session, input, ctx) }
     }
     const target = checkLaunchUrl(input.url!, ctx)

@@ -19,9 +19,10 @@ export const runSlashCommand = defineTool({
     const name = command.replace(/^\//, "")
     const commands = await discoverCommands({ workspaceFolders: ctx.workspaceFolders })
     const found = commands.find((c) => c.name === name)
-    if (!found) return { result: errorResult(`There is no slash command "${name}". Available commands: ${list(commands)}. Call run_slash_command with one of these names.`) }
+    const available = `Available commands: ${list(commands)}.`
+    if (!found) return { result: errorResult(`There is no slash command "${name}". ${available} Call run_slash_command with one of these names.`) }
     const body = await readCommandBody(found)
-    if (body === undefined) return { result: errorResult(`The command "${name}" (${found.location}) could not be read any more. Available commands: ${list(commands)}.`) }
+    if (body === undefined) return { result: errorResult(`The command "${name}" (${found.location}) could not be read any more. ${available}`) }
     return { result: textResult(renderCommand(found, body, args?.trim() ?? ""), `Slash command /${found.name}`) }
   },
 })

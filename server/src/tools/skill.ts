@@ -20,15 +20,22 @@ export const skill = defineTool({
     const found = available.find((s) => s.name === name)
     if (!found) return { result: errorResult(unknownSkill(name, ctx.mode, available)) }
     const body = await readSkillBody(found)
-    if (body === undefined) return { result: errorResult(`The skill "${name}" (${found.location}) could not be read any more; it may have just been removed or broken. List of skills: ${names(available)}.`) }
-    const text = [`Skill "${found.name}" (${found.location}). Follow these instructions:`, body, ...(args ? ["", `Arguments: ${args}`] : [])].join("\n")
+    if (body === undefined) {
+      const why = `The skill "${name}" (${found.location}) could not be read any more; it may have just been removed or broken.`
+      return { result: errorResult(`${why} List of skills: ${names(available)}.`) }
+    }
+    const heading = `Skill "${found.name}" (${found.location}). Follow these instructions:`
+    const text = [heading, body, ...(args ? ["", `Arguments: ${args}`] : [])].join("\n")
     return { result: textResult(text, `Loaded skill ${found.name}`) }
   },
 })
 
 function unknownSkill(name: string, mode: string, available: readonly Skill[]): string {
   if (available.length === 0)
-    return `There is no skill "${name}": no skills are available in ${mode} mode. Skills live in .roo/skills/<name>/SKILL.md (or .agents/skills/, or ~/.roo/skills/). Continue without one.`
+    return (
+      `There is no skill "${name}": no skills are available in ${mode} mode. ` +
+      "Skills live in .roo/skills/<name>/SKILL.md (or .agents/skills/, or ~/.roo/skills/). Continue without one."
+    )
   return `There is no skill "${name}" in ${mode} mode. The skills available in ${mode} mode: ${names(available)}. Call skill again with one of these names.`
 }
 
