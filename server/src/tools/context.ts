@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
+import type { BackgroundCommands } from "../terminal/background"
 
 /**
  * The ports through which a tool reaches the world. Each front implements EditorPort and AskPort over its
@@ -170,6 +171,8 @@ export interface ToolContext {
   readonly mcp?: McpPort
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */
   readonly diagnostics?: DiagnosticsPort
+  /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
+  readonly background: BackgroundCommands
 }
 
 /** What `available()` may look at: the configuration, not a particular call. */
