@@ -1,5 +1,5 @@
 export { findBrowserExecutable, BROWSER_NAMES, INSTALL_HINT, type FoundBrowser } from "./executable"
 export { parseCoordinate, parseSize, isInside, type Point, type Size } from "./geometry"
 export { BrowserSession, UrlRefusedError, type BrowserStep, type BrowserSource, type SessionOptions } from "./session"
-export { taskBrowser, openTaskBrowser, closeTaskBrowser, closeAllBrowsers } from "./registry"
+export { TaskBrowsers } from "./registry"
 export { liveChromiums, killAllNow, processesMentioning } from "./chromium-process"

@@ -1,45 +1,49 @@
 import { BrowserSession, type SessionOptions } from "./session"
 
 /**
- * One browser per task. A session is closed by the `close` action, by the task's end (closeTaskBrowser),
- * by cancellation (the task's abort signal) and by the server's exit (chromium-process's exit hook).
+ * One browser per task, for the tasks of one task service (the ACP front runs a service per session in
+ * one process, so this is an instance, not module state). A session is closed by the `close` action, by
+ * the task's end and cancellation (the task service calls close / the abort signal fires), by the
+ * service's disposal (closeAll), and by the process's exit (chromium-process's exit hook).
  */
-const sessions = new Map<string, BrowserSession>()
-const opening = new Map<string, Promise<BrowserSession>>()
+export class TaskBrowsers {
+  private readonly sessions = new Map<string, BrowserSession>()
+  private readonly opening = new Map<string, Promise<BrowserSession>>()
 
-/** The task's open browser, if any. */
-export function taskBrowser(taskId: string): BrowserSession | undefined {
-  const session = sessions.get(taskId)
-  return session && !session.isClosed ? session : undefined
-}
-
-/** The task's browser, started (or attached) when it has none; closed when `signal` aborts. */
-export async function openTaskBrowser(taskId: string, options: SessionOptions, signal: AbortSignal): Promise<BrowserSession> {
-  const existing = taskBrowser(taskId)
-  if (existing) return existing
-  let pending = opening.get(taskId)
-  if (!pending) {
-    pending = BrowserSession.open(options).finally(() => opening.delete(taskId))
-    opening.set(taskId, pending)
+  /** The task's open browser, if any. */
+  get(taskId: string): BrowserSession | undefined {
+    const session = this.sessions.get(taskId)
+    return session && !session.isClosed ? session : undefined
   }
-  const session = await pending
-  sessions.set(taskId, session)
-  if (signal.aborted) {
-    await closeTaskBrowser(taskId)
-    throw new Error("The task was cancelled while the browser started.")
+
+  /** The task's browser, started (or attached) when it has none; closed when `signal` aborts. */
+  async open(taskId: string, options: SessionOptions, signal: AbortSignal): Promise<BrowserSession> {
+    const existing = this.get(taskId)
+    if (existing) return existing
+    let pending = this.opening.get(taskId)
+    if (!pending) {
+      pending = BrowserSession.open(options).finally(() => this.opening.delete(taskId))
+      this.opening.set(taskId, pending)
+    }
+    const session = await pending
+    this.sessions.set(taskId, session)
+    if (signal.aborted) {
+      await this.close(taskId)
+      throw new Error("The task was cancelled while the browser started.")
+    }
+    signal.addEventListener("abort", () => void this.close(taskId), { once: true })
+    return session
   }
-  signal.addEventListener("abort", () => void closeTaskBrowser(taskId), { once: true })
-  return session
-}
 
-/** Closes the task's browser (no-op without one). Resolves when its processes are gone. */
-export async function closeTaskBrowser(taskId: string): Promise<void> {
-  const session = sessions.get(taskId)
-  sessions.delete(taskId)
-  await session?.close()
-}
+  /** Closes the task's browser (no-op without one). Resolves when its processes are gone. */
+  async close(taskId: string): Promise<void> {
+    const session = this.sessions.get(taskId)
+    this.sessions.delete(taskId)
+    await session?.close()
+  }
 
-/** Closes every task's browser (server shutdown). */
-export async function closeAllBrowsers(): Promise<void> {
-  await Promise.all([...sessions.keys()].map((taskId) => closeTaskBrowser(taskId)))
+  /** Closes every task's browser (the task service is disposed). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.keys()].map((taskId) => this.close(taskId)))
+  }
 }

@@ -13,7 +13,6 @@ import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagno
 import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
-import { releaseAllTaskResources } from "../tools/task-resources"
 import { listCommands, listSkills } from "./skills-requests"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
@@ -195,8 +194,6 @@ export class AgentCore {
     await this.hub.dispose()
     await this.tasks.dispose()
     await this.languageServers?.dispose()
-    // Every task's browser, now rather than at process exit (the exit hook is the last resort).
-    await releaseAllTaskResources()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

@@ -31,6 +31,8 @@ export interface LoopEnv {
   mcp?: ToolContext["mcp"]
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
+  /** The task service's browsers (browser_action), one per task. */
+  browsers: ToolContext["browsers"]
   /** Problems after edits (the front's, or language servers the core started). */
   diagnostics?: ToolContext["diagnostics"]
   /**
@@ -233,6 +235,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     ask: env.ask,
     task: env.control,
     background: env.background,
+    browsers: env.browsers,
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),

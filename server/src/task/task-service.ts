@@ -11,7 +11,7 @@ import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
 import { expandSlashCommand } from "../tools/run-slash-command"
-import { releaseTaskResources } from "../tools/task-resources"
+import { TaskBrowsers } from "../tools/browser-action"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -46,6 +46,8 @@ class Service implements TaskService {
   private readonly listeners = new Set<TaskEventListener>()
   /** Commands the model's timeout left running, of this service's tasks. */
   private readonly background = new BackgroundCommands()
+  /** One browser per task; closed when the task's loop ends, and all of them on dispose. */
+  private readonly browsers = new TaskBrowsers()
   private readonly runtimes = new Map<string, TaskRuntime>()
   private readonly loadedFolders = new Set<string>()
   /** Set by agent/setMode without a task: the mode of new tasks. */
@@ -173,6 +175,7 @@ class Service implements TaskService {
     for (const rt of live) this.stop(rt, "interrupted")
     this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.loop))
+    await this.browsers.closeAll()
   }
 
   // ---- task lifecycle -------------------------------------------------------------------
@@ -208,6 +211,7 @@ class Service implements TaskService {
       mcp: this.deps.mcp,
       diagnostics: this.deps.diagnostics,
       background: this.background,
+      browsers: this.browsers,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
       warn: (message) => this.deps.log.warn(message),
@@ -217,7 +221,7 @@ class Service implements TaskService {
       .finally(() => {
         if (rt.loop === loop) rt.loop = undefined
         this.settleSubtask(rt)
-        void releaseTaskResources(rt.taskId).catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
+        void this.browsers.close(rt.taskId).catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
       })
     rt.loop = loop
   }

@@ -3,13 +3,9 @@ import { z } from "zod"
 import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { AvailabilityContext, ToolContext } from "./context"
 import {
-  closeTaskBrowser,
   findBrowserExecutable,
-  isInside,
-  openTaskBrowser,
   parseCoordinate,
   parseSize,
-  taskBrowser,
   UrlRefusedError,
   type BrowserSession,
   type BrowserSource,
@@ -20,7 +16,7 @@ import { guardPath } from "../workspace/guard"
 import { commandEnv } from "../terminal/env"
 import { formatStep } from "./browser-step-text"
 
-export { INSTALL_HINT } from "../browser"
+export { INSTALL_HINT, TaskBrowsers } from "../browser"
 
 const ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "close"] as const
 type Action = (typeof ACTIONS)[number]
@@ -78,7 +74,7 @@ export const browserAction = defineTool({
   async prepare(input, ctx) {
     if (input.action === "close") return { preview: noApproval("Close the browser"), run: () => close(ctx) }
     if (input.action !== "launch") {
-      const session = taskBrowser(ctx.taskId)
+      const session = ctx.browsers.get(ctx.taskId)
       const hint = `Call browser_action with action "launch" and a url first, then "${input.action}".`
       if (!session) return { result: errorResult(`No browser is open in this task. ${hint}`) }
       return { preview: noApproval(`Browser: ${input.action}`), run: () => act(session, input, ctx) }
@@ -106,7 +102,7 @@ function noApproval(title: string) {
 async function launch(url: string, source: BrowserSource, ctx: ToolContext): Promise<ToolResult> {
   let session: BrowserSession
   try {
-    session = await openTaskBrowser(ctx.taskId, { source, viewport: viewportOf(ctx), checkUrl: (u) => fileUrlRefusal(u, ctx) }, ctx.signal)
+    session = await ctx.browsers.open(ctx.taskId, { source, viewport: viewportOf(ctx), checkUrl: (u) => fileUrlRefusal(u, ctx) }, ctx.signal)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
     return errorResult(`The browser could not be started: ${why}\nCheck agent.browser.executablePath / agent.browser.remoteUrl, or continue without the browser.`)
@@ -154,14 +150,14 @@ async function stepResult(action: Action, run: () => Promise<BrowserStep>, ctx: 
   } catch (error) {
     if (error instanceof UrlRefusedError) return errorResult(error.message)
     const why = error instanceof Error ? error.message.split("\n", 1)[0] : String(error)
-    if (ctx.signal.aborted || !taskBrowser(ctx.taskId)) return errorResult(`The browser was closed during "${action}": ${why}`)
+    if (ctx.signal.aborted || !ctx.browsers.get(ctx.taskId)) return errorResult(`The browser was closed during "${action}": ${why}`)
     return errorResult(`browser_action "${action}" failed: ${why}. Look at the last screenshot and try another coordinate, key or action.`)
   }
 }
 
 async function close(ctx: ToolContext): Promise<ToolResult> {
-  const had = taskBrowser(ctx.taskId) !== undefined
-  await closeTaskBrowser(ctx.taskId)
+  const had = ctx.browsers.get(ctx.taskId) !== undefined
+  await ctx.browsers.close(ctx.taskId)
   const text = had ? "The browser is closed. You can use the other tools again." : "No browser was open; nothing to close."
   return { isError: false, content: [{ type: "text", text }], summary: had ? "Browser closed" : "No browser to close" }
 }

@@ -2,6 +2,7 @@ import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
 import type { BackgroundCommands } from "../terminal/background"
+import type { TaskBrowsers } from "../browser/registry"
 
 /**
  * The ports through which a tool reaches the world. Each front implements EditorPort and AskPort over its
@@ -173,6 +174,8 @@ export interface ToolContext {
   readonly diagnostics?: DiagnosticsPort
   /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
   readonly background: BackgroundCommands
+  /** The task service's browsers, one per task (browser_action). */
+  readonly browsers: TaskBrowsers
 }
 
 /** What `available()` may look at: the configuration, not a particular call. */

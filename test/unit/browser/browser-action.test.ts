@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { browserAction } from "../../../server/src/tools/browser-action"
-import { closeTaskBrowser, liveChromiums, taskBrowser } from "../../../server/src/browser"
+import { liveChromiums } from "../../../server/src/browser"
 import { startChromium } from "../../../server/src/browser/chromium-process"
 import type { ToolResult } from "../../../server/src/tools/tool"
 import { makeToolContext } from "../../support/tool-context"
@@ -35,8 +35,8 @@ function screenshot(result: ToolResult): { width: number; height: number } {
 }
 
 /** The Chromium this task started, so the test can look for its processes after closing. */
-function chromiumOf(ctxTaskId: string) {
-  expect(taskBrowser(ctxTaskId)).toBeDefined()
+function chromiumOf(ctx: ReturnType<typeof context>) {
+  expect(ctx.browsers.get(ctx.taskId)).toBeDefined()
   const all = liveChromiums()
   expect(all.length).toBeGreaterThan(0)
   return all[all.length - 1]!
@@ -77,7 +77,7 @@ describe("browser_action on a real Chromium", () => {
     expect(screenshot(resized)).toEqual({ width: 640, height: 480 })
     expect(resized.summary).toContain("640x480")
 
-    const chromium = chromiumOf(ctx.taskId)
+    const chromium = chromiumOf(ctx)
     const closed = await runTool(browserAction, { action: "close" }, ctx)
     expect(closed.isError).toBe(false)
     expect(closed.content.every((part) => part.type === "text")).toBe(true)
@@ -90,25 +90,25 @@ describe("browser_action on a real Chromium", () => {
     expect(result.isError).toBe(false)
     expect(text(result)).toContain("Page errors:")
     expect(text(result)).toContain("boom from the page")
-    await closeTaskBrowser(ctx.taskId)
+    await ctx.browsers.close(ctx.taskId)
   })
 
   it("kills every Chromium process when the task is cancelled", async () => {
     const abort = new AbortController()
     const ctx = context({ signal: abort.signal })
     await runTool(browserAction, { action: "launch", url: page.url }, ctx)
-    const chromium = chromiumOf(ctx.taskId)
+    const chromium = chromiumOf(ctx)
     expect(liveChromiumProcesses(chromium.pid, chromium.userDataDir).length).toBeGreaterThan(1)
     abort.abort()
     expect(await waitUntilGone(() => liveChromiumProcesses(chromium.pid, chromium.userDataDir), 4000)).toEqual([])
-    expect(taskBrowser(ctx.taskId)).toBeUndefined()
+    expect(ctx.browsers.get(ctx.taskId)).toBeUndefined()
   })
 
-  it("kills every Chromium process when the task ends (closeTaskBrowser)", async () => {
+  it("kills every Chromium process when the task ends (the task service closes its browser)", async () => {
     const ctx = context()
     await runTool(browserAction, { action: "launch", url: page.url }, ctx)
-    const chromium = chromiumOf(ctx.taskId)
-    await closeTaskBrowser(ctx.taskId)
+    const chromium = chromiumOf(ctx)
+    await ctx.browsers.close(ctx.taskId)
     expect(await waitUntilGone(() => liveChromiumProcesses(chromium.pid, chromium.userDataDir), 3000)).toEqual([])
   })
 
@@ -121,7 +121,7 @@ describe("browser_action on a real Chromium", () => {
     expect(outside.isError).toBe(true)
     expect(text(outside)).toContain("may not open file:///etc/passwd")
     expect(text(outside)).toContain("http://localhost")
-    await closeTaskBrowser(ctx.taskId)
+    await ctx.browsers.close(ctx.taskId)
   })
 })
 
