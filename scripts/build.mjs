@@ -26,7 +26,7 @@ await build({
   minifyWhitespace: true,
   legalComments: "none",
   // playwright-core is loaded only when a task launches a browser; it resolves its own files at run time.
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "playwright-core"],
+  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "re2-wasm", "playwright-core"],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },
