@@ -26,7 +26,18 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: "none",
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "re2-wasm", "@lancedb/lancedb", "apache-arrow", "@qdrant/js-client-rest"],
+  // Packages that locate their own files (wasm, native binaries, browser drivers) at run time stay outside the
+  // bundle; playwright-core loads only when a task launches a browser.
+  external: [
+    "@vscode/ripgrep",
+    "web-tree-sitter",
+    "@vscode/tree-sitter-wasm",
+    "re2-wasm",
+    "@lancedb/lancedb",
+    "apache-arrow",
+    "@qdrant/js-client-rest",
+    "playwright-core",
+  ],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },

@@ -133,6 +133,41 @@ export const IndexStatus = request(
   }),
 )
 
+export const ListSkills = request(
+  AgentMethods.listSkills,
+  /** With `mode`: the skills that mode sees (one per name, overrides applied); without: every valid skill found. */
+  z.object({ mode: z.string().min(1).optional() }),
+  z.object({
+    skills: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        /** Absolute path of the SKILL.md. */
+        path: z.string(),
+        source: z.enum(["workspace", "global"]),
+        /** The modes that see it (a `skills-<mode>/` folder or frontmatter `modeSlugs`); absent = every mode. */
+        modes: z.array(z.string()).optional(),
+      }),
+    ),
+  }),
+)
+export const ListCommands = request(
+  AgentMethods.listCommands,
+  Empty,
+  z.object({
+    /** Slash commands for completion after `/`: one per name, workspace over global over built-in. */
+    commands: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string().optional(),
+        /** What to type after the name, e.g. "<path>". */
+        argumentHint: z.string().optional(),
+        source: z.enum(["builtin", "workspace", "global"]),
+      }),
+    ),
+  }),
+)
+
 // ---- server → client ----------------------------------------------------------------
 
 export const TaskUpdateNotification: MethodTriple<
@@ -214,6 +249,8 @@ export const AgentProtocol = {
   diffCheckpoint: DiffCheckpoint,
   restoreCheckpoint: RestoreCheckpoint,
   indexStatus: IndexStatus,
+  listSkills: ListSkills,
+  listCommands: ListCommands,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

@@ -19,6 +19,8 @@ export const AgentMethods = {
   diffCheckpoint: "agent/diffCheckpoint",
   restoreCheckpoint: "agent/restoreCheckpoint",
   indexStatus: "agent/indexStatus",
+  listSkills: "agent/listSkills",
+  listCommands: "agent/listCommands",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)

@@ -34,6 +34,7 @@ export class FakeTaskControl implements TaskControl {
 }
 
 import { BackgroundCommands } from "../../server/src/terminal/background"
+import { TaskBrowsers } from "../../server/src/browser/registry"
 
 export interface TestToolContext extends ToolContext {
   editor: FakeEditor
@@ -56,6 +57,7 @@ export function makeToolContext(root: string, overrides: Partial<Omit<TestToolCo
     ask: new FakeAsk(),
     task: new FakeTaskControl(),
     background: new BackgroundCommands(),
+    browsers: new TaskBrowsers(),
     signal: new AbortController().signal,
     emit: (update) => updates.push(update),
     updates,

@@ -93,6 +93,7 @@ const EXCLUSIVE_PACKAGES: { prefix: string; area: Area; text: string }[] = [
   { prefix: "vscode-languageserver", area: "fronts/lsp", text: "only fronts/lsp/ imports vscode-languageserver*" },
   { prefix: "@agentclientprotocol/sdk", area: "fronts/acp", text: "only fronts/acp/ imports @agentclientprotocol/sdk" },
   { prefix: "@anthropic-ai/sdk", area: "model", text: "only model/ imports @anthropic-ai/sdk" },
+  { prefix: "playwright-core", area: "browser", text: "only browser/ imports playwright-core" },
   { prefix: "openai", area: "model", text: "only model/ imports openai" },
 ]
 

@@ -11,12 +11,21 @@ local function cmd(name)
   end
 end
 
+local function complete_slash(arglead, cmdline)
+  return require("agent_lsp.completion").slash_commands(arglead, cmdline)
+end
+
 vim.api.nvim_create_user_command("AgentTask", cmd("task"), {
   nargs = "+",
   range = true,
+  complete = complete_slash,
   desc = "Start an agent task (a visual range goes along as context)",
 })
-vim.api.nvim_create_user_command("AgentSend", cmd("send"), { nargs = "+", desc = "Answer or continue the active agent task" })
+vim.api.nvim_create_user_command("AgentSend", cmd("send"), {
+  nargs = "+",
+  complete = complete_slash,
+  desc = "Answer or continue the active agent task",
+})
 vim.api.nvim_create_user_command("AgentCancel", cmd("cancel"), { nargs = 0, desc = "Cancel the active agent task" })
 vim.api.nvim_create_user_command("AgentMode", cmd("mode"), {
   nargs = 1,

@@ -1,6 +1,7 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
 // Values from names only: the full protocol module would bundle zod into the extension.
 import { AgentMethods } from "@agent-lsp/protocol/names"
+import { completeSlashCommand } from "./slash-commands"
 import type { TaskState } from "./task-state"
 import type { OutputTranscript } from "./transcript"
 import type { ClientLike, QuickPickItemLike, VscodeApi } from "./vscode-api"
@@ -25,7 +26,8 @@ export class AgentCommands {
 
   /** agentLsp.newTask: asks for the task text; the selection (if any) goes along as context. */
   async newTask(selection?: SelectionContext): Promise<string | undefined> {
-    const text = await this.vscode.window.showInputBox({ prompt: "What should the agent do?", ignoreFocusOut: true })
+    const typed = await this.vscode.window.showInputBox({ prompt: "What should the agent do? (/ for slash commands)", ignoreFocusOut: true })
+    const text = typed && (await completeSlashCommand(this.vscode, (m, p) => this.request(m, p), typed))
     if (!text) return undefined
     const params: ParamsOf<"newTask"> = { text, ...(selection ? { context: [selection] } : {}) }
     const { taskId } = await this.request<ResultOf<"newTask">>(AgentMethods.newTask, params)
@@ -38,7 +40,8 @@ export class AgentCommands {
   async sendMessage(): Promise<void> {
     const taskId = this.requireActive()
     if (!taskId) return
-    const text = await this.vscode.window.showInputBox({ prompt: "Message to the agent", ignoreFocusOut: true })
+    const typed = await this.vscode.window.showInputBox({ prompt: "Message to the agent", ignoreFocusOut: true })
+    const text = typed && (await completeSlashCommand(this.vscode, (m, p) => this.request(m, p), typed))
     if (!text) return
     this.transcript.user(taskId, text)
     const requestId = this.state.pendingQuestion.get(taskId)

@@ -17,7 +17,7 @@ export interface PolicyContext {
 
 /**
  * The auto-approval policy (DESIGN "Configuration"): `agent.autoApprove.{read, write, modeSwitch,
- * subtasks, mcp}`, the terminal allow/deny prefix lists, and what the user allowed "always" in this
+ * subtasks, mcp, browser}`, the terminal allow/deny prefix lists, and what the user allowed "always" in this
  * task. Protected files ask before every write, whatever else says yes. Pure: no IO, no asking.
  */
 export function decideApproval(tool: string, subject: ApprovalSubject, context: PolicyContext): PolicyDecision {
@@ -46,6 +46,8 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       return allowIf(auto.modeSwitch || remembered.allowedTools.has(tool), "mode switches are auto-approved", "mode switches are not auto-approved")
     case "subtask":
       return allowIf(auto.subtasks || remembered.allowedTools.has(tool), "subtasks are auto-approved", "subtasks are not auto-approved")
+    case "browser":
+      return allowIf(auto.browser || remembered.allowedTools.has(tool), "browser launches are auto-approved", "browser launches are not auto-approved")
   }
 }
 

@@ -102,6 +102,10 @@ export const SettingsSchema = z.object({
       modeSwitch: z.boolean().default(false),
       subtasks: z.boolean().default(false),
       mcp: z.boolean().default(false),
+      browser: z
+        .boolean()
+        .default(false)
+        .describe("Open pages with browser_action (launch) without asking."),
     })
     .prefault({}),
   terminal: z
@@ -137,6 +141,25 @@ export const SettingsSchema = z.object({
   diff: z.object({ fuzzyThreshold: z.number().min(0.5).max(1).default(1.0) }).prefault({}),
   search: z.object({ ripgrepPath: z.string().min(1).optional() }).prefault({}),
   mcpServers: z.record(z.string(), McpServerConfig).default({}),
+  browser: z
+    .object({
+      executablePath: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Chrome/Chromium binary for browser_action; default: chromium, chromium-browser or google-chrome on PATH."),
+      viewport: z
+        .string()
+        .regex(/^\d{3,4}x\d{3,4}$/, 'a size "WxH", e.g. "900x600"')
+        .default("900x600")
+        .describe('Viewport of browser_action screenshots, "WxH" in CSS pixels (device scale factor 1).'),
+      remoteUrl: z
+        .string()
+        .url()
+        .optional()
+        .describe("Attach browser_action to a running browser over CDP (http://host:port or ws://...) instead of starting one."),
+    })
+    .prefault({}),
   mcp: z
     .object({
       connectTimeoutSeconds: z

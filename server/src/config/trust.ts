@@ -16,6 +16,8 @@ export const TRUSTED_ONLY_KEYS = [
   "terminal.allow",
   "terminal.shell",
   "autoApprove",
+  "browser.executablePath",
+  "browser.remoteUrl",
   "stateDir",
   "client.serverPath",
   "codebaseIndex.embedder",

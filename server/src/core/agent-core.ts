@@ -13,7 +13,9 @@ import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
 import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
+import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
+import { listCommands, listSkills } from "./skills-requests"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
@@ -98,7 +100,14 @@ export class AgentCore {
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
-        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: index.enabled, hasBrowser: false, mcp: hub }),
+        availability: () => ({
+          settings: settings(),
+          workspaceFolders: deps.folders(),
+          mcpServerNames: hub.connectedServerNames(),
+          hasCodebaseIndex: index.enabled,
+          hasBrowser: browserConfigured(settings()),
+          mcp: hub,
+        }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
           // The turn is identified by where the conversation stood before this assistant message (already
@@ -180,6 +189,16 @@ export class AgentCore {
       }
     }
     return files.map((f) => f.path)
+  }
+
+  /** agent/listSkills: the skills of one mode, or every skill found. */
+  listSkills(params: ParamsOf<"listSkills">): Promise<ResultOf<"listSkills">> {
+    return listSkills(this.deps.folders(), params, (m) => this.deps.log.warn(m))
+  }
+
+  /** agent/listCommands: the slash commands, for completion after `/`. */
+  listCommands(): Promise<ResultOf<"listCommands">> {
+    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m))
   }
 
   /** MCP servers from trusted settings may have changed. */

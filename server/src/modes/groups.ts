@@ -26,6 +26,8 @@ export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = [
   "new_task",
   "update_todo_list",
   "fetch_instructions",
+  "skill",
+  "run_slash_command",
 ]
 
 /** Prefix of dynamic MCP tool names: `mcp--<server>--<tool>`. */

@@ -6,6 +6,7 @@ import type { ToolDefinition } from "../tools/tool"
 import type { ToolCatalog } from "./catalog"
 import { didYouMean } from "./did-you-mean"
 import { msg } from "./messages"
+import { INSTALL_HINT } from "../tools/browser-action"
 import { parseArguments, validateParams } from "./params"
 import type { ToolCall } from "./types"
 
@@ -65,7 +66,7 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
 function unavailableReason(tool: ToolDefinition, availability: AvailabilityContext): string {
   if (tool.group === "mcp" && availability.mcpServerNames.length === 0) return "no MCP server is connected"
   if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open)"
-  if (tool.name === "browser_action" && !availability.hasBrowser) return "no browser is configured"
+  if (tool.name === "browser_action" && !availability.hasBrowser) return `no browser is configured. ${INSTALL_HINT.replace(/\.$/, "")}`
   return "it is not part of this build of agent-lsp"
 }
 

@@ -1,4 +1,5 @@
 import type { ModeConfig } from "../modes/types"
+import { skillsSection, type PromptSkill } from "./skills-section"
 
 /**
  * The system prompt's sections, each a pure function of what it needs. Kept lean on purpose: the
@@ -15,6 +16,8 @@ export interface PromptContext {
   toolNames: readonly string[]
   system: SystemInfo
   custom: CustomInstructions
+  /** The skills of this mode (AVAILABLE SKILLS); none when absent. */
+  skills?: readonly PromptSkill[]
 }
 
 export interface SystemInfo {
@@ -77,6 +80,8 @@ export function capabilitiesSection(ctx: PromptContext): string {
     lines.push("- You can create and edit files; edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.")
   if (has("execute_command"))
     lines.push(`- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`)
+  if (has("browser_action"))
+    lines.push("- You can open web pages (a local dev server, for instance) in a headless browser with browser_action to check what they show and log.")
   if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--"))) lines.push("- You can use tools and resources of connected MCP servers.")
   if (has("fetch_instructions")) lines.push("- fetch_instructions returns detailed how-tos: `create_mcp_server`, `create_mode`.")
   return lines.join("\n")
@@ -142,6 +147,7 @@ export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
   toolUseSection,
   capabilitiesSection,
   modesSection,
+  skillsSection,
   rulesSection,
   systemInfoSection,
   objectiveSection,

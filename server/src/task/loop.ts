@@ -7,6 +7,7 @@ import type { ModeConfig } from "../modes/types"
 import { newTurnState } from "../pipeline/types"
 import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
+import { loadPromptSkills } from "../prompt/skills-section"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
 import type { BackgroundCommands } from "../terminal/background"
 import { formatTodoList } from "../tools/update-todo-list"
@@ -33,6 +34,8 @@ export interface LoopEnv {
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
+  /** The task service's browsers (browser_action), one per task. */
+  browsers: ToolContext["browsers"]
   /** Problems after edits (the front's, or language servers the core started). */
   diagnostics?: ToolContext["diagnostics"]
   /**
@@ -42,6 +45,8 @@ export interface LoopEnv {
   /** The editor's buffers (see environment.ts); absent in a front that knows none. */
   environment?: EnvironmentPort | undefined
   beforeFirstRequest?: (task: { taskId: string; ask: AskPort; signal: AbortSignal }) => Promise<string | undefined>
+  /** Where discovery says why a skill was skipped (once per file and reason). */
+  warn?: (message: string) => void
 }
 
 type TurnEnd = "continue" | "completed" | "stop" | "aborted"
@@ -99,6 +104,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     toolNames: tools.map((t) => t.name),
     system: systemInfo(rt, env),
     custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
+    skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
   })
   await maybeCondense(rt, {
     provider,
@@ -250,6 +256,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     ask: env.ask,
     task: env.control,
     background: env.background,
+    browsers: env.browsers,
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),

@@ -11,6 +11,8 @@ import type { EnvironmentPort } from "./environment"
 import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
+import { expandSlashCommand } from "../tools/run-slash-command"
+import { TaskBrowsers } from "../tools/browser-action"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -47,6 +49,8 @@ class Service implements TaskService {
   private readonly listeners = new Set<TaskEventListener>()
   /** Commands the model's timeout left running, of this service's tasks. */
   private readonly background = new BackgroundCommands()
+  /** One browser per task; closed when the task's loop ends, and all of them on dispose. */
+  private readonly browsers = new TaskBrowsers()
   /**
    * Tasks held in memory: those running or waiting, and any a request is about to continue. A task's
    * runtime is dropped when its loop ends (see retire); its summary stays in `stored`.
@@ -77,16 +81,19 @@ class Service implements TaskService {
     this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
     this.requireMode(mode)
+    // `/name args` becomes the command's text (before the idle check: nothing may await between it and start).
+    const text = await expandSlashCommand(params.text, this.deps.workspaceFolders())
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(userText(withContext(params.text, params.context, this.deps.editor)))
+    rt.addMessage(userText(withContext(text, params.context, this.deps.editor)))
     this.start(rt)
     return { taskId: rt.taskId }
   }
 
-  async sendMessage(taskId: string, text: string): Promise<void> {
+  async sendMessage(taskId: string, typed: string): Promise<void> {
     const rt = this.require(taskId)
+    const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
     if (rt.deliver(text)) return
     await this.unwound(rt)
     if (rt.live) {
@@ -178,6 +185,7 @@ class Service implements TaskService {
     for (const rt of live) this.stop(rt, "interrupted")
     this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.loop))
+    await this.browsers.closeAll()
   }
 
   // ---- task lifecycle -------------------------------------------------------------------
@@ -215,9 +223,11 @@ class Service implements TaskService {
       codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,
       background: this.background,
+      browsers: this.browsers,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
       environment: this.deps.environment,
+      warn: (message) => this.deps.log.warn(message),
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
@@ -225,6 +235,7 @@ class Service implements TaskService {
         if (rt.loop === loop) rt.loop = undefined
         this.settleSubtask(rt)
         this.retire(rt)
+        void this.browsers.close(rt.taskId).catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
       })
     rt.loop = loop
   }

@@ -3,6 +3,7 @@ import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agen
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
+import type { TaskBrowsers } from "../browser/registry"
 
 /**
  * The ports through which a tool reaches the world. Each front implements EditorPort and AskPort over its
@@ -75,6 +76,8 @@ export type ApprovalSubject =
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }
+  /** Opening a page in the browser (browser_action launch). */
+  | { kind: "browser"; url: string }
 
 /** What the user is asked to approve: the preview of a prepared tool call. */
 export interface ApprovalRequest {
@@ -178,6 +181,8 @@ export interface ToolContext {
   readonly diagnostics?: DiagnosticsPort
   /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
   readonly background: BackgroundCommands
+  /** The task service's browsers, one per task (browser_action). */
+  readonly browsers: TaskBrowsers
 }
 
 /** What `available()` may look at: the configuration, not a particular call. */

@@ -22,6 +22,8 @@ import { switchMode } from "./switch-mode"
 import { newTask } from "./new-task"
 import { updateTodoList } from "./update-todo-list"
 import { fetchInstructions } from "./fetch-instructions"
+import { skill } from "./skill"
+import { runSlashCommand } from "./run-slash-command"
 
 /** Every tool of the product, offered or not; the pipeline filters by availability, mode and settings. */
 export const ALL_TOOLS: readonly ToolDefinition[] = [
@@ -48,6 +50,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   newTask,
   updateTodoList,
   fetchInstructions,
+  skill,
+  runSlashCommand,
 ]
 
 /** Names the model may use that resolve to another tool. */

@@ -233,6 +233,37 @@ describe("neovim plugin (real headless nvim, no server)", () => {
     expect(run.observed?.transcriptShown).toBe(true)
   })
 
+  it("completes a leading /word of :AgentTask and :AgentSend from agent/listCommands, and nothing else", async () => {
+    const run = await runNvim<{ task: string[]; send: string[]; ranged: string[]; second: string[]; plain: string[]; asked: string[] }>(
+      `
+      local asked = {}
+      local fake = { id = 1, request_sync = function(method)
+        table.insert(asked, method)
+        return { result = { commands = { { name = "init", source = "builtin" }, { name = "release", source = "global" }, { name = "review", source = "workspace" } } } }
+      end }
+      require("agent_lsp.client").get = function() return fake end
+      observe({
+        task = vim.fn.getcompletion("AgentTask /re", "cmdline"),
+        send = vim.fn.getcompletion("AgentSend /", "cmdline"),
+        ranged = vim.fn.getcompletion("1,2AgentTask /i", "cmdline"),
+        second = vim.fn.getcompletion("AgentTask fix /re", "cmdline"),
+        plain = vim.fn.getcompletion("AgentTask re", "cmdline"),
+        asked = asked,
+      })
+      `,
+      { cwd: ws.root },
+    )
+    expect(run.code).toBe(0)
+    expect(run.observed).toEqual({
+      task: ["/release", "/review"],
+      send: ["/init", "/release", "/review"],
+      ranged: ["/init"],
+      second: [],
+      plain: [],
+      asked: ["agent/listCommands", "agent/listCommands", "agent/listCommands"],
+    })
+  })
+
   it("lets :AgentTasks pick an interrupted task, fills its transcript from agent/getTask and resumes it", async () => {
     const run = await runNvim<{ methods: string[]; lines: string[] }>(
       `

@@ -130,6 +130,42 @@ describe("VS Code commands", () => {
     expect(channel.text).toContain("task t9: explain this")
   })
 
+  it("completes a lone / from the server's slash commands in a quick pick, then asks for the arguments", async () => {
+    const fake = new FakeVscode()
+    const client = new FakeClient({
+      "agent/listCommands": {
+        commands: [
+          { name: "init", description: "Write AGENTS.md", source: "builtin" },
+          { name: "review", description: "Review a file", argumentHint: "<path>", source: "workspace" },
+        ],
+      },
+      "agent/newTask": { taskId: "t4" },
+    })
+    fake.inputAnswers.push("/re", "src/app.js")
+    fake.pickAnswers.push((items) => items[0])
+    const commands = new AgentCommands(fake.api(), client, new TaskState(), new OutputTranscript(new FakeChannel()))
+    expect(await commands.newTask()).toBe("t4")
+    const [items] = fake.callsTo("showQuickPick")[0] as [{ label: string; detail?: string }[]]
+    expect(items.map((i) => [i.label, i.detail])).toEqual([["/review", "Review a file"]])
+    expect(fake.callsTo("showInputBox")[1]).toEqual([{ prompt: "Arguments for /review (may be empty)", placeHolder: "<path>", ignoreFocusOut: true }])
+    expect(client.requests).toEqual([
+      { method: "agent/listCommands", params: {} },
+      { method: "agent/newTask", params: { text: "/review src/app.js" } },
+    ])
+  })
+
+  it("sends ordinary text and unknown /words as typed, and nothing when the slash picker is dismissed", async () => {
+    const fake = new FakeVscode()
+    const client = new FakeClient({ "agent/listCommands": { commands: [{ name: "init", source: "builtin" }] }, "agent/newTask": { taskId: "t5" } })
+    const commands = new AgentCommands(fake.api(), client, new TaskState(), new OutputTranscript(new FakeChannel()))
+    fake.inputAnswers.push("/etc/hosts is broken", "/zzz", "/")
+    fake.pickAnswers.push(undefined)
+    await commands.newTask()
+    await commands.newTask()
+    expect(await commands.newTask()).toBeUndefined()
+    expect(client.requests.filter((r) => r.method === "agent/newTask").map((r) => (r.params as { text: string }).text)).toEqual(["/etc/hosts is broken", "/zzz"])
+  })
+
   it("sets the mode picked from the server's modes on the active task", async () => {
     const fake = new FakeVscode()
     const client = new FakeClient({

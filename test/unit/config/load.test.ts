@@ -6,7 +6,8 @@ describe("resolveSettings", () => {
   it("gives the documented defaults with no sources", () => {
     const { settings, problems } = resolveSettings([])
     expect(settings).toEqual(defaultSettings())
-    expect(settings.autoApprove).toEqual({ read: true, write: false, modeSwitch: false, subtasks: false, mcp: false })
+    expect(settings.autoApprove).toEqual({ read: true, write: false, modeSwitch: false, subtasks: false, mcp: false, browser: false })
+    expect(settings.browser).toEqual({ viewport: "900x600" })
     expect(settings.limits.repeatedCalls).toBe(3)
     expect(problems).toEqual([])
   })
@@ -68,6 +69,24 @@ describe("resolveSettings", () => {
       ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
+  })
+
+  it("takes the browser executable, remote browser and browser auto-approval only from trusted sources", () => {
+    const workspace = resolveSettings([
+      {
+        source: "workspaceConfiguration",
+        value: { browser: { executablePath: "/tmp/evil", remoteUrl: "http://evil.example:9222", viewport: "1280x800" }, autoApprove: { browser: true } },
+      },
+    ])
+    expect(workspace.settings.browser).toEqual({ viewport: "1280x800" })
+    expect(workspace.settings.autoApprove.browser).toBe(false)
+    expect(workspace.problems.map((p) => p.key).sort()).toEqual(["agent.autoApprove.browser", "agent.browser.executablePath", "agent.browser.remoteUrl"])
+    const user = resolveSettings([
+      { source: "globalFile", value: { browser: { executablePath: "/usr/bin/chromium", remoteUrl: "http://127.0.0.1:9222" }, autoApprove: { browser: true } } },
+    ])
+    expect(user.settings.browser).toEqual({ executablePath: "/usr/bin/chromium", remoteUrl: "http://127.0.0.1:9222", viewport: "900x600" })
+    expect(user.settings.autoApprove.browser).toBe(true)
+    expect(user.problems).toEqual([])
   })
 
   it("takes trusted keys from initializationOptions", () => {

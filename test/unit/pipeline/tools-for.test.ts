@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { ALL_TOOLS } from "../../../server/src/tools/registry"
 import { z } from "zod"
 import { newTurnState, type DynamicToolDefinition } from "../../../server/src/pipeline/types"
 import { defineTool, textResult } from "../../../server/src/tools/tool"
@@ -104,5 +105,18 @@ describe("toolsFor", () => {
       "new_task",
       "update_todo_list",
     ])
+  })
+})
+
+describe("toolsFor with the real tool registry (issue 13)", () => {
+  it("offers browser_action where Roo's modes have the browser group, once a browser is found, and skill/run_slash_command in every mode", () => {
+    const offered = (mode: string, hasBrowser: boolean) =>
+      harness({ tools: ALL_TOOLS, availability: () => availability({ hasBrowser }) })
+        .pipeline.toolsFor(mode)
+        .map((t) => t.name)
+    for (const mode of ["code", "architect", "ask", "debug"]) expect(offered(mode, true), mode).toContain("browser_action")
+    expect(offered("orchestrator", true)).not.toContain("browser_action")
+    expect(offered("code", false)).not.toContain("browser_action")
+    for (const mode of ["code", "architect", "ask", "debug", "orchestrator"]) expect(offered(mode, false), mode).toEqual(expect.arrayContaining(["skill", "run_slash_command"]))
   })
 })

@@ -37,6 +37,35 @@ describe("system prompt", () => {
     expect(buildSystemPrompt(promptContext(ask))).not.toContain("You can run commands")
   })
 
+  it("lists the mode's skills (name, description, location, never the body) between MODES and RULES", async () => {
+    const code = BUILTIN_MODES.find((m) => m.slug === "code")!
+    const prompt = buildSystemPrompt({
+      ...promptContext(code),
+      skills: [
+        { name: "deploy", description: "Deploy the app to staging or production", location: ".roo/skills/deploy/SKILL.md" },
+        { name: "write-docs", description: "Write user documentation in docs/", location: "~/.roo/skills/write-docs/SKILL.md" },
+      ],
+    })
+    await expect(prompt).toMatchFileSnapshot("./__snapshots__/code-with-skills.md")
+    expect(prompt.indexOf("\nMODES\n")).toBeLessThan(prompt.indexOf("\nAVAILABLE SKILLS\n"))
+    expect(prompt.indexOf("\nAVAILABLE SKILLS\n")).toBeLessThan(prompt.indexOf("\nRULES\n"))
+  })
+
+  it("has no AVAILABLE SKILLS section without skills, or without the skill tool", () => {
+    const code = BUILTIN_MODES.find((m) => m.slug === "code")!
+    expect(buildSystemPrompt(promptContext(code))).not.toContain("AVAILABLE SKILLS")
+    const skills = [{ name: "deploy", description: "Deploy", location: ".roo/skills/deploy/SKILL.md" }]
+    const withoutTool = { ...promptContext(code), skills, toolNames: promptContext(code).toolNames.filter((n) => n !== "skill") }
+    expect(buildSystemPrompt(withoutTool)).not.toContain("AVAILABLE SKILLS")
+  })
+
+  it("mentions the browser only when browser_action is offered", () => {
+    const code = BUILTIN_MODES.find((m) => m.slug === "code")!
+    expect(buildSystemPrompt(promptContext(code))).not.toContain("browser_action")
+    const withBrowser = { ...promptContext(code), toolNames: [...promptContext(code).toolNames, "browser_action"] }
+    expect(buildSystemPrompt(withBrowser)).toContain("in a headless browser with browser_action")
+  })
+
   it("never inlines tool schemas: those go in the API tools field", () => {
     const prompt = buildSystemPrompt(promptContext(BUILTIN_MODES[0]!))
     expect(prompt).not.toContain('"type": "object"')

@@ -38,7 +38,7 @@ describe("tool schemas as the model sees them", () => {
         "read_file", "list_files", "search_files", "list_code_definition_names", "codebase_search", "write_to_file", "apply_diff", "edit",
         "search_replace", "edit_file", "insert_content", "apply_patch", "execute_command", "read_command_output", "browser_action",
         "use_mcp_tool", "access_mcp_resource", "ask_followup_question", "attempt_completion", "switch_mode", "new_task",
-        "update_todo_list", "fetch_instructions",
+        "update_todo_list", "fetch_instructions", "skill", "run_slash_command",
       ].sort(),
     )
     expect(TOOL_ALIASES).toEqual({ write_file: "write_to_file", search_and_replace: "edit" })

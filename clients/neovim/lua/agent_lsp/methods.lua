@@ -16,6 +16,8 @@ return {
     diffCheckpoint = "agent/diffCheckpoint",
     restoreCheckpoint = "agent/restoreCheckpoint",
     indexStatus = "agent/indexStatus",
+    listSkills = "agent/listSkills",
+    listCommands = "agent/listCommands",
     taskUpdate = "agent/taskUpdate",
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",

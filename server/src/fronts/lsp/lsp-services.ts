@@ -198,6 +198,10 @@ export class LspServices {
         }))
       case P.indexStatus.method:
         return runAgentRequest(P.indexStatus, raw, async () => (await core()).index.status())
+      case P.listSkills.method:
+        return runAgentRequest(P.listSkills, raw, async (params) => (await core()).listSkills(params))
+      case P.listCommands.method:
+        return runAgentRequest(P.listCommands, raw, async () => (await core()).listCommands())
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }

@@ -36,6 +36,8 @@ const CLIENT_REQUESTS = [
   AgentMethods.diffCheckpoint,
   AgentMethods.restoreCheckpoint,
   AgentMethods.indexStatus,
+  AgentMethods.listSkills,
+  AgentMethods.listCommands,
 ]
 
 /** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */

@@ -1,0 +1,5 @@
+export { findBrowserExecutable, BROWSER_NAMES, INSTALL_HINT, type FoundBrowser } from "./executable"
+export { parseCoordinate, parseSize, isInside, type Point, type Size } from "./geometry"
+export { BrowserSession, UrlRefusedError, type BrowserStep, type BrowserSource, type SessionOptions } from "./session"
+export { TaskBrowsers } from "./registry"
+export { liveChromiums, killAllNow, processesMentioning } from "./chromium-process"
