@@ -1,4 +1,4 @@
-import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
 import { createModelProvider } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
@@ -6,7 +6,7 @@ import { createToolPipeline } from "../pipeline/index"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
-import type { TaskEventListener } from "./events"
+import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
 import { TaskRuntime } from "./runtime"
@@ -297,7 +297,7 @@ class Service implements TaskService {
 
   // ---- helpers --------------------------------------------------------------------------
 
-  private emit(taskId: string, update: TaskUpdate): void {
+  private emit(taskId: string, update: TaskEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(taskId, update)
