@@ -3,6 +3,7 @@ import { PROTOCOL_VERSION, RequestError, type AgentContext, type ClientCapabilit
 import type { McpServerConfig } from "../../config/schema"
 import type { LogSink } from "../../core/logger"
 import { openStandaloneCore } from "../../core/standalone"
+import { logTaskEvent } from "../../core/task-log"
 import { TurnTracker } from "../../core/turns"
 import type { QuestionRequest } from "../../tools/context"
 import { AcpAskPort } from "./acp-ask-port"
@@ -75,6 +76,7 @@ export class AcpAgent {
       const task = await folder.core.tasks.getTask(record.taskId).catch(() => undefined)
       if (task) for (const update of historyUpdates(task, record.cwd)) session.send(update)
     }
+    await session.flush()
     return { modes: await session.modes() }
   }
 
@@ -125,7 +127,7 @@ export class AcpAgent {
     const mcp: Record<string, McpServerConfig> = {}
     const turns = new TurnTracker()
     let folder: Folder | undefined
-    const { core, settings } = await openStandaloneCore({
+    const { core, settings, log } = await openStandaloneCore({
       folder: cwd,
       editor: new AcpEditorPort(client, () => folder?.active?.id, this.capabilities.fs),
       ask: new AcpAskPort(client, { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) }, () => settings()),
@@ -135,6 +137,7 @@ export class AcpAgent {
     })
     folder = { core, settings, turns, mcp }
     core.onEvent((taskId, event) => {
+      logTaskEvent(log, taskId, event)
       turns.onEvent(taskId, event)
       this.sessionOfTask(turns, taskId)?.onEvent(event)
     })

@@ -51,8 +51,17 @@ export class AcpSession {
     return this.taskId
   }
 
+  /** Resolves once every update sent so far is written (the SDK validates them asynchronously). */
+  private sent: Promise<unknown> = Promise.resolve()
+
   send(update: SessionUpdate): void {
-    void this.client.notify("session/update", { sessionId: this.id, update }).catch(() => undefined)
+    const sending = this.client.notify("session/update", { sessionId: this.id, update }).catch(() => undefined)
+    this.sent = Promise.all([this.sent, sending])
+  }
+
+  /** ACP wants every update of a turn before the prompt's response: this waits for them. */
+  flush(): Promise<unknown> {
+    return this.sent
   }
 
   onEvent(event: TaskEvent): void {
@@ -88,6 +97,7 @@ export class AcpSession {
       if (error instanceof TaskRequestError) throw RequestError.invalidParams(undefined, error.message)
       throw error
     }
+    await this.flush()
     return { stopReason: this.stopReason(end) }
   }
 
@@ -112,9 +122,13 @@ export class AcpSession {
   async setMode(modeId: string): Promise<void> {
     const { modes } = await this.folder.core.tasks.listModes()
     if (!modes.some((m) => m.slug === modeId)) throw RequestError.invalidParams(undefined, `Unknown mode "${modeId}"; available: ${modes.map((m) => m.slug).join(", ")}.`)
-    if (this.taskId) return this.folder.core.tasks.setMode(modeId, this.taskId)
+    if (this.taskId) {
+      await this.folder.core.tasks.setMode(modeId, this.taskId)
+      return void (await this.flush())
+    }
     // No task yet: only this session's first prompt uses it (the folder's default mode is other sessions' too).
     this.mode = modeId
     this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId })
+    await this.flush()
   }
 }

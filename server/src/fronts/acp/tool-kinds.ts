@@ -41,7 +41,8 @@ export function toolTitle(tool: string, params: unknown): string {
 export function toolLocations(params: unknown, cwd: string): ToolCallLocation[] {
   if (!params || typeof params !== "object") return []
   const p = params as Record<string, unknown>
-  const path = typeof p.path === "string" && p.path !== "" ? p.path : undefined
+  const raw = p.path ?? p.file_path
+  const path = typeof raw === "string" && raw !== "" ? raw : undefined
   if (!path) return []
   const line = [p.line, p.start_line, p.offset].find((v): v is number => typeof v === "number" && v > 0)
   return [{ path: isAbsolute(path) ? path : resolve(cwd, path), ...(line ? { line } : {}) }]

@@ -1,7 +1,6 @@
 import { realpathSync } from "node:fs"
 import { DiskEditorPort } from "../../core/disk-editor"
 import type { LogSink } from "../../core/logger"
-import { openStandaloneCore } from "../../core/standalone"
 import { TurnTracker, type TurnEnd } from "../../core/turns"
 import { TaskRequestError } from "../../task/service"
 import { parseRunArgs, RUN_USAGE, settingsFromArgs } from "./args"
@@ -50,6 +49,8 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     // Let the refusal or the Stop answer be recorded first, then end the run.
     setImmediate(cancel)
   })
+  // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
+  const { openStandaloneCore } = await import("../../core/standalone")
   const { core } = await openStandaloneCore({
     folder: realpathSync(process.cwd()),
     editor: new DiskEditorPort(),
