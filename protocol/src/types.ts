@@ -91,3 +91,14 @@ export const ModeSummary = z.object({
   source: ModeSource,
 })
 export type ModeSummary = z.infer<typeof ModeSummary>
+
+/** An LSP Diagnostic, as the editor reports it (agent/diagnostics). Fields beyond these are ignored. */
+export const Diagnostic = z.object({
+  range: Range,
+  /** 1 error, 2 warning, 3 information, 4 hint (LSP DiagnosticSeverity); absent means error. */
+  severity: z.number().int().min(1).max(4).optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+  source: z.string().optional(),
+  message: z.string(),
+})
+export type Diagnostic = z.infer<typeof Diagnostic>
