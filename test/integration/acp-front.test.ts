@@ -1,28 +1,16 @@
 import { existsSync, readFileSync } from "node:fs"
-import { describe, expect, it, onTestFinished } from "vitest"
+import { describe, expect, it } from "vitest"
 import { startAcpClient } from "../support/acp-client"
-import { startFakeAnthropic, type FakeReply } from "../support/fake-anthropic"
+import type { FakeReply } from "../support/fake-anthropic"
+import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { toolResultIn } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
-
-async function fake(replies: FakeReply[]) {
-  const api = await startFakeAnthropic(replies)
-  onTestFinished(() => api.close())
-  return api
-}
-
-async function workspace(files: Record<string, string> = {}) {
-  const ws = await tempWorkspace(files)
-  onTestFinished(() => ws.cleanup())
-  return ws
-}
 
 const complete = (result: string, id = "toolu_done"): FakeReply => ({ toolCalls: [{ id, name: "attempt_completion", input: { result } }] })
 
 describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   it("initializes with protocol version 1 and our capabilities, offers our modes incl. .roomodes, and writes only protocol messages on stdout", async () => {
-    const ws = await workspace({ ".roomodes": "customModes:\n  - slug: docs\n    name: Docs writer\n    roleDefinition: You write documentation.\n    groups: [read]\n" })
-    const api = await fake([])
+    const ws = await scopedWorkspace({ ".roomodes": "customModes:\n  - slug: docs\n    name: Docs writer\n    roleDefinition: You write documentation.\n    groups: [read]\n" })
+    const api = await scopedFake([])
     const { client, init } = await startAcpClient({ apiUrl: api.url })
     expect(init.protocolVersion).toBe(1)
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, mcpCapabilities: { http: true, sse: true }, sessionCapabilities: { list: {} } })
@@ -35,8 +23,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("with fs declared: reads the editor's unsaved text, asks permission, writes through fs/write_text_file, and reports the diff", async () => {
-    const ws = await workspace({ "src/app.ts": "const port = 80\n" })
-    const api = await fake([
+    const ws = await scopedWorkspace({ "src/app.ts": "const port = 80\n" })
+    const api = await scopedFake([
       { text: "Changing the port.", toolCalls: [{ id: "toolu_edit", name: "edit", input: { file_path: "src/app.ts", old_string: "port = 8080", new_string: "port = 9090" } }] },
       complete("Port changed."),
     ])
@@ -62,8 +50,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("without fs: edits go to the disk, no fs/* request is sent, and the diff is still reported", async () => {
-    const ws = await workspace({ "a.txt": "one\n" })
-    const api = await fake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "a.txt", content: "two\n" } }] }, complete("done")])
+    const ws = await scopedWorkspace({ "a.txt": "one\n" })
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "a.txt", content: "two\n" } }] }, complete("done")])
     const { client } = await startAcpClient({ apiUrl: api.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
     expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "rewrite a.txt" }] })).stopReason).toBe("end_turn")
@@ -74,8 +62,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("a rejected permission leaves the file untouched and the model is told", async () => {
-    const ws = await workspace()
-    const api = await fake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "new.txt", content: "x" } }] }, complete("ok, not written")])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "new.txt", content: "x" } }] }, complete("ok, not written")])
     const { client } = await startAcpClient({ apiUrl: api.url, fs: true })
     client.permission = "reject_once"
     const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
@@ -89,8 +77,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("sends the todo list as a plan with content, status and priority on every entry", async () => {
-    const ws = await workspace()
-    const api = await fake([{ toolCalls: [{ id: "toolu_todo", name: "update_todo_list", input: { todos: "[x] Read the code\n[-] Write the fix\n[ ] Test it" } }] }, complete("planned")])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_todo", name: "update_todo_list", input: { todos: "[x] Read the code\n[-] Write the fix\n[ ] Test it" } }] }, complete("planned")])
     const { client } = await startAcpClient({ apiUrl: api.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
     await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "plan it" }] })
@@ -103,8 +91,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("session/set_mode switches the mode the task runs in and reports current_mode_update", async () => {
-    const ws = await workspace()
-    const api = await fake([complete("a plan"), complete("more plan")])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([complete("a plan"), complete("more plan")])
     const { client } = await startAcpClient({ apiUrl: api.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
     await client.agent.request("session/set_mode", { sessionId, modeId: "architect" })
@@ -117,8 +105,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("session/cancel stops a running prompt with stopReason cancelled", async () => {
-    const ws = await workspace()
-    const api = await fake([{ text: "Thinking for a long time about this", hangAfterEvents: 3 }])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([{ text: "Thinking for a long time about this", hangAfterEvents: 3 }])
     const { client } = await startAcpClient({ apiUrl: api.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
     const prompt = client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "think" }] })
@@ -129,8 +117,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("a question ends the turn with the question shown; the next prompt is the answer", async () => {
-    const ws = await workspace()
-    const api = await fake([
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([
       { toolCalls: [{ id: "toolu_q", name: "ask_followup_question", input: { question: "Which color?", follow_up: [{ text: "Red" }, { text: "Blue" }] } }] },
       complete("Blue it is"),
     ])
@@ -144,8 +132,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
   })
 
   it("session/load in a new process replays the conversation as updates", async () => {
-    const ws = await workspace({ "a.txt": "alpha\n" })
-    const api = await fake([{ text: "Reading.", toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }] }, complete("It says alpha.")])
+    const ws = await scopedWorkspace({ "a.txt": "alpha\n" })
+    const api = await scopedFake([{ text: "Reading.", toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }] }, complete("It says alpha.")])
     const first = await startAcpClient({ apiUrl: api.url })
     const { sessionId } = await first.client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
     await first.client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "what is in a.txt?" }] })

@@ -2,28 +2,16 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { runCliToEnd, spawnCli } from "../support/cli-process"
-import { startFakeAnthropic, type FakeReply } from "../support/fake-anthropic"
+import type { FakeReply } from "../support/fake-anthropic"
+import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { toolResultIn } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
-
-async function fake(replies: FakeReply[]) {
-  const api = await startFakeAnthropic(replies)
-  onTestFinished(() => api.close())
-  return api
-}
-
-async function workspace(files: Record<string, string> = {}) {
-  const ws = await tempWorkspace(files)
-  onTestFinished(() => ws.cleanup())
-  return ws
-}
 
 const complete = (result: string): FakeReply => ({ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result } }] })
 
 describe("agent-lsp run (headless) as a child process", () => {
   it("writes with --auto-approve write, streams progress to stderr and prints only the result on stdout (exit 0)", async () => {
-    const ws = await workspace()
-    const api = await fake([
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([
       { text: "Creating the file.", toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "notes.txt", content: "hello\n" } }] },
       complete("Created notes.txt."),
     ])
@@ -37,8 +25,8 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("takes the task from stdin when no argument is given", async () => {
-    const ws = await workspace()
-    const api = await fake([complete("done from stdin")])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([complete("done from stdin")])
     const { code, stdout } = await runCliToEnd(["run"], { cwd: ws.root, apiUrl: api.url, stdin: "say hello\n" })
     expect(code).toBe(0)
     expect(stdout).toBe("done from stdin\n")
@@ -46,8 +34,8 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("--json writes one parseable JSON object per line on stdout, ending with the result", async () => {
-    const ws = await workspace({ "a.txt": "alpha\n" })
-    const api = await fake([{ toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }] }, complete("read it")])
+    const ws = await scopedWorkspace({ "a.txt": "alpha\n" })
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }] }, complete("read it")])
     const { code, stdout } = await runCliToEnd(["run", "--json", "read a.txt"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split("\n")
@@ -58,8 +46,8 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("refuses an approval --auto-approve does not grant, without waiting, and tells the model", async () => {
-    const ws = await workspace()
-    const api = await fake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "x.txt", content: "x" } }] }, complete("could not write")])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "x.txt", content: "x" } }] }, complete("could not write")])
     const started = Date.now()
     const { code, stdout } = await runCliToEnd(["run", "write x.txt"], { cwd: ws.root, apiUrl: api.url })
     expect(Date.now() - started).toBeLessThan(15_000)
@@ -71,17 +59,17 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("exits 1 when refusals keep coming (the model insists on what it cannot have)", async () => {
-    const ws = await workspace()
+    const ws = await scopedWorkspace()
     const write = (i: number): FakeReply => ({ toolCalls: [{ id: `toolu_w${i}`, name: "write_to_file", input: { path: `x${i}.txt`, content: "x" } }] })
-    const api = await fake([write(1), write(2), write(3), write(4), write(5), write(6), write(7)])
+    const api = await scopedFake([write(1), write(2), write(3), write(4), write(5), write(6), write(7)])
     const { code, stderr } = await runCliToEnd(["run", "write files"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(1)
     expect(stderr).toMatch(/needed an approval that --auto-approve does not grant/)
   })
 
   it("exits 1 when the model API fails", async () => {
-    const ws = await workspace()
-    const api = await fake([{ kind: "error", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad request from fake" } } }])
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([{ kind: "error", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad request from fake" } } }])
     const { code, stdout, stderr } = await runCliToEnd(["run", "anything"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(1)
     expect(stdout).toBe("")
@@ -89,7 +77,7 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("exits 2 on usage errors: unknown flag, no task, bad --auto-approve kind, unknown mode, unknown command", async () => {
-    const ws = await workspace()
+    const ws = await scopedWorkspace()
     const unknownFlag = await runCliToEnd(["run", "--frobnicate", "x"], { cwd: ws.root })
     expect(unknownFlag.code).toBe(2)
     expect(unknownFlag.stderr).toContain('unknown option "--frobnicate"')
@@ -104,7 +92,7 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("documents itself: run --help and --help exit 0 and name every flag and exit status", async () => {
-    const ws = await workspace()
+    const ws = await scopedWorkspace()
     const runHelp = await runCliToEnd(["run", "--help"], { cwd: ws.root })
     expect(runHelp.code).toBe(0)
     for (const word of ["--mode", "--auto-approve", "--json", "--model", "130", "read, write, command, mcp"]) expect(runHelp.stdout).toContain(word)
@@ -114,9 +102,9 @@ describe("agent-lsp run (headless) as a child process", () => {
   })
 
   it("SIGINT cancels the task, exits 130 and leaves no process behind", async () => {
-    const ws = await workspace()
+    const ws = await scopedWorkspace()
     const marker = "31.4159"
-    const api = await fake([{ toolCalls: [{ id: "toolu_sleep", name: "execute_command", input: { command: `sleep ${marker}` } }] }])
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_sleep", name: "execute_command", input: { command: `sleep ${marker}` } }] }])
     const cli = spawnCli(["run", "--auto-approve", "command", "sleep a while"], { cwd: ws.root, apiUrl: api.url, detached: true })
     onTestFinished(() => void (cli.proc.exitCode === null && process.kill(-cli.proc.pid!, "SIGKILL")))
     const sleepers = () => execFileSync("ps", ["-eo", "pid,pgid,args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(`sleep ${marker}`) && !l.includes("ps -eo"))

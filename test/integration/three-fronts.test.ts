@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs"
-import { describe, expect, it, onTestFinished } from "vitest"
+import { describe, expect, it } from "vitest"
 import { startAcpClient } from "../support/acp-client"
 import { runCliToEnd } from "../support/cli-process"
-import { startFakeAnthropic, type FakeReply } from "../support/fake-anthropic"
+import type { FakeReply } from "../support/fake-anthropic"
+import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { startSession } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
 
 /** One scripted task: read a file, edit it, create another, complete. */
 const script = (): FakeReply[] => [
@@ -22,23 +22,18 @@ async function contents(root: string) {
 
 describe("one core, three fronts", () => {
   it("the same scripted task through LSP, ACP and `agent-lsp run` ends with the same files", async () => {
-    const lspWs = await tempWorkspace(FILES)
-    const acpWs = await tempWorkspace(FILES)
-    const cliWs = await tempWorkspace(FILES)
-    onTestFinished(() => Promise.all([lspWs.cleanup(), acpWs.cleanup(), cliWs.cleanup()]).then(() => undefined))
+    const [lspWs, acpWs, cliWs] = await Promise.all([scopedWorkspace(FILES), scopedWorkspace(FILES), scopedWorkspace(FILES)])
 
     const { server } = await startSession(script(), { workspace: lspWs.root })
     const { taskId } = await server.request("agent/newTask", { text: TASK })
     await server.waitForStatus(taskId, "completed", 30_000)
 
-    const acpApi = await startFakeAnthropic(script())
-    onTestFinished(() => acpApi.close())
+    const acpApi = await scopedFake(script())
     const { client } = await startAcpClient({ apiUrl: acpApi.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: acpWs.root, mcpServers: [] })
     expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: TASK }] })).stopReason).toBe("end_turn")
 
-    const cliApi = await startFakeAnthropic(script())
-    onTestFinished(() => cliApi.close())
+    const cliApi = await scopedFake(script())
     const cli = await runCliToEnd(["run", "--auto-approve", "write", TASK], { cwd: cliWs.root, apiUrl: cliApi.url })
     expect(cli.code).toBe(0)
     expect(cli.stdout).toBe("Port set to 8080 and documented.\n")

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { Readable, Writable } from "node:stream"
 import * as acp from "@agentclientprotocol/sdk"
 import { onTestFinished } from "vitest"
+import { childEnv } from "./scoped"
 import { SERVER_ENTRY } from "./server-harness"
 
 /** How the test client answers session/request_permission: an option kind, or "cancelled". */
@@ -104,13 +105,7 @@ export class AcpTestClient {
 /** Spawns `agent-lsp --acp`, initializes (declaring fs or nothing), and closes it when the test ends. */
 export async function startAcpClient(options: AcpClientOptions): Promise<{ client: AcpTestClient; init: acp.InitializeResponse }> {
   const stateHome = options.stateHome ?? realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-acp-home-")))
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    XDG_STATE_HOME: join(stateHome, "state"),
-    XDG_CONFIG_HOME: join(stateHome, "config"),
-    ANTHROPIC_API_KEY: "sk-ant-test-acp-key-0123456789",
-    ANTHROPIC_BASE_URL: options.apiUrl,
-  }
+  const env = childEnv(stateHome, options.apiUrl)
   const proc = spawn(process.execPath, [SERVER_ENTRY, "--acp"], { env, stdio: "pipe" })
   const client = new AcpTestClient(proc, stateHome)
   onTestFinished(() => client.close())

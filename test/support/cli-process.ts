@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process"
 import { existsSync, mkdtempSync, realpathSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { childEnv } from "./scoped"
 import { SERVER_ENTRY } from "./server-harness"
 
 /** A running `agent-lsp <args>` child process with its output collected. */
@@ -26,16 +27,8 @@ export interface CliOptions {
 export function spawnCli(args: string[], options: CliOptions): CliProcess {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
   const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-cli-home-")))
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    XDG_STATE_HOME: join(home, "state"),
-    XDG_CONFIG_HOME: join(home, "config"),
-    ANTHROPIC_API_KEY: "sk-ant-test-cli-key-0123456789",
-    ANTHROPIC_BASE_URL: options.apiUrl ?? "http://127.0.0.1:9",
-    ...options.env,
-  }
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k]
-  const proc = spawn(process.execPath, [SERVER_ENTRY, ...args], { cwd: options.cwd, env: env as NodeJS.ProcessEnv, stdio: "pipe", detached: options.detached ?? false })
+  const env = childEnv(home, options.apiUrl, options.env)
+  const proc = spawn(process.execPath, [SERVER_ENTRY, ...args], { cwd: options.cwd, env, stdio: "pipe", detached: options.detached ?? false })
   let stdout = ""
   let stderr = ""
   proc.stdout.on("data", (d) => (stdout += d.toString()))

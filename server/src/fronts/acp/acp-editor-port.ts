@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url"
 import type { AgentContext, FileSystemCapabilities } from "@agentclientprotocol/sdk"
+import { DiskEditorPort } from "../../core/disk-editor"
 import type { EditOutcome, EditorPort, OpenDocument } from "../../tools/context"
 
 /** How long a file read or write through the client may take (the client may have to load a buffer). */
@@ -9,11 +10,10 @@ const FS_TIMEOUT_MS = 30_000
  * EditorPort over ACP. When the client declares `fs.readTextFile`, every read (including the text an edit
  * is computed from and re-checked against) is `fs/read_text_file`, so unsaved buffers are seen; with
  * `fs.writeTextFile`, every edit is `fs/write_text_file`, so it lands in the editor. Without them the
- * methods are absent and the tools use the disk (and no fs/* request is ever sent). Paths are absolute.
+ * methods are absent and it is the disk port: the tools use the disk and no fs/* request is ever sent.
+ * Paths are absolute.
  */
-export class AcpEditorPort implements EditorPort {
-  readonly supportsApplyEdit = false
-  readonly supportsSaveDocuments = false
+export class AcpEditorPort extends DiskEditorPort implements EditorPort {
   readonly readDocument?: (path: string) => Promise<OpenDocument | undefined>
   readonly writeDocument?: (path: string, text: string) => Promise<EditOutcome>
 
@@ -23,20 +23,9 @@ export class AcpEditorPort implements EditorPort {
     private readonly sessionId: () => string | undefined,
     fs: FileSystemCapabilities | undefined,
   ) {
+    super()
     if (fs?.readTextFile) this.readDocument = (path) => this.read(path)
     if (fs?.writeTextFile) this.writeDocument = (path, text) => this.write(path, text)
-  }
-
-  openDocument(): OpenDocument | undefined {
-    return undefined
-  }
-
-  async applyEdit(): Promise<EditOutcome> {
-    return { ok: false, reason: "ACP clients receive edits as fs/write_text_file; the file is unchanged." }
-  }
-
-  async saveDocuments(): Promise<string[]> {
-    return []
   }
 
   private async read(path: string): Promise<OpenDocument | undefined> {

@@ -13,25 +13,24 @@ const request: ApprovalRequest = {
     { optionId: "no", label: "Reject", kind: "reject_once" },
   ],
 }
-const signal = new AbortController().signal
 
 describe("the headless AskPort", () => {
   it("refuses at once with a reason the model can act on, and gives up after MAX_REFUSALS", async () => {
     const gaveUp: GiveUp[] = []
     const ask = new PolicyAskPort((_, why) => gaveUp.push(why))
-    const answer = await ask.approve(request, signal)
+    const answer = await ask.approve(request)
     expect(answer).toMatchObject({ decision: "answered", optionId: "no", kind: "reject_once", feedback: expect.stringContaining("--auto-approve does not grant") })
-    for (let i = 1; i < MAX_REFUSALS; i++) await ask.approve(request, signal)
+    for (let i = 1; i < MAX_REFUSALS; i++) await ask.approve(request)
     expect(gaveUp).toEqual([{ reason: "refusedTooOften", message: expect.stringContaining(`${MAX_REFUSALS} tool calls`) }])
   })
 
   it("answers questions with the first suggestion or 'decide yourself', and a limit with Stop (ending the run)", async () => {
     const gaveUp: GiveUp[] = []
     const ask = new PolicyAskPort((_, why) => gaveUp.push(why))
-    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [{ text: "Red" }, { text: "Blue" }] }, signal)).toEqual({ decision: "answered", answer: "Red" })
-    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [] }, signal)).toEqual({ decision: "answered", answer: NO_USER_ANSWER })
+    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [{ text: "Red" }, { text: "Blue" }] })).toEqual({ decision: "answered", answer: "Red" })
+    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [] })).toEqual({ decision: "answered", answer: NO_USER_ANSWER })
     expect(gaveUp).toEqual([])
-    expect(await ask.ask({ taskId: "t1", question: "3 mistakes. Continue?", suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true }, signal)).toEqual({ decision: "answered", answer: "Stop" })
+    expect(await ask.ask({ taskId: "t1", question: "3 mistakes. Continue?", suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true })).toEqual({ decision: "answered", answer: "Stop" })
     expect(gaveUp).toEqual([{ reason: "limit", message: "3 mistakes. Continue?" }])
   })
 })
