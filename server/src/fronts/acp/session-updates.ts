@@ -31,6 +31,8 @@ interface CallState {
  */
 export class SessionUpdateMapper {
   private readonly calls = new Map<string, CallState>()
+  /** The task's running totals at the last usage event: each request's share is the difference. */
+  private lastTotal = 0
 
   constructor(
     private readonly cwd: string,
@@ -69,9 +71,14 @@ export class SessionUpdateMapper {
       case "mode":
         return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }]
       case "usage": {
+        // Our usage events carry the task's totals; ACP's `used` is what is in the context now, i.e. the
+        // last request's prompt (cached part included) plus its reply. `cost` is the session's total.
         const { model, contextWindow } = this.model()
+        const total = event.inputTokens + (event.cacheReadTokens ?? 0) + event.outputTokens
+        const used = total >= this.lastTotal ? total - this.lastTotal : total
+        this.lastTotal = total
         const cost = event.costUsd !== undefined ? { cost: { amount: event.costUsd, currency: "USD" } } : {}
-        return [{ sessionUpdate: "usage_update", used: event.inputTokens + event.outputTokens, size: contextWindow ?? contextWindowFor(model), ...cost }]
+        return [{ sessionUpdate: "usage_update", used, size: contextWindow ?? contextWindowFor(model), ...cost }]
       }
       case "completed":
         return event.result ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.result}` } }] : []

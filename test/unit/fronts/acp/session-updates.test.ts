@@ -47,6 +47,8 @@ describe("task events as ACP session/update", () => {
     ])
     expect(m.map({ kind: "mode", mode: "ask" })).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "ask" }])
     expect(m.map({ kind: "usage", inputTokens: 900, outputTokens: 100, costUsd: 0.01 })).toEqual([{ sessionUpdate: "usage_update", used: 1000, size: 100_000, cost: { amount: 0.01, currency: "USD" } }])
+    // Totals grow per request: the second request's prompt and reply are what the context holds now.
+    expect(m.map({ kind: "usage", inputTokens: 2100, cacheReadTokens: 500, outputTokens: 150, costUsd: 0.03 })).toEqual([{ sessionUpdate: "usage_update", used: 1750, size: 100_000, cost: { amount: 0.03, currency: "USD" } }])
     expect(m.map({ kind: "reasoning", delta: "hmm" })).toEqual([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } }])
     expect(m.map({ kind: "status", status: "running" })).toEqual([])
   })
