@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { startAcpClient } from "../support/acp-client"
 import type { FakeReply } from "../support/fake-anthropic"
-import { scopedFake, scopedWorkspace } from "../support/scoped"
+import { childEnv, scopedFake, scopedWorkspace } from "../support/scoped"
+import { SERVER_ENTRY } from "../support/server-harness"
 import { toolResultIn } from "../support/session"
 
 const complete = (result: string, id = "toolu_done"): FakeReply => ({ toolCalls: [{ id, name: "attempt_completion", input: { result } }] })
@@ -148,5 +150,28 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
     expect(replay.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("")).toContain("Reading.")
     expect(replay).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "toolu_r", status: "completed", kind: "read" }))
     await expect(second.client.agent.request("session/load", { sessionId: "no-such-session", cwd: ws.root, mcpServers: [] })).rejects.toThrow()
+  })
+})
+
+describe("the ACP front on a broken wire", () => {
+  it("answers malformed input and requests before initialize with errors, and keeps serving", async () => {
+    const ws = await scopedWorkspace()
+    const proc = spawn(process.execPath, [SERVER_ENTRY, "--acp"], { env: childEnv(ws.root, undefined), stdio: "pipe" })
+    let out = ""
+    proc.stdout.on("data", (d) => (out += d.toString()))
+    const exited = new Promise((resolve) => proc.on("exit", resolve))
+    proc.stdin.write('not json\n{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}\n')
+    proc.stdin.write('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}\n')
+    const deadline = Date.now() + 10_000
+    while (!out.includes('"id":2') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    proc.stdin.write('{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"nope","prompt":[{"type":"text","text":"x"}]}}\n')
+    while (!out.includes('"id":3') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    proc.stdin.end()
+    await exited
+    const messages = out.trim().split("\n").map((line) => JSON.parse(line))
+    expect(messages).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32700 }) }))
+    expect(messages.find((m) => m.id === 1)?.error?.code).toBe(-32600)
+    expect(messages.find((m) => m.id === 2)?.result?.protocolVersion).toBe(1)
+    expect(messages.find((m) => m.id === 3)?.error?.code).toBe(-32002)
   })
 })
