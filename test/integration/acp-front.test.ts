@@ -5,6 +5,7 @@ import { startAcpClient } from "../support/acp-client"
 import type { FakeReply } from "../support/fake-anthropic"
 import { childEnv, scopedFake, scopedWorkspace } from "../support/scoped"
 import { SERVER_ENTRY } from "../support/server-harness"
+import { EVERYTHING } from "../unit/mcp/everything"
 import { toolResultIn } from "../support/session"
 
 const complete = (result: string, id = "toolu_done"): FakeReply => ({ toolCalls: [{ id, name: "attempt_completion", input: { result } }] })
@@ -150,6 +151,25 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
     expect(replay.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("")).toContain("Reading.")
     expect(replay).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "toolu_r", status: "completed", kind: "read" }))
     await expect(second.client.agent.request("session/load", { sessionId: "no-such-session", cwd: ws.root, mcpServers: [] })).rejects.toThrow()
+  })
+})
+
+describe("the client's MCP servers over ACP", () => {
+  it("a stdio server from session/new joins the session's hub: its tools reach the model and run after permission", async () => {
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([
+      { toolCalls: [{ id: "toolu_echo", name: "mcp--everything--echo", input: { message: "hi from acp" } }] },
+      complete("echoed"),
+    ])
+    const { client } = await startAcpClient({ apiUrl: api.url })
+    const { sessionId } = await client.agent.request("session/new", {
+      cwd: ws.root,
+      mcpServers: [{ name: "everything", command: process.execPath, args: [EVERYTHING, "stdio"], env: [] }],
+    })
+    expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "echo" }] })).stopReason).toBe("end_turn")
+    expect(api.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("mcp--everything--echo")
+    expect(client.requestsOf("session/request_permission").map((r) => r.params.toolCall.toolCallId)).toContain("toolu_echo")
+    expect(JSON.stringify(toolResultIn(api.requests[1], "toolu_echo").content)).toContain("hi from acp")
   })
 })
 
