@@ -37,6 +37,8 @@ export function humanOutput(stdout: Stream, stderr: Stream): RunOutput {
     event(_taskId, event) {
       // The result is printed on stdout at the end; its markdown block would repeat it on stderr.
       if (event.kind === "completed") return
+      // Nothing waits in a headless run (the policy answers at once): a "waiting" line would only be noise.
+      if (event.kind === "status" && event.status === "waiting") return
       const text = renderer.update(event)
       if (!text) return
       clear()
