@@ -59,7 +59,11 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     kind: z.literal("usage"),
     inputTokens: z.number(),
     outputTokens: z.number(),
+    /** Input tokens read from the provider's prompt cache (billed far below plain input). */
     cacheReadTokens: z.number().optional(),
+    /** Input tokens written to the prompt cache (Anthropic bills them above plain input). */
+    cacheWriteTokens: z.number().optional(),
+    /** Estimated from list prices; absent when the model's price is unknown. */
     costUsd: z.number().optional(),
   }),
 ])

@@ -12,8 +12,9 @@ Usage:
   agent-lsp --version      print the version
   agent-lsp --help         print this help
 
-Set ANTHROPIC_API_KEY in the environment. Settings: the global settings file
-($XDG_CONFIG_HOME/agent-lsp/settings.json, or AGENT_LSP_SETTINGS_FILE). Editor set-up: see the README.`
+Set ANTHROPIC_API_KEY in the environment (for agent.provider "openai": OPENAI_API_KEY, or nothing for a
+local server such as Ollama). Settings: the global settings file ($XDG_CONFIG_HOME/agent-lsp/settings.json,
+or AGENT_LSP_SETTINGS_FILE). Editor set-up and models: see the README.`
 
 /** Flags some clients append on their own (vscode-languageclient passes the client's pid). */
 const IGNORED_FLAG = /^--clientProcessId=\d+$/

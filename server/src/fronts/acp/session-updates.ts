@@ -1,6 +1,6 @@
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk"
 import type { ToolCallStatus as OurToolCallStatus } from "@agent-lsp/protocol"
-import { contextWindowFor } from "../../model/pricing"
+import { contextWindowFor, type ProviderName } from "../../model/pricing"
 import type { TaskEvent } from "../../task/events"
 import { toolKind, toolLocations, toolTitle } from "./tool-kinds"
 
@@ -36,7 +36,7 @@ export class SessionUpdateMapper {
 
   constructor(
     private readonly cwd: string,
-    private readonly model: () => { model: string; contextWindow?: number },
+    private readonly model: () => { model: string; provider?: ProviderName; contextWindow?: number },
   ) {}
 
   map(event: TaskEvent): SessionUpdate[] {
@@ -73,12 +73,15 @@ export class SessionUpdateMapper {
       case "usage": {
         // Our usage events carry the task's totals; ACP's `used` is what is in the context now, i.e. the
         // last request's prompt (cached part included) plus its reply. `cost` is the session's total.
-        const { model, contextWindow } = this.model()
+        const { model, provider, contextWindow } = this.model()
+        const size = contextWindow ?? contextWindowFor(model, provider)
+        // ACP needs the window's size; for a model we know nothing about there is no honest number to send.
+        if (size === undefined) return []
         const total = event.inputTokens + (event.cacheReadTokens ?? 0) + event.outputTokens
         const used = total >= this.lastTotal ? total - this.lastTotal : total
         this.lastTotal = total
         const cost = event.costUsd !== undefined ? { cost: { amount: event.costUsd, currency: "USD" } } : {}
-        return [{ sessionUpdate: "usage_update", used, size: contextWindow ?? contextWindowFor(model), ...cost }]
+        return [{ sessionUpdate: "usage_update", used, size, ...cost }]
       }
       case "completed":
         return event.result ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.result}` } }] : []
