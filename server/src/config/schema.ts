@@ -111,6 +111,10 @@ export const SettingsSchema = z.object({
       /** Hard limit per command; 0 = none. */
       timeoutSeconds: z.number().min(0).default(0),
       outputLines: z.number().int().positive().default(500),
+      shell: z
+        .enum(["sh", "bash"])
+        .default("sh")
+        .describe("The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read."),
     })
     .prefault({}),
   approval: z.object({ timeoutSeconds: z.number().positive().default(600) }).prefault({}),
