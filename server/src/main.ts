@@ -1,40 +1,54 @@
 #!/usr/bin/env node
-import { startLspFront } from "./fronts/lsp/index"
-
 declare const AGENT_LSP_VERSION: string
 const VERSION = typeof AGENT_LSP_VERSION === "string" ? AGENT_LSP_VERSION : "0.0.0-dev"
 
 const USAGE = `agent-lsp ${VERSION}: an AI coding agent that lives in a Language Server.
 
 Usage:
-  agent-lsp --stdio      speak LSP over stdin/stdout (what editors start)
-  agent-lsp --version    print the version
-  agent-lsp --help       print this help
+  agent-lsp --stdio        speak LSP over stdin/stdout (what editors start)
+  agent-lsp --acp          speak the Agent Client Protocol over stdin/stdout (Zed, JetBrains, …)
+  agent-lsp run [options] "task"
+                           run one task in the current directory, headless (agent-lsp run --help)
+  agent-lsp --version      print the version
+  agent-lsp --help         print this help
 
-Set ANTHROPIC_API_KEY in the editor's environment (for agent.provider "openai": OPENAI_API_KEY, or
-nothing for a local server such as Ollama). Editor set-up and models: see the README.`
+Set ANTHROPIC_API_KEY in the environment (for agent.provider "openai": OPENAI_API_KEY, or nothing for a
+local server such as Ollama). Settings: the global settings file ($XDG_CONFIG_HOME/agent-lsp/settings.json,
+or AGENT_LSP_SETTINGS_FILE). Editor set-up and models: see the README.`
 
 /** Flags some clients append on their own (vscode-languageclient passes the client's pid). */
 const IGNORED_FLAG = /^--clientProcessId=\d+$/
 
-export function main(argv: string[]): void {
-  const args = argv.filter((a) => !IGNORED_FLAG.test(a))
-  if (args.includes("--version") || args.includes("-v")) {
-    process.stdout.write(`${VERSION}\n`)
-    return
-  }
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(`${USAGE}\n`)
-    return
-  }
-  const unknown = args.filter((a) => a !== "--stdio")
-  if (unknown.length > 0 || !args.includes("--stdio")) {
-    process.stderr.write(`${unknown.length ? `agent-lsp: unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}\n\n` : ""}${USAGE}\n`)
-    process.exit(2)
-  }
-  // stdout carries the protocol: nothing else may write there.
+/** stdout carries the protocol (LSP, ACP) or the result (run): console output goes to stderr. */
+function consoleToStderr(): void {
   console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(" ")}\n`)
-  startLspFront({ version: VERSION, globalSettingsFile: process.env.AGENT_LSP_SETTINGS_FILE })
 }
 
-main(process.argv.slice(2))
+/** Dispatches to one front; each is imported only when chosen, so start-up parses that front alone. */
+export async function main(argv: string[]): Promise<void> {
+  const globalSettingsFile = process.env.AGENT_LSP_SETTINGS_FILE
+  if (argv[0] === "run") {
+    consoleToStderr()
+    const { startCliFront } = await import("./fronts/cli/index")
+    await startCliFront(argv.slice(1), { globalSettingsFile })
+    return
+  }
+  const args = argv.filter((a) => !IGNORED_FLAG.test(a))
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) return void process.stdout.write(`${VERSION}\n`)
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) return void process.stdout.write(`${USAGE}\n`)
+  if (args.length === 1 && args[0] === "--stdio") {
+    consoleToStderr()
+    const { startLspFront } = await import("./fronts/lsp/index")
+    return startLspFront({ version: VERSION, globalSettingsFile })
+  }
+  if (args.length === 1 && args[0] === "--acp") {
+    consoleToStderr()
+    const { startAcpFront } = await import("./fronts/acp/index")
+    return startAcpFront({ version: VERSION, globalSettingsFile })
+  }
+  const problem = args.length === 0 ? "" : `agent-lsp: unknown or misplaced argument ${args.map((a) => `"${a}"`).join(" ")}\n\n`
+  process.stderr.write(`${problem}${USAGE}\n`)
+  process.exit(2)
+}
+
+void main(process.argv.slice(2))

@@ -1,4 +1,5 @@
-import type { TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { Todo } from "@agent-lsp/protocol"
+import type { TaskEvent } from "../../server/src/task/events"
 import { defaultSettings, type Settings } from "../../server/src/config/schema"
 import type { TaskControl, ToolContext } from "../../server/src/tools/context"
 import { FakeAsk } from "./fake-ask"
@@ -40,12 +41,12 @@ export interface TestToolContext extends ToolContext {
   editor: FakeEditor
   ask: FakeAsk
   task: FakeTaskControl
-  updates: TaskUpdate[]
+  updates: TaskEvent[]
 }
 
 /** A ToolContext over fakes, rooted at `root`; override anything. */
 export function makeToolContext(root: string, overrides: Partial<Omit<TestToolContext, "settings">> & { settings?: Partial<Settings> } = {}): TestToolContext {
-  const updates: TaskUpdate[] = []
+  const updates: TaskEvent[] = []
   const { settings, ...rest } = overrides
   return {
     workspaceFolders: [root],

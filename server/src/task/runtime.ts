@@ -1,4 +1,5 @@
-import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
+import type { TaskStatus } from "@agent-lsp/protocol"
+import type { TaskEvent } from "./events"
 import type { ModelMessage } from "../model/provider"
 import type { ToolPipeline } from "../pipeline/types"
 import { newEnvironmentMemory } from "./environment"
@@ -37,7 +38,7 @@ export class TaskRuntime {
   constructor(
     readonly state: TaskState,
     private readonly store: TaskStore,
-    private readonly emitter: (taskId: string, update: TaskUpdate) => void,
+    private readonly emitter: (taskId: string, update: TaskEvent) => void,
   ) {}
 
   get taskId(): string {
@@ -54,7 +55,7 @@ export class TaskRuntime {
     this.store.append(this.state.folder, this.taskId, full)
   }
 
-  emit(update: TaskUpdate): void {
+  emit(update: TaskEvent): void {
     this.emitter(this.taskId, update)
   }
 

@@ -1,4 +1,4 @@
-import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
@@ -8,7 +8,7 @@ import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
-import type { TaskEventListener } from "./events"
+import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
 import { expandSlashCommand } from "../tools/run-slash-command"
@@ -332,7 +332,7 @@ class Service implements TaskService {
 
   // ---- helpers --------------------------------------------------------------------------
 
-  private emit(taskId: string, update: TaskUpdate): void {
+  private emit(taskId: string, update: TaskEvent): void {
     for (const listener of this.listeners) {
       try {
         listener(taskId, update)

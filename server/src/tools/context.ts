@@ -58,6 +58,31 @@ export interface EditorPort {
   applyEdit(edit: EditRequest): Promise<EditOutcome>
   /** agent/saveDocuments: asks the editor to save these absolute paths; resolves with the ones it saved. */
   saveDocuments(paths: string[]): Promise<string[]>
+  /**
+   * Present when the editor serves file contents itself (ACP `fs/read_text_file`): every read, including the
+   * text an edit is computed from and checked against, goes through it first; undefined = the editor has no
+   * such file, read the disk. The LSP front leaves it out (its open buffers arrive by didOpen/didChange).
+   */
+  readDocument?(path: string): Promise<OpenDocument | undefined>
+  /**
+   * Present when the editor writes files itself (ACP `fs/write_text_file`): every edit, new files included,
+   * goes through it instead of applyEdit or the disk, and the editor is responsible for saving.
+   */
+  writeDocument?(path: string, text: string): Promise<EditOutcome>
+}
+
+/**
+ * An edit that landed, for fronts that show diffs (ACP `tool_call_update` content). Not part of the LSP
+ * wire: the LSP front already sent the edit as workspace/applyEdit and drops this event.
+ */
+export interface FileEditedEvent {
+  kind: "fileEdited"
+  callId: string
+  /** Absolute path. */
+  path: string
+  /** undefined = the file was created. */
+  oldText?: string
+  newText: string
 }
 
 /**
@@ -101,6 +126,11 @@ export interface QuestionRequest {
   taskId: string
   question: string
   suggestions: { text: string; mode?: string }[]
+  /**
+   * True when the task asks whether to go on past a limit (mistakes, repetition, requests, cost) with
+   * Continue / Stop: a front with nobody to ask (headless) answers Stop instead of guessing.
+   */
+  limit?: boolean
 }
 
 export type QuestionAnswer =
@@ -171,8 +201,8 @@ export interface ToolContext {
   readonly task: TaskControl
   /** Aborted when the task is cancelled. */
   readonly signal: AbortSignal
-  /** Streams an update to the editor while the tool runs (e.g. commandOutput). */
-  emit(update: TaskUpdate): void
+  /** Streams an update to the editor while the tool runs (e.g. commandOutput, fileEdited). */
+  emit(update: TaskUpdate | FileEditedEvent): void
   /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
   readonly mcp?: McpPort
   /** The codebase index of each workspace folder (codebase_search); absent or empty when it is off. */

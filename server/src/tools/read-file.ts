@@ -2,7 +2,7 @@ import { z } from "zod"
 import { defineTool, errorResult, textResult, type PrepareOutcome, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
-import { binaryProblem, readTextFile, statOrProblem } from "../workspace/files"
+import { binaryProblem, editorDocument, readTextFile, statOrProblem } from "../workspace/files"
 import { imageMediaType, readImage } from "../workspace/images"
 import { numberLines, readLineSlice, sliceText, splitLines, type LineSlice } from "../workspace/line-slice"
 import { indentationBlock } from "../workspace/indentation-block"
@@ -66,7 +66,8 @@ function readOutcome(result: ToolResult, shown: string, outsideWorkspace: boolea
 }
 
 async function read(input: Params, absPath: string, shown: string, ctx: ToolContext): Promise<ToolResult> {
-  const document = ctx.editor.openDocument(absPath)
+  // Images are read from the disk; text comes from the editor first (open buffer, or ACP fs/read_text_file).
+  const document = imageMediaType(absPath) ? undefined : await editorDocument(ctx.editor, absPath)
   if (!document) {
     const info = await statOrProblem(absPath, shown)
     if ("kind" in info) return errorResult(info.message)

@@ -19,7 +19,7 @@ export interface OpenBuffer {
 
 /** What the reader needs from a ToolContext (a ToolContext satisfies it). */
 export interface FilesContext {
-  readonly editor: { openDocument(path: string): OpenBuffer | undefined }
+  readonly editor: { openDocument(path: string): OpenBuffer | undefined; readDocument?(path: string): Promise<OpenBuffer | undefined> }
   readonly settings: { readonly files: { readonly maxReadBytes: number } }
 }
 
@@ -42,12 +42,23 @@ export type ReadTextResult =
 export const BINARY_SNIFF_BYTES = 8000
 
 /**
- * Reads a text file for a tool: the open buffer if the editor has `absPath` open, else the disk.
+ * The editor's text of a file: from an editor that serves file contents itself (ACP fs/read_text_file), else
+ * its open buffer; undefined = read the disk. Edits read their base text and re-check it through this.
+ */
+export async function editorDocument(editor: FilesContext["editor"], absPath: string): Promise<OpenBuffer | undefined> {
+  return (editor.readDocument ? await editor.readDocument(absPath) : undefined) ?? editor.openDocument(absPath)
+}
+
+/**
+ * Reads a text file for a tool: the editor's text (see editorDocument) if it has one, else the disk.
  * `shown` is the path as the model should see it in messages. `maxBytes` overrides files.maxReadBytes.
  */
 export async function readTextFile(ctx: FilesContext, absPath: string, shown = absPath, maxBytes?: number): Promise<ReadTextResult> {
-  const document = ctx.editor.openDocument(absPath)
-  if (document) return { kind: "text", text: document.text, source: "buffer", document }
+  const document = await editorDocument(ctx.editor, absPath)
+  if (document) {
+    if (looksBinary(Buffer.from(document.text.slice(0, BINARY_SNIFF_BYTES)))) return binaryProblem(shown)
+    return { kind: "text", text: document.text, source: "buffer", document }
+  }
   const limit = maxBytes ?? ctx.settings.files.maxReadBytes
   const info = await statOrProblem(absPath, shown)
   if ("kind" in info) return info

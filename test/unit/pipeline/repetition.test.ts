@@ -91,7 +91,7 @@ describe("repetition in the pipeline", () => {
     for (let i = 0; i < 4; i++) outcomes.push(await h.pipeline.run(h.call("read_file", { path: "a.ts" }), newTurnState(), h.ctx))
     expect(runs.length - before).toBe(3)
     expect(h.ctx.ask.questions).toEqual([
-      { taskId: "t1", question: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?", suggestions: [{ text: "Continue" }, { text: "Stop" }] },
+      { taskId: "t1", question: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?", suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
     ])
     const fourth = outcomes[3]!
     expect(fourth.status).toBe("error")

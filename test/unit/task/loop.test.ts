@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import type { TaskUpdate } from "@agent-lsp/protocol"
+import type { TaskEvent } from "../../../server/src/task/events"
 import { HangingModel } from "./hanging-model"
 import { makeFixture, requestText, type Fixture } from "./service-fixture"
 
@@ -9,7 +9,7 @@ afterEach(async () => {
   fx = undefined
 })
 
-const kinds = (updates: TaskUpdate[]) => updates.map((u) => u.kind)
+const kinds = (updates: TaskEvent[]) => updates.map((u) => u.kind)
 
 describe("the agent loop", () => {
   it("streams text, a partial tool call, the tool result and completed for a read_file → attempt_completion task", async () => {

@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
+import type { TaskStatus } from "@agent-lsp/protocol"
 import { afterEach } from "vitest"
+import type { TaskEvent } from "../../../server/src/task/events"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import type { ModelProvider } from "../../../server/src/model/provider"
 import { ModeRegistry } from "../../../server/src/modes/registry"
@@ -23,8 +24,8 @@ export interface Fixture {
   editor: FakeEditor
   settings: Settings
   /** Every event, in order, with its task id. */
-  events: { taskId: string; update: TaskUpdate }[]
-  updatesOf(taskId: string): TaskUpdate[]
+  events: { taskId: string; update: TaskEvent }[]
+  updatesOf(taskId: string): TaskEvent[]
   /** Resolves when the task reports this status (now or later). */
   status(taskId: string, status: TaskStatus): Promise<void>
   cleanup(): Promise<void>

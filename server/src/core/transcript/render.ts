@@ -1,4 +1,5 @@
 import type { TaskUpdate, TaskUpdateKind } from "@agent-lsp/protocol"
+import type { TaskEvent } from "../../task/events"
 import type { ApprovalRequest, QuestionRequest } from "../../tools/context"
 
 /**
@@ -75,7 +76,9 @@ export class TranscriptRenderer {
     return this.block(["", ...text.split("\n").map((l) => `> ${l}`), ""])
   }
 
-  update(update: TaskUpdate): string {
+  update(update: TaskEvent): string {
+    // The result line already says what an edit changed; the texts are for fronts that show diffs.
+    if (update.kind === "fileEdited") return ""
     const handlers: { [K in TaskUpdateKind]: (u: Extract<TaskUpdate, { kind: K }>) => string } = {
       text: (u) => this.text(u.delta),
       reasoning: () => "",

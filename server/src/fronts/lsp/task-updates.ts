@@ -33,6 +33,8 @@ export class TaskUpdateSender {
   }
 
   send(taskId: string, event: TaskEvent): void {
+    // Not part of the LSP wire: the editor got the edit itself as workspace/applyEdit.
+    if (event.kind === "fileEdited") return
     if (this.features().agent.taskUpdates) {
       const seq = (this.seq.get(taskId) ?? 0) + 1
       this.seq.set(taskId, seq)

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises"
 import type { ToolContext } from "../context"
 import { diffStats, unifiedDiff } from "../../edits/unified-diff"
 import { writeFileAtomic } from "../../workspace/atomic-write"
+import { editorDocument } from "../../workspace/files"
 import type { EditTarget } from "./target"
 
 /** What happened to one file, for the result message. */
@@ -21,9 +22,16 @@ export interface CommitOutcome {
  * Nothing is written if the file changed since the edit was prepared.
  */
 export async function commitEdit(ctx: ToolContext, target: EditTarget, text: string, tool: string): Promise<CommitOutcome> {
+  const outcome = await commitOnce(ctx, target, text, tool)
+  // Fronts that show diffs (ACP) get the texts; the model only ever sees the diff summary.
+  if (outcome.ok) ctx.emit({ kind: "fileEdited", callId: ctx.callId, path: target.absPath, ...(target.before === undefined ? {} : { oldText: target.before }), newText: text })
+  return outcome
+}
+
+async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, tool: string): Promise<CommitOutcome> {
   const { absPath, shown } = target
   const created = target.before === undefined
-  const document = ctx.editor.openDocument(absPath)
+  const document = await editorDocument(ctx.editor, absPath)
   const now = document ? document.text : await readFile(absPath, "utf8").catch(() => undefined)
   if (now !== target.before) {
     return {
@@ -31,6 +39,12 @@ export async function commitEdit(ctx: ToolContext, target: EditTarget, text: str
       created,
       message: `${shown} changed after this edit was prepared (${now === undefined ? "it was deleted" : "probably edited by the user"}), so the edit was not applied and nothing was written. Read the file again and redo the change on its current content.`,
     }
+  }
+  if (ctx.editor.writeDocument) {
+    // The editor writes files itself (ACP fs/write_text_file) and saves them: nothing else touches the disk.
+    const outcome = await ctx.editor.writeDocument(absPath, text)
+    if (!outcome.ok) return { ok: false, created, message: `The editor did not write ${shown}: ${outcome.reason}` }
+    return { ok: true, created, message: "The editor wrote the new content to the file." }
   }
   if (document && ctx.editor.supportsApplyEdit) {
     const outcome = await ctx.editor.applyEdit({ path: absPath, newText: text, version: document.version, create: created, label: `agent: ${tool} ${shown}` })

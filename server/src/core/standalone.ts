@@ -1,0 +1,50 @@
+import { defaultStateDir } from "../config/paths"
+import type { Settings } from "../config/schema"
+import type { Logger } from "../task/service"
+import type { AskPort, EditorPort } from "../tools/context"
+import { AgentCore } from "./agent-core"
+import { createLogger, type LogSink } from "./logger"
+import { SettingsManager } from "./settings"
+
+/** What a front without LSP (ACP, CLI) hands over to get a core for one workspace folder. */
+export interface StandaloneCoreOptions {
+  /** The workspace folder, absolute (ACP: the session's cwd; CLI: the current directory). */
+  folder: string
+  editor: EditorPort
+  ask: AskPort
+  /** Where log lines and notices go (stderr for both fronts: stdout is the protocol or the result). */
+  sink: LogSink
+  /** The front's own trusted settings (CLI flags), over the global settings file. */
+  trustedOptions?: unknown
+  globalSettingsFile?: string
+  /** What the front adds on top of the resolved settings (ACP: the client's MCP servers). */
+  extend?: (settings: Settings) => Settings
+}
+
+export interface StandaloneCore {
+  core: AgentCore
+  settings: () => Settings
+  log: Logger
+}
+
+/**
+ * Builds an AgentCore the way every non-LSP front needs it: settings from the global file plus the
+ * front's trusted options (there is no workspace/configuration outside LSP), a logger to the front's sink
+ * (redacted, agent.log.file honoured), and the state directory resolved.
+ */
+export async function openStandaloneCore(options: StandaloneCoreOptions): Promise<StandaloneCore> {
+  const manager = new SettingsManager((message) => options.sink("warn", message))
+  await manager.loadInitial(options.trustedOptions, options.globalSettingsFile)
+  const settings = () => (options.extend ? options.extend(manager.value) : manager.value)
+  const log = createLogger(options.sink, () => settings().log)
+  const core = new AgentCore({
+    folders: () => [options.folder],
+    settings,
+    editor: options.editor,
+    ask: options.ask,
+    log,
+    stateDir: settings().stateDir ?? defaultStateDir(),
+    notify: (message) => options.sink("warn", message),
+  })
+  return { core, settings, log }
+}

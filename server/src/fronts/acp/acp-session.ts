@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto"
+import { RequestError, type AgentContext, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from "@agentclientprotocol/sdk"
+import type { AgentCore } from "../../core/agent-core"
+import type { TurnEnd, TurnTracker } from "../../core/turns"
+import type { TaskEvent } from "../../task/events"
+import { TaskRequestError } from "../../task/service"
+import type { Settings } from "../../config/schema"
+import { promptText } from "./prompt-text"
+import type { SessionRecord, SessionStore } from "./session-store"
+import { SessionUpdateMapper } from "./session-updates"
+
+/** What a session shares with the other sessions of its folder. */
+export interface FolderCore {
+  core: AgentCore
+  settings: () => Settings
+  turns: TurnTracker
+}
+
+/**
+ * One ACP session: a conversation in one folder, held by one task of that folder's core (created by the
+ * first prompt). A prompt starts or continues the task and resolves when its run ends; task events come
+ * back as session/update notifications.
+ */
+export class AcpSession {
+  readonly id: string
+  private taskId: string | undefined
+  private mode: string | undefined
+  private cancelled = false
+  private readonly mapper: SessionUpdateMapper
+
+  constructor(
+    private readonly client: AgentContext,
+    private readonly folder: FolderCore,
+    private readonly store: SessionStore,
+    private record: SessionRecord,
+  ) {
+    this.id = record.sessionId
+    this.taskId = record.taskId
+    this.mapper = new SessionUpdateMapper(record.cwd, () => folder.settings())
+  }
+
+  static fresh(cwd: string): SessionRecord {
+    return { sessionId: randomUUID(), cwd, updatedAt: new Date().toISOString() }
+  }
+
+  get cwd(): string {
+    return this.record.cwd
+  }
+
+  get task(): string | undefined {
+    return this.taskId
+  }
+
+  /** Resolves once every update sent so far is written (the SDK validates them asynchronously). */
+  private sent: Promise<unknown> = Promise.resolve()
+
+  send(update: SessionUpdate): void {
+    const sending = this.client.notify("session/update", { sessionId: this.id, update }).catch(() => undefined)
+    this.sent = Promise.all([this.sent, sending])
+  }
+
+  /** ACP wants every update of a turn before the prompt's response: this waits for them. */
+  flush(): Promise<unknown> {
+    return this.sent
+  }
+
+  onEvent(event: TaskEvent): void {
+    for (const update of this.mapper.map(event)) this.send(update)
+  }
+
+  /** Our modes (built-in and custom, .roomodes included) as ACP's mode state. */
+  async modes(): Promise<SessionModeState> {
+    const { modes, defaultMode } = await this.folder.core.tasks.listModes()
+    const current = this.taskId ? (await this.folder.core.tasks.getTask(this.taskId)).mode : (this.mode ?? defaultMode)
+    return { currentModeId: current, availableModes: modes.map((m) => ({ id: m.slug, name: m.name, description: m.description })) }
+  }
+
+  async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
+    const text = promptText(blocks)
+    if (!text.trim()) throw RequestError.invalidParams(undefined, "The prompt has no text.")
+    this.cancelled = false
+    const { core, turns } = this.folder
+    let end: TurnEnd
+    try {
+      if (!this.taskId) {
+        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) })
+        this.taskId = taskId
+        this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
+        end = await this.saved(() => turns.waitNew(taskId))
+      } else {
+        const taskId = this.taskId
+        const done = turns.wait(taskId)
+        await core.sendMessage(taskId, text)
+        end = await this.saved(() => done)
+      }
+    } catch (error) {
+      if (error instanceof TaskRequestError) throw RequestError.invalidParams(undefined, error.message)
+      throw error
+    }
+    await this.flush()
+    return { stopReason: this.stopReason(end) }
+  }
+
+  private async saved(wait: () => Promise<TurnEnd>): Promise<TurnEnd> {
+    void this.store.put({ ...this.record, updatedAt: new Date().toISOString() })
+    return wait()
+  }
+
+  private stopReason(end: TurnEnd): PromptResponse["stopReason"] {
+    if (this.cancelled || end.status === "cancelled" || end.status === "interrupted") return "cancelled"
+    if (end.status === "failed") throw RequestError.internalError(undefined, end.message ?? "The task failed.")
+    return "end_turn"
+  }
+
+  /** session/cancel: the running task stops; the pending prompt answers `cancelled`. */
+  async cancel(): Promise<void> {
+    this.cancelled = true
+    if (this.taskId) await this.folder.core.tasks.cancelTask(this.taskId).catch(() => undefined)
+  }
+
+  /** session/set_mode: the task's mode (its mode event becomes current_mode_update), or the first prompt's. */
+  async setMode(modeId: string): Promise<void> {
+    const { modes } = await this.folder.core.tasks.listModes()
+    if (!modes.some((m) => m.slug === modeId)) throw RequestError.invalidParams(undefined, `Unknown mode "${modeId}"; available: ${modes.map((m) => m.slug).join(", ")}.`)
+    if (this.taskId) {
+      await this.folder.core.tasks.setMode(modeId, this.taskId)
+      return void (await this.flush())
+    }
+    // No task yet: only this session's first prompt uses it (the folder's default mode is other sessions' too).
+    this.mode = modeId
+    this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId })
+    await this.flush()
+  }
+}

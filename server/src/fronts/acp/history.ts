@@ -1,0 +1,29 @@
+import type { SessionUpdate } from "@agentclientprotocol/sdk"
+import type { ResultOf } from "@agent-lsp/protocol"
+import { toolKind, toolLocations, toolTitle } from "./tool-kinds"
+
+/**
+ * A stored task's conversation as the `session/update`s that `session/load` replays: user and agent
+ * messages, each tool call with its final status and result summary, the todo list, the mode.
+ */
+export function historyUpdates(task: ResultOf<"getTask">, cwd: string): SessionUpdate[] {
+  const updates: SessionUpdate[] = []
+  for (const message of task.messages) {
+    if (message.text) updates.push({ sessionUpdate: message.role === "user" ? "user_message_chunk" : "agent_message_chunk", content: { type: "text", text: message.text } })
+    for (const call of message.toolCalls ?? []) {
+      updates.push({
+        sessionUpdate: "tool_call",
+        toolCallId: call.callId,
+        title: toolTitle(call.tool, call.params),
+        kind: toolKind(call.tool),
+        status: call.result ? (call.result.isError ? "failed" : "completed") : "failed",
+        rawInput: call.params,
+        locations: toolLocations(call.params, cwd),
+        content: call.result ? [{ type: "content", content: { type: "text", text: call.result.summary } }] : [],
+      })
+    }
+  }
+  if (task.todos.length) updates.push({ sessionUpdate: "plan", entries: task.todos.map((t) => ({ content: t.text, status: t.status, priority: "medium" })) })
+  updates.push({ sessionUpdate: "current_mode_update", currentModeId: task.mode })
+  return updates
+}

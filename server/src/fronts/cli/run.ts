@@ -1,0 +1,114 @@
+import { realpathSync } from "node:fs"
+import { DiskEditorPort } from "../../core/disk-editor"
+import type { LogSink } from "../../core/logger"
+import { TurnTracker, type TurnEnd } from "../../core/turns"
+import { TaskRequestError } from "../../task/service"
+import { parseRunArgs, RUN_USAGE, settingsFromArgs } from "./args"
+import { humanOutput, jsonOutput } from "./output"
+import { PolicyAskPort, type GiveUp } from "./policy-ask"
+
+/** Exit statuses of `agent-lsp run` (documented in RUN_USAGE and the README). */
+export const EXIT = { completed: 0, failed: 1, usage: 2, interrupted: 130 } as const
+
+export interface RunOptions {
+  globalSettingsFile?: string
+  stdin?: NodeJS.ReadStream
+  stdout?: NodeJS.WriteStream
+  stderr?: NodeJS.WriteStream
+}
+
+/** How long SIGINT waits for the task to wind down (commands killed, state saved) before exiting anyway. */
+const CANCEL_GRACE_MS = 5000
+
+/**
+ * `agent-lsp run`: one task in the current directory with the disk as the editor and the command line's
+ * policy as the user; resolves with the exit status. The core does the work; this maps its events to
+ * stderr/stdout and its end to an exit status.
+ */
+export async function runCli(argv: readonly string[], options: RunOptions = {}): Promise<number> {
+  const stdout = options.stdout ?? process.stdout
+  const stderr = options.stderr ?? process.stderr
+  const parsed = parseRunArgs(argv)
+  if (parsed.kind === "help") return (stdout.write(`${RUN_USAGE}\n`), EXIT.completed)
+  if (parsed.kind === "usageError") return usageError(stderr, parsed.message)
+  const { args } = parsed
+  const text = (args.task ?? (await readTask(options.stdin ?? process.stdin)))?.trim()
+  if (!text) return usageError(stderr, "no task: give it as an argument or on standard input.")
+
+  const output = args.json ? jsonOutput(stdout) : humanOutput(stdout, stderr)
+  const sink: LogSink = (level, line) => {
+    if (level === "error" || level === "warn") stderr.write(`agent-lsp: ${line}\n`)
+  }
+  const tracker = new TurnTracker()
+  let stopped: GiveUp | undefined
+  let interrupted = false
+  let taskId: string | undefined
+  const cancel = () => void (taskId && core.tasks.cancelTask(taskId).catch(() => undefined))
+  const ask = new PolicyAskPort((_, why) => {
+    stopped ??= why
+    // Let the refusal or the Stop answer be recorded first, then end the run.
+    setImmediate(cancel)
+  })
+  // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
+  const { openStandaloneCore } = await import("../../core/standalone")
+  const { core } = await openStandaloneCore({
+    folder: realpathSync(process.cwd()),
+    editor: new DiskEditorPort(),
+    ask,
+    sink,
+    trustedOptions: settingsFromArgs(args),
+    globalSettingsFile: options.globalSettingsFile,
+  })
+  core.onEvent((id, event) => {
+    tracker.onEvent(id, event)
+    output.event(id, event)
+  })
+  const onSigint = () => {
+    if (interrupted) process.exit(EXIT.interrupted) // a second Ctrl-C: do not wait any longer
+    interrupted = true
+    if (!taskId) process.exit(EXIT.interrupted)
+    cancel()
+  }
+  process.on("SIGINT", onSigint)
+  try {
+    try {
+      taskId = (await core.newTask({ text, ...(args.mode ? { mode: args.mode } : {}) })).taskId
+    } catch (error) {
+      output.dispose()
+      if (error instanceof TaskRequestError) return usageError(stderr, error.message)
+      throw error
+    }
+    if (interrupted) cancel()
+    const end = await tracker.waitNew(taskId)
+    const code = exitCode(end, interrupted, stopped)
+    output.finish({
+      status: interrupted ? "interrupted" : stopped ? "failed" : end.status,
+      exitCode: code,
+      ...(code === EXIT.completed ? { result: end.result ?? "" } : {}),
+      message: interrupted ? "interrupted by SIGINT" : (stopped?.message ?? end.message),
+    })
+    return code
+  } finally {
+    process.off("SIGINT", onSigint)
+    await Promise.race([core.dispose(), new Promise((resolve) => setTimeout(resolve, CANCEL_GRACE_MS).unref())])
+  }
+}
+
+function exitCode(end: TurnEnd, interrupted: boolean, stopped: GiveUp | undefined): number {
+  if (interrupted) return EXIT.interrupted
+  if (stopped) return EXIT.failed
+  return end.status === "completed" ? EXIT.completed : EXIT.failed
+}
+
+function usageError(stderr: Pick<NodeJS.WriteStream, "write">, message: string): number {
+  stderr.write(`agent-lsp run: ${message}\n\n${RUN_USAGE}\n`)
+  return EXIT.usage
+}
+
+/** The task from standard input; undefined when stdin is a terminal (nobody would type an end). */
+async function readTask(stdin: NodeJS.ReadStream): Promise<string | undefined> {
+  if (stdin.isTTY) return undefined
+  const chunks: Buffer[] = []
+  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  return Buffer.concat(chunks).toString("utf8")
+}
