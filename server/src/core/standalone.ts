@@ -46,5 +46,7 @@ export async function openStandaloneCore(options: StandaloneCoreOptions): Promis
     stateDir: settings().stateDir ?? defaultStateDir(),
     notify: (message) => options.sink("warn", message),
   })
+  // The codebase index builds in the background (codebase_search answers from what is indexed so far).
+  core.start()
   return { core, settings, log }
 }
