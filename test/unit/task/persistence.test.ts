@@ -68,8 +68,10 @@ describe("task persistence and cancellation", () => {
     await fx.status(taskId, "cancelled")
     const alive = () => { try { process.kill(pid, 0); return true } catch { return false } }
     await expect.poll(alive, { timeout: 10_000 }).toBe(false)
-    const task = await fx.service.getTask(taskId)
-    expect(task.messages.at(-1)!.toolCalls![0]).toMatchObject({ tool: "execute_command", result: { isError: true, summary: INTERRUPTED_RESULT } })
+    // The status is "cancelled" at once; the unwinding loop records the interrupted result right after.
+    await expect
+      .poll(async () => (await fx.service.getTask(taskId)).messages.at(-1)?.toolCalls?.[0], { timeout: 10_000 })
+      .toMatchObject({ tool: "execute_command", result: { isError: true, summary: INTERRUPTED_RESULT } })
   })
 
   it("after a restart lists a task that was running as interrupted, skips a torn last line, and resumes it", async () => {
