@@ -62,7 +62,24 @@ export const SettingsSchema = z.object({
       outputLines: z.number().int().positive().default(500),
     })
     .prefault({}),
-  approval: z.object({ timeoutSeconds: z.number().positive().default(600) }).prefault({}),
+  approval: z
+    .object({
+      timeoutSeconds: z
+        .number()
+        .positive()
+        .default(600)
+        .describe("Seconds an approval or question waits for the user before it counts as rejected (the model is told)."),
+    })
+    .prefault({}),
+  timeouts: z
+    .object({
+      editorSeconds: z
+        .number()
+        .positive()
+        .default(30)
+        .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
+    })
+    .prefault({}),
   limits: z
     .object({
       repeatedCalls: z.number().int().min(0).default(3),

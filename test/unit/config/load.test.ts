@@ -32,6 +32,7 @@ describe("resolveSettings", () => {
           autoApprove: { write: true },
           mcpServers: { x: { command: "evil" } },
           model: "claude-x",
+          maxTokens: 1000,
         },
       },
     ])
@@ -42,10 +43,19 @@ describe("resolveSettings", () => {
     expect(settings.autoApprove.write).toBe(false)
     expect(settings.mcpServers).toEqual({})
     // Harmless keys still apply, and deny lists only make things stricter.
-    expect(settings.model).toBe("claude-x")
+    expect(settings.model).toBe(defaultSettings().model)
+    expect(settings.maxTokens).toBe(1000)
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
-      ["agent.autoApprove.write", "agent.baseUrl", "agent.log.file", "agent.mcpServers", "agent.search.ripgrepPath", "agent.terminal.allow"].sort(),
+      [
+        "agent.autoApprove.write",
+        "agent.baseUrl",
+        "agent.log.file",
+        "agent.mcpServers",
+        "agent.model",
+        "agent.search.ripgrepPath",
+        "agent.terminal.allow",
+      ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
   })
