@@ -63,3 +63,8 @@ export function secretValues(env: NodeJS.ProcessEnv = process.env): { name: stri
   for (const [name, value] of held) out.set(name, value)
   return [...out].map(([name, value]) => ({ name, value }))
 }
+
+/** Forgets a held secret (tests; a key the user removed). */
+export function dropSecret(name: string): void {
+  held.delete(name)
+}

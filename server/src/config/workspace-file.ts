@@ -1,5 +1,5 @@
-import { readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { readRegularFile } from "./regular-file"
 
 /** The workspace settings file, relative to a workspace folder: `{ "agent": { … } }`. Untrusted: it only tightens. */
 export const WORKSPACE_SETTINGS_FILE = join(".agent-lsp", "settings.json")
@@ -13,7 +13,7 @@ export async function readWorkspaceSettings(folder: string): Promise<{ value?: u
   const path = join(folder, WORKSPACE_SETTINGS_FILE)
   let text: string
   try {
-    text = await readFile(path, "utf8")
+    text = (await readRegularFile(path)).toString("utf8")
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === "ENOENT" || code === "ENOTDIR") return {}

@@ -63,7 +63,8 @@ export interface EditorPort {
 export type ApprovalSubject =
   | { kind: "none" }
   | { kind: "read"; paths: string[]; outsideWorkspace?: boolean }
-  | { kind: "write"; paths: string[] }
+  /** `realPaths`: where the writes land with symlinks resolved; the protected-path check looks at both. */
+  | { kind: "write"; paths: string[]; realPaths?: string[] }
   | { kind: "command"; command: string; cwd: string }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
