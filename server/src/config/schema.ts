@@ -99,6 +99,17 @@ export const SettingsSchema = z.object({
   diff: z.object({ fuzzyThreshold: z.number().min(0.5).max(1).default(1.0) }).prefault({}),
   search: z.object({ ripgrepPath: z.string().min(1).optional() }).prefault({}),
   mcpServers: z.record(z.string(), McpServerConfig).default({}),
+  mcp: z
+    .object({
+      connectTimeoutSeconds: z
+        .number()
+        .positive()
+        .default(10)
+        .describe(
+          "How long a task's first model request waits for the configured MCP servers to connect (after the trust question for a workspace .roo/mcp.json, which follows approval.timeoutSeconds). Servers not connected by then are left out of that request and named in the task.",
+        ),
+    })
+    .prefault({}),
   checkpoints: z
     .object({ enabled: z.boolean().default(true), maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024) })
     .prefault({}),

@@ -28,6 +28,11 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  /**
+   * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
+   * answer, so their tools are in that request); resolves with a note for the task, or undefined.
+   */
+  beforeFirstRequest?: (task: { taskId: string; ask: AskPort; signal: AbortSignal }) => Promise<string | undefined>
 }
 
 type TurnEnd = "continue" | "completed" | "stop" | "aborted"
@@ -42,6 +47,9 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   rt.completedResult = undefined
   rt.setStatus("running")
   try {
+    const note = await env.beforeFirstRequest?.({ taskId: rt.taskId, ask: env.ask, signal })
+    if (signal.aborted) return
+    if (note) rt.progress(note)
     for (;;) {
       const end = await oneTurn(rt, env, signal)
       if (end === "aborted" || signal.aborted) return

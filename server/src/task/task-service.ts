@@ -16,7 +16,7 @@ import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
-/** What createTaskService takes beyond what lsp/ always provides; each part is injectable for tests. */
+/** What createTaskService takes beyond what the core always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
   /** Default: the Anthropic provider, SDK loaded on the first request. */
   modelProvider?: ModelProvider
@@ -26,6 +26,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   pipelineOptions?: Partial<ToolPipelineOptions>
   /** Default: a ModeRegistry over the workspace folders. */
   modes?: ModeLookup
+  /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
+  beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
 
 const LIVE_STATUSES = new Set(["running", "waiting", "paused"])
@@ -196,6 +198,7 @@ class Service implements TaskService {
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
       control: this.control(rt),
+      beforeFirstRequest: this.deps.beforeFirstRequest,
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
