@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { startLspFront } from "./fronts/lsp/index"
+import { relaunchWithoutSecrets } from "./launch/relaunch"
 
 declare const AGENT_LSP_VERSION: string
 const VERSION = typeof AGENT_LSP_VERSION === "string" ? AGENT_LSP_VERSION : "0.0.0-dev"
@@ -31,6 +32,8 @@ export function main(argv: string[]): void {
     process.stderr.write(`${unknown.length ? `agent-lsp: unknown argument ${unknown.map((a) => `"${a}"`).join(", ")}\n\n` : ""}${USAGE}\n`)
     process.exit(2)
   }
+  // The API keys must not be readable by what the agent starts, /proc/$PPID/environ included.
+  if (relaunchWithoutSecrets() === "parent") return
   // stdout carries the protocol: nothing else may write there.
   console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(" ")}\n`)
   startLspFront({ version: VERSION, globalSettingsFile: process.env.AGENT_LSP_SETTINGS_FILE })

@@ -1,4 +1,5 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import { secretEnv } from "../config/secrets"
 import { createModelProvider } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
@@ -192,7 +193,7 @@ class Service implements TaskService {
     const env: LoopEnv = {
       settings: this.deps.settings,
       workspaceFolders: this.deps.workspaceFolders,
-      provider: this.deps.modelProvider ?? createModelProvider(this.deps.settings()),
+      provider: this.deps.modelProvider ?? createModelProvider(this.deps.settings(), { env: secretEnv() }),
       modes: this.modes,
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
