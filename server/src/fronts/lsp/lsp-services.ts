@@ -65,7 +65,7 @@ export class LspServices {
   static async create(deps: LspServicesDeps): Promise<LspServices> {
     const services = new LspServices(deps)
     const init = deps.params.initializationOptions as { agent?: unknown } | undefined
-    await services.settings.loadInitial(init && typeof init === "object" ? init.agent : undefined, deps.globalSettingsFile)
+    await services.settings.loadInitial(init && typeof init === "object" ? init.agent : undefined, deps.globalSettingsFile, deps.folders())
     if (!deps.features().agent.taskUpdates) {
       services.transcript = new TranscriptWriter({
         dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
@@ -135,6 +135,8 @@ export class LspServices {
   }
 
   private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
+    // A task runs under the workspace settings file as it is now, not as it was when the watcher last looked.
+    await this.settings.refreshWorkspaceFiles(this.deps.folders())
     const result = await (await this.core()).newTask(params)
     this.updates.setTitle(result.taskId, params.text)
     void this.transcript?.startTask(result.taskId, params.text.split("\n", 1)[0]!.slice(0, 100), params.text)
@@ -192,6 +194,7 @@ export class LspServices {
   }
 
   async dispose(): Promise<void> {
+    this.settings.dispose()
     await this.loaded?.dispose()
     await this.transcript?.flush()
   }
