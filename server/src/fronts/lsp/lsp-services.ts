@@ -69,7 +69,7 @@ export class LspServices {
     if (!deps.features().agent.taskUpdates) {
       services.transcript = new TranscriptWriter({
         dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
-        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message)),
+        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message), () => services.settings.value.timeouts.editorSeconds * 1000),
       })
     }
     return services
@@ -104,7 +104,7 @@ export class LspServices {
       const core: AgentCore = new AgentCore({
         folders: this.deps.folders,
         settings,
-        editor: new LspEditorPort(connection, features, documents),
+        editor: new LspEditorPort(connection, features, documents, () => settings().timeouts.editorSeconds * 1000),
         ask,
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
@@ -129,9 +129,12 @@ export class LspServices {
     return runCommand(this.deps.connection, this.commands, command, args)
   }
 
-  async respond(requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }): Promise<void> {
-    if (!this.pending.respond(requestId, answer))
+  async respond(requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }, taskId?: string): Promise<void> {
+    const outcome = this.pending.respond(requestId, answer, taskId)
+    if (outcome === "unknown")
       throw new ResponseError(ErrorCodes.InvalidParams, `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`)
+    if (outcome === "otherTask")
+      throw new ResponseError(ErrorCodes.InvalidParams, `Request "${requestId}" belongs to another task than ${taskId}; nothing was answered. Answer it with that task's id, or without taskId.`)
   }
 
   private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
@@ -169,7 +172,7 @@ export class LspServices {
       case P.resumeTask.method:
         return runAgentRequest(P.resumeTask, raw, async ({ taskId }) => ((await (await tasks()).resumeTask(taskId)), {}))
       case P.respond.method:
-        return runAgentRequest(P.respond, raw, async ({ requestId, ...answer }) => ((await this.respond(requestId, answer)), {}))
+        return runAgentRequest(P.respond, raw, async ({ requestId, taskId, ...answer }) => ((await this.respond(requestId, answer, taskId)), {}))
       case P.listTasks.method:
         return runAgentRequest(P.listTasks, raw, async () => ({ tasks: await (await tasks()).listTasks() }))
       case P.getTask.method:
