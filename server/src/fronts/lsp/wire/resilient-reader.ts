@@ -91,6 +91,13 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     const length = Number(match[1])
     const nextHeader = this.findHeader(bodyStart)
+    // A header with no body before the next header (only whitespace between): skip it alone, so it does
+    // not swallow the next request as its body. A JSON-RPC body starts with "{", never with a header.
+    if (nextHeader >= 0 && this.buffer.subarray(bodyStart, nextHeader).toString("utf8").trim() === "") {
+      this.onParseFailure({ reason: "a message header without a body" })
+      this.buffer = this.buffer.subarray(nextHeader)
+      return true
+    }
     if (this.buffer.length < bodyStart + length) {
       // Too long a Content-Length shows as a new header inside the "body": deliver what came before it.
       if (nextHeader >= 0 && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
