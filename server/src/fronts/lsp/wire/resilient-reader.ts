@@ -15,6 +15,13 @@ export type ParseFailure = { reason: string }
  * or mis-frames: malformed JSON is answered with ParseError and skipped; a missing, non-numeric, too
  * short or too long Content-Length is recovered by resynchronising on the next `Content-Length:` header.
  * Messages of any size are accepted (a 10 MB didOpen is normal for a generated file).
+ *
+ * Why not vscode-jsonrpc's ReadableStreamMessageReader: on well-formed input it does the same framing, but
+ * it cannot recover from a bad frame — a header without Content-Length throws and leaves its buffer
+ * mid-message, a wrong Content-Length mis-frames every later message, and a bad body only fires onError
+ * with no ParseError reply. What this reader does better: ParseError answers, resynchronising on the next
+ * header, a header-only frame that does not swallow the next request, and no copy per chunk of a long
+ * body. Everything after framing (dispatch, cancellation, progress) is vscode-jsonrpc's.
  */
 export class ResilientMessageReader extends AbstractMessageReader {
   private buffer = Buffer.alloc(0)
