@@ -2,6 +2,7 @@ import { z } from "zod"
 import { AgentMethods } from "./names"
 import {
   ApprovalOption,
+  Diagnostic,
   ModeSummary,
   Range,
   TaskStatus,
@@ -173,6 +174,13 @@ export const SaveDocuments = request(
   "serverToClient",
 )
 
+export const Diagnostics = request(
+  AgentMethods.diagnostics,
+  z.object({ uris: z.array(z.string()) }),
+  z.object({ diagnostics: z.array(z.object({ uri: z.string(), items: z.array(Diagnostic) })) }),
+  "serverToClient",
+)
+
 /** Every method of the contract, keyed like AgentMethods. */
 export const AgentProtocol = {
   newTask: NewTask,
@@ -192,6 +200,7 @@ export const AgentProtocol = {
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,
   saveDocuments: SaveDocuments,
+  diagnostics: Diagnostics,
 } as const satisfies Record<keyof typeof AgentMethods, MethodTriple<string, z.ZodType, z.ZodType>>
 
 export type ParamsOf<K extends keyof typeof AgentProtocol> = z.infer<(typeof AgentProtocol)[K]["params"]>

@@ -59,7 +59,11 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     kind: z.literal("usage"),
     inputTokens: z.number(),
     outputTokens: z.number(),
+    /** Input tokens read from the provider's prompt cache (billed far below plain input). */
     cacheReadTokens: z.number().optional(),
+    /** Input tokens written to the prompt cache (Anthropic bills them above plain input). */
+    cacheWriteTokens: z.number().optional(),
+    /** Estimated from list prices; absent when the model's price is unknown. */
     costUsd: z.number().optional(),
   }),
 ])
@@ -91,3 +95,14 @@ export const ModeSummary = z.object({
   source: ModeSource,
 })
 export type ModeSummary = z.infer<typeof ModeSummary>
+
+/** An LSP Diagnostic, as the editor reports it (agent/diagnostics). Fields beyond these are ignored. */
+export const Diagnostic = z.object({
+  range: Range,
+  /** 1 error, 2 warning, 3 information, 4 hint (LSP DiagnosticSeverity); absent means error. */
+  severity: z.number().int().min(1).max(4).optional(),
+  code: z.union([z.string(), z.number()]).optional(),
+  source: z.string().optional(),
+  message: z.string(),
+})
+export type Diagnostic = z.infer<typeof Diagnostic>

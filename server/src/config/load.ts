@@ -1,3 +1,4 @@
+import { unknownModeProfiles } from "./profiles-check"
 import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
 import { isMinKey, isTightenOnlyBoolean, isTrustedOnly, isTrustedSource, isUnionKey, leafPaths, strictness, type SettingsSource } from "./trust"
@@ -43,7 +44,8 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
   const problems: SettingsProblem[] = []
   const defaults = defaultSettings()
   let merged = Object.create(null) as Record<string, unknown>
-  const setBySource = new Set<string>()
+  /** Which source gave each key that was kept, for problems found on the merged result. */
+  const setBy = new Map<string, SettingsSource>()
   for (const { source, value } of sources) {
     if (value === undefined || value === null) continue
     if (typeof value !== "object" || Array.isArray(value)) {
@@ -64,7 +66,7 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
       }
       const before = getPath(merged, path)
       if (isUnionKey(path) && Array.isArray(leaf) && Array.isArray(before)) leaf = [...new Set([...before, ...leaf])]
-      if (isMinKey(path) && setBySource.has(path) && typeof leaf === "number" && typeof before === "number") {
+      if (isMinKey(path) && setBy.has(path) && typeof leaf === "number" && typeof before === "number") {
         if (strictness(path, before) <= strictness(path, leaf)) continue
       }
       const candidate = setPath(cloneTree(merged), path, leaf)
@@ -77,12 +79,18 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
         continue
       }
       merged = candidate
-      setBySource.add(path)
+      setBy.set(path, source)
     }
   }
   const final = SettingsSchema.safeParse(merged)
   // Every leaf was checked above; a cross-field failure here falls back to defaults rather than failing.
-  return { settings: final.success ? final.data : defaults, problems }
+  const settings = final.success ? final.data : defaults
+  for (const unknown of unknownModeProfiles(settings)) {
+    delete settings.modeProfiles[unknown.mode]
+    // modeProfiles is one leaf (a map of names) in leafPaths.
+    problems.push({ key: `agent.modeProfiles.${unknown.mode}`, source: setBy.get("modeProfiles") ?? "defaults", message: unknown.message })
+  }
+  return { settings, problems }
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

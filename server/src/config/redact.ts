@@ -3,7 +3,7 @@ import { secretValues } from "./secrets"
 /**
  * Removes secrets from text bound for a log, a task file, a transcript, $/progress or a command artifact:
  * the value of every secret the server holds or sees in its environment (API keys, tokens), Authorization /
- * x-api-key headers, and sk-… style keys.
+ * x-api-key headers, and sk-ant-… / sk-proj-… / sk-or-… style keys.
  */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   let out = text
@@ -13,5 +13,5 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
     .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, "$1$2[redacted]")
     .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, "$1[redacted]")
     .replace(/sk-ant-[A-Za-z0-9_-]{8,}/g, "sk-ant-[redacted]")
-    .replace(/\bsk-(proj-)?[A-Za-z0-9_-]{20,}/g, "sk-$1[redacted]")
+    .replace(/\bsk-(proj|or-v1|svcacct)-[A-Za-z0-9_-]{8,}/g, "sk-$1-[redacted]")
 }

@@ -10,6 +10,19 @@ export const DEFAULT_MODEL = "claude-sonnet-5-5"
 
 const prefixList = z.array(z.string())
 
+/** The model APIs agent-lsp speaks. */
+export const ProviderName = z.enum(["anthropic", "openai"])
+
+/** A named model set-up; each key it leaves out is taken from the top-level settings. */
+export const ModelProfile = z.object({
+  provider: ProviderName.optional().describe('"anthropic" or "openai"; unset = agent.provider.'),
+  model: z.string().min(1).optional().describe("The model name; unset = agent.model (only when the profile keeps agent.provider)."),
+  baseUrl: z.string().url().optional().describe("Base URL of the API; unset = agent.baseUrl when the profile keeps agent.provider, else the provider's default."),
+  maxTokens: z.number().int().positive().optional().describe("Most tokens per reply; unset = agent.maxTokens."),
+  contextWindow: z.number().int().positive().optional().describe("Context window in tokens; unset = agent.contextWindow, else the model's."),
+})
+export type ModelProfile = z.infer<typeof ModelProfile>
+
 export const McpServerConfig = z.union([
   z.object({
     type: z.literal("stdio").optional(),
@@ -33,12 +46,55 @@ export const McpServerConfig = z.union([
 export type McpServerConfig = z.infer<typeof McpServerConfig>
 
 export const SettingsSchema = z.object({
-  model: z.string().min(1).default(DEFAULT_MODEL),
-  maxTokens: z.number().int().positive().default(8192),
-  /** Base URL of the Messages API; undefined = SDK default (or ANTHROPIC_BASE_URL). Trusted sources only. */
-  baseUrl: z.string().url().optional(),
-  /** Context window in tokens; undefined = the model's. */
-  contextWindow: z.number().int().positive().optional(),
+  provider: ProviderName.default("anthropic").describe(
+    'Which API the agent talks to: "anthropic" (the Messages API) or "openai" (any OpenAI-compatible Chat Completions server: OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp). Read only from trusted sources.',
+  ),
+  model: z
+    .string()
+    .min(1)
+    .default(DEFAULT_MODEL)
+    .describe("The model name, passed to the provider as given (e.g. claude-sonnet-5-5, gpt-4.1, openai/gpt-4o, qwen2.5-coder:14b). Read only from trusted sources."),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(8192)
+    .describe("Most tokens the model may write in one reply (capped at the model's own limit where agent-lsp knows it)."),
+  baseUrl: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "Base URL of the provider's API; unset = ANTHROPIC_BASE_URL or OPENAI_BASE_URL, else the official API (e.g. http://localhost:11434/v1 for Ollama). Read only from trusted sources.",
+    ),
+  contextWindow: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("The model's context window in tokens, for condensing; unset = the model's from agent-lsp's table (required for models it does not know on the openai provider)."),
+  profiles: z
+    .record(z.string(), ModelProfile)
+    .default({})
+    .describe("Named model set-ups that modes can use (agent.modeProfiles); a profile inherits the top-level settings it does not set. Read only from trusted sources."),
+  modeProfiles: z
+    .record(z.string(), z.string().min(1))
+    .default({})
+    .describe('Which profile each mode uses, by mode slug (e.g. {"architect": "strong", "code": "cheap"}); other modes use the top-level settings. Read only from trusted sources.'),
+  timeouts: z
+    .object({
+      modelIdleSeconds: z
+        .number()
+        .positive()
+        .default(120)
+        .describe("A model stream that sends nothing for this long is aborted and retried like a network fault."),
+      editorSeconds: z
+        .number()
+        .positive()
+        .default(30)
+        .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
+    })
+    .prefault({}),
   modes: z.object({ default: z.string().min(1).default("code") }).prefault({}),
   tools: z
     .object({ disabled: z.array(z.string()).default([]), enabled: z.array(z.string()).default([]) })
@@ -60,6 +116,10 @@ export const SettingsSchema = z.object({
       /** Hard limit per command; 0 = none. */
       timeoutSeconds: z.number().min(0).default(0),
       outputLines: z.number().int().positive().default(500),
+      shell: z
+        .enum(["sh", "bash"])
+        .default("sh")
+        .describe("The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read."),
     })
     .prefault({}),
   approval: z
@@ -69,15 +129,6 @@ export const SettingsSchema = z.object({
         .positive()
         .default(600)
         .describe("Seconds an approval or question waits for the user before it counts as rejected (the model is told)."),
-    })
-    .prefault({}),
-  timeouts: z
-    .object({
-      editorSeconds: z
-        .number()
-        .positive()
-        .default(30)
-        .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
     })
     .prefault({}),
   limits: z
@@ -108,6 +159,24 @@ export const SettingsSchema = z.object({
         .describe(
           "How long a task's first model request waits for the configured MCP servers to connect (after the trust question for a workspace .roo/mcp.json, which follows approval.timeoutSeconds). Servers not connected by then are left out of that request and named in the task.",
         ),
+    })
+    .prefault({}),
+  diagnostics: z
+    .object({
+      enabled: z.boolean().default(true).describe("Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers."),
+      languageServers: z
+        .record(
+          z.string(),
+          z.object({
+            command: z.array(z.string().min(1)).min(1).describe("The language server's command line, e.g. [\"typescript-language-server\", \"--stdio\"]."),
+            extensions: z.array(z.string().min(1)).min(1).describe("File extensions it checks, e.g. [\".ts\", \".tsx\"]."),
+          }),
+        )
+        .default({})
+        .describe("Language servers the agent starts itself to check edited files, by LSP language id, for editors that do not answer agent/diagnostics (and the ACP and headless fronts). Trusted sources only: they are programs to run."),
+      minSeverity: z.enum(["error", "warning"]).default("error").describe("The least severe new problem that is reported to the model after an edit."),
+      settleMs: z.number().int().min(0).default(1000).describe("How long after an edit the editor's diagnostics are read (agent/diagnostics), so its language server has re-checked the file."),
+      timeoutSeconds: z.number().positive().default(15).describe("The longest wait for a language server the agent started to report a file's problems (a cold TypeScript server takes 5-8 s for its first file)."),
     })
     .prefault({}),
   checkpoints: z

@@ -12,6 +12,7 @@
  */
 export const TRUSTED_ONLY_KEYS = [
   "baseUrl",
+  // Which API and model receive the conversation (and, with baseUrl, the API key).
   "provider",
   "model",
   "profiles",

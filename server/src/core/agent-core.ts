@@ -9,7 +9,8 @@ import { ModeRegistry } from "../modes/registry"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
-import type { AskPort, EditorPort } from "../tools/context"
+import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
+import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
@@ -26,6 +27,11 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /**
+   * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
+   * the language servers of diagnostics.languageServers itself.
+   */
+  diagnostics?: DiagnosticsPort
 }
 
 /**
@@ -40,6 +46,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** Language servers the core started (when the front brought no diagnostics of its own). */
+  private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -60,6 +68,11 @@ export class AgentCore {
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
     const hub = this.hub
     const checkpoints = this.checkpoints
+    if (!deps.diagnostics) {
+      this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+      // A cold language server takes seconds for its first file: start it now, not at the first edit.
+      if (this.languageServers.configured && settings().diagnostics.enabled) this.languageServers.warm()
+    }
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
@@ -69,6 +82,7 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      diagnostics: deps.diagnostics ?? this.languageServers,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
@@ -167,6 +181,7 @@ export class AgentCore {
     this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
+    await this.languageServers?.dispose()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

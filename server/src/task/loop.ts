@@ -1,7 +1,6 @@
 import { type as osType, release } from "node:os"
 import type { Todo } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
-import { contextWindowFor } from "../model/pricing"
 import { ModelError, type ModelContentBlock, type ModelMessage, type ModelProvider } from "../model/provider"
 import type { ModeLookup } from "../modes/registry"
 import type { ModeConfig } from "../modes/types"
@@ -9,25 +8,31 @@ import { newTurnState } from "../pipeline/types"
 import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
+import type { BackgroundCommands } from "../terminal/background"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
-import { endedBackgroundCommands } from "../tools/execute-command"
 import { forRequest, interruptedResult, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
+import { modelForMode, type ModelChoice } from "./model-for-mode"
 import { addUsage } from "./usage"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
   settings(): Settings
   workspaceFolders(): readonly string[]
-  provider: ModelProvider
+  /** The provider for the model a request goes to (one per API and base URL). */
+  providerFor(choice: ModelChoice): ModelProvider
   modes: ModeLookup
   editor: EditorPort
   /** The task's gated AskPort (see ask-gate.ts). */
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  /** Commands left running in the background, of this task service. */
+  background: BackgroundCommands
+  /** Problems after edits (the front's, or language servers the core started). */
+  diagnostics?: ToolContext["diagnostics"]
   /**
    * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
@@ -81,6 +86,9 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   const pipeline = rt.pipeline!
   const mode = modeOf(rt, env)
   const tools = pipeline.toolsFor(mode.slug)
+  // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
+  const choice = modelForMode(settings, mode.slug)
+  const provider = env.providerFor(choice)
   const system = buildSystemPrompt({
     mode,
     modes: env.modes.list(),
@@ -89,22 +97,24 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
   })
   await maybeCondense(rt, {
-    provider: env.provider,
-    model: settings.model,
-    maxTokens: settings.maxTokens,
+    provider,
+    providerName: choice.provider,
+    model: choice.model,
+    maxTokens: choice.maxTokens,
     system,
     tools,
     signal,
-    contextWindow: settings.contextWindow ?? contextWindowFor(settings.model),
+    contextWindow: choice.contextWindow,
     condenseAtPercent: settings.context.condenseAtPercent,
   })
   if (signal.aborted) return "aborted"
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.requestsSinceCheck++
-  rt.progress(`Waiting for the model (request ${rt.state.usage.requests + 1})`)
+  // Naming the model shows the user which profile the mode switched to.
+  rt.progress(`Waiting for ${choice.model} (${choice.profile ? `profile ${choice.profile}, ` : ""}request ${rt.state.usage.requests + 1})`)
   const acc = newAccumulator()
   try {
-    await streamTurn(env.provider, { model: settings.model, maxTokens: settings.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
+    await streamTurn(provider, { model: choice.model, maxTokens: choice.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
   } catch (error) {
     if (signal.aborted) return keepInterrupted(rt, acc)
     if (isContextOverflow(error) && !rt.overflowRetried && acc.text === "" && acc.calls.length === 0) {
@@ -118,7 +128,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   }
   if (signal.aborted) return keepInterrupted(rt, acc)
   rt.overflowRetried = false
-  addUsage(rt, settings.model, acc.usage)
+  addUsage(rt, choice, acc.usage)
   rt.addMessage(assistantMessage(acc))
   rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
   rt.messagesAtLastRequest = rt.state.messages.length
@@ -128,7 +138,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     const reply = await pipeline.noToolCall(toolContext(rt, env, "no-tool-call", signal))
     if (signal.aborted) return "aborted"
     if (reply.stopTask || reply.waitForUser) return "stop"
-    rt.addMessage({ role: "user", content: [{ type: "text", text: reply.message }, ...queuedText(rt)] })
+    rt.addMessage({ role: "user", content: [{ type: "text", text: reply.message }, ...queuedText(rt, env)] })
     return "continue"
   }
 
@@ -146,7 +156,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     if (outcome.stopTask || outcome.waitForUser) stop = true
   }
   const unrun = calls.slice(results.length).map((call) => interruptedResult(call.id))
-  rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt)] }, summaries)
+  rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt, env)] }, summaries)
   if (signal.aborted) return "aborted"
   if (rt.completedResult !== undefined) return "completed"
   return stop ? "stop" : "continue"
@@ -182,9 +192,9 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 }
 
 /** What arrived while the model worked: the user's messages, and commands left running that have ended. */
-function queuedText(rt: TaskRuntime): ModelContentBlock[] {
+function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
   const fromUser = rt.queued.splice(0).map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
-  const ended = endedBackgroundCommands(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
+  const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
   return [...fromUser, ...ended]
 }
 
@@ -202,7 +212,7 @@ function modeOf(rt: TaskRuntime, env: LoopEnv): ModeConfig {
 }
 
 function systemInfo(rt: TaskRuntime, env: LoopEnv) {
-  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (process.env.SHELL ?? "/bin/sh")
+  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (env.settings().terminal.shell === "bash" ? "/bin/bash" : "/bin/sh")
   const folders = env.workspaceFolders()
   return {
     os: `${osType()} ${release()}`,
@@ -224,8 +234,10 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     editor: env.editor,
     ask: env.ask,
     task: env.control,
+    background: env.background,
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }
 }

@@ -1,9 +1,10 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import { secretEnv } from "../config/secrets"
-import { createModelProvider } from "../model/index"
+import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
 import { createToolPipeline } from "../pipeline/index"
+import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
@@ -19,7 +20,7 @@ import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
 /** What createTaskService takes beyond what the core always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
-  /** Default: the Anthropic provider, SDK loaded on the first request. */
+  /** Replaces every provider (tests); default: the provider each mode's profile names, SDK loaded on the first request. */
   modelProvider?: ModelProvider
   /** One pipeline per task. Default: createToolPipeline with `pipelineOptions`. */
   pipelineFactory?: (task: { taskId: string; folder: string }) => ToolPipeline
@@ -42,8 +43,13 @@ class Service implements TaskService {
   private readonly store: TaskStore
   private readonly modes: ModeLookup
   private readonly listeners = new Set<TaskEventListener>()
+  /** Commands the model's timeout left running, of this service's tasks. */
+  private readonly background = new BackgroundCommands()
   private readonly runtimes = new Map<string, TaskRuntime>()
   private readonly loadedFolders = new Set<string>()
+  /** One provider per API endpoint, shared by the tasks (each profile may name another). */
+  // The keys live in the held secrets (server/src/launch/), not in process.env.
+  private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
   private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()
@@ -164,6 +170,7 @@ class Service implements TaskService {
   async dispose(): Promise<void> {
     const live = [...this.runtimes.values()].filter((rt) => rt.live)
     for (const rt of live) this.stop(rt, "interrupted")
+    this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.loop))
   }
 
@@ -193,11 +200,13 @@ class Service implements TaskService {
     const env: LoopEnv = {
       settings: this.deps.settings,
       workspaceFolders: this.deps.workspaceFolders,
-      provider: this.deps.modelProvider ?? createModelProvider(this.deps.settings(), { env: secretEnv() }),
+      providerFor: this.deps.modelProvider ? () => this.deps.modelProvider! : this.providers,
       modes: this.modes,
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      diagnostics: this.deps.diagnostics,
+      background: this.background,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
     }
@@ -214,6 +223,7 @@ class Service implements TaskService {
   private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
     rt.stopped = true
+    this.background.kill(rt.taskId)
     rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
     rt.controller.abort(new Error(status))
   }

@@ -33,6 +33,10 @@ describe("resolveSettings", () => {
           mcpServers: { x: { command: "evil" } },
           model: "claude-x",
           maxTokens: 1000,
+          provider: "openai",
+          profiles: { evil: { provider: "openai", baseUrl: "https://evil.example/v1" } },
+          modeProfiles: { code: "evil" },
+          prompt: { customInstructions: "be brief" },
         },
       },
     ])
@@ -42,9 +46,13 @@ describe("resolveSettings", () => {
     expect(settings.terminal.allow).toEqual([])
     expect(settings.autoApprove.write).toBe(false)
     expect(settings.mcpServers).toEqual({})
-    // Harmless keys still apply, and deny lists only make things stricter.
     expect(settings.model).toBe(defaultSettings().model)
+    expect(settings.provider).toBe("anthropic")
+    expect(settings.profiles).toEqual({})
+    expect(settings.modeProfiles).toEqual({})
+    // Harmless keys still apply, and deny lists only make things stricter.
     expect(settings.maxTokens).toBe(1000)
+    expect(settings.prompt.customInstructions).toBe("be brief")
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
       [
@@ -52,9 +60,12 @@ describe("resolveSettings", () => {
         "agent.baseUrl",
         "agent.log.file",
         "agent.mcpServers",
-        "agent.model",
         "agent.search.ripgrepPath",
         "agent.terminal.allow",
+        "agent.model",
+        "agent.provider",
+        "agent.profiles",
+        "agent.modeProfiles",
       ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
@@ -84,5 +95,27 @@ describe("resolveSettings", () => {
       { source: "workspaceConfiguration", value: { terminal: { outputLines: 0 } } },
     ])
     expect(settings.terminal.outputLines).toBe(42)
+  })
+})
+
+describe("model profiles in settings", () => {
+  it("reports a mode mapped to an undefined profile, names the profiles there are, and drops the mapping", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "globalFile", value: { profiles: { strong: { model: "claude-opus-4-5" } } } },
+      { source: "initializationOptions", value: { modeProfiles: { architect: "strong", code: "cheap" } } },
+    ])
+    expect(settings.modeProfiles).toEqual({ architect: "strong" })
+    expect(problems).toEqual([
+      { key: "agent.modeProfiles.code", source: "initializationOptions", message: expect.stringMatching(/"cheap".*defined: strong/) },
+    ])
+  })
+
+  it("accepts a mapping given before the profile it names in the same source", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "initializationOptions", value: { modeProfiles: { code: "local" }, profiles: { local: { provider: "openai", model: "qwen3" } } } },
+    ])
+    expect(problems).toEqual([])
+    expect(settings.profiles.local).toEqual({ provider: "openai", model: "qwen3" })
+    expect(settings.modeProfiles.code).toBe("local")
   })
 })

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspace"
 import { makeToolContext } from "../../../support/tool-context"
 import { defaultSettings } from "../../../../server/src/config/schema"
 import { setArtifactDir } from "../../../../server/src/terminal/artifacts"
-import { takeBackgroundReports, killBackground } from "../../../../server/src/terminal/background"
 import { executeCommand } from "../../../../server/src/tools/execute-command"
 import { readCommandOutput } from "../../../../server/src/tools/read-command-output"
 import { callTool, textOf } from "../read/run-tool"
@@ -44,7 +43,7 @@ describe("execute_command", () => {
     const r = await callTool(executeCommand, { command: "cat a.txt; exit 2", cwd: "src" }, makeToolContext(ws.root))
     expect(r.isError).toBe(false)
     expect(textOf(r)).toBe("Command finished with exit code 2 (in src).\n\nOutput:\nhello")
-    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src" })
+    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src", absoluteCwd: ws.path("src"), writePaths: [] })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
 
@@ -76,6 +75,18 @@ describe("execute_command", () => {
     expect(page).toBe(`Bytes 0-18 of 3893 (3.8 KB) of ${id}. To read on, call read_command_output with offset 18.\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\n`)
   })
 
+  it("searches output with RE2: a catastrophic pattern answers at once, lookaround is refused with the reason, a non-regex matches literally", async () => {
+    const ctx = makeToolContext(ws.root)
+    await callTool(executeCommand, { command: `printf '%s!\\n' ${"a".repeat(40)}; echo 'x(y'` }, ctx)
+    const id = readdirSync(ws.path(".artifacts")).find((name) => readFileSync(ws.path(`.artifacts/${name}`), "utf8").includes("x(y"))!
+    // (a+)+$ against "aaaa…a!" backtracks for minutes in a JavaScript RegExp.
+    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "^(a+)+$" }, ctx))).toBe(`No lines match /^(a+)+$/ in ${id}.`)
+    const refused = await callTool(readCommandOutput, { artifact_id: id, search: "a(?=!)" }, ctx)
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toMatch(/^The search pattern \/a\(\?=!\)\/ uses syntax the RE2 engine cannot run .*Lookahead, lookbehind and backreferences are not supported/)
+    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "x(y" }, ctx))).toContain("2 | x(y")
+  })
+
   it("returns what was printed when the model's timeout passes and reports the end later", async () => {
     const ctx = makeToolContext(ws.root, { taskId: "task-bg" })
     const r = await callTool(executeCommand, { command: "echo started; while [ ! -f release ]; do sleep 0.02; done; echo finished", timeout: 0.5 }, ctx)
@@ -86,7 +97,7 @@ describe("execute_command", () => {
     execFileSync("touch", [ws.path("release")])
     await until(() => readFileSync(ws.path(`.artifacts/${id}`), "utf8").includes("finished"))
     let reports: string[] = []
-    await until(() => (reports = takeBackgroundReports("task-bg")).length > 0)
+    await until(() => (reports = ctx.background.takeReports("task-bg")).length > 0)
     expect(reports[0]).toBe(
       `The command \`echo started; while [ ! -f release ]; do sleep 0.02; done; echo finished\` that was left running in the background has ended: exit code 0. Its output is in artifact_id "${id}" (read_command_output).`,
     )
@@ -144,6 +155,5 @@ describe("read_command_output", () => {
       expect(textOf(r)).toContain(`No command output with artifact_id "${id}"`)
     }
     expect(existsSync(ws.path(".artifacts"))).toBe(true)
-    killBackground("task-bg")
   })
 })
