@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startFakeAnthropic } from "../support/fake-anthropic"
-import { startSession } from "../support/session"
+import { startSession, toolResultsOf, toolResultText } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
 
 /**
@@ -14,14 +14,14 @@ import { tempWorkspace } from "../support/temp-workspace"
 
 const KEY = "sk-ant-test-harness-key-0123456789"
 
+const toolResults = toolResultsOf
+const resultText = toolResultText
+
 async function workspace(files: Record<string, string>) {
   const ws = await tempWorkspace(files)
   onTestFinished(() => ws.cleanup())
   return ws
 }
-
-const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) => b.type === "tool_result")
-const resultText = (result: any) => (typeof result.content === "string" ? result.content : result.content.map((c: any) => c.text).join("\n"))
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return []

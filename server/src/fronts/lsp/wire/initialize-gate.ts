@@ -1,5 +1,4 @@
 import {
-  AbstractMessageReader,
   ErrorCodes,
   type DataCallback,
   type Disposable,
@@ -8,13 +7,14 @@ import {
   type MessageWriter,
   type RequestMessage,
 } from "vscode-languageserver/node"
+import { ForwardingReader } from "./forwarding-reader"
 
 /**
  * LSP: before `initialize`, requests get ServerNotInitialized (-32002) and notifications are dropped,
  * except `exit`; after `shutdown`, requests get InvalidRequest and notifications other than `exit` are
  * dropped. vscode-languageserver enforces neither, so the gate sits between reader and connection.
  */
-export class InitializeGate extends AbstractMessageReader {
+export class InitializeGate extends ForwardingReader {
   private initialized = false
   private shutDown = false
 
@@ -24,13 +24,10 @@ export class InitializeGate extends AbstractMessageReader {
   }
 
   constructor(
-    private readonly inner: MessageReader,
+    inner: MessageReader,
     private readonly writer: MessageWriter,
   ) {
-    super()
-    inner.onError((error) => this.fireError(error))
-    inner.onClose(() => this.fireClose())
-    inner.onPartialMessage((info) => this.firePartialMessage(info))
+    super(inner)
   }
 
   listen(callback: DataCallback): Disposable {
@@ -61,10 +58,5 @@ export class InitializeGate extends AbstractMessageReader {
         } as Message)
       }
     })
-  }
-
-  override dispose(): void {
-    super.dispose()
-    this.inner.dispose()
   }
 }

@@ -1,5 +1,4 @@
 import {
-  AbstractMessageReader,
   ErrorCodes,
   MessageType,
   type DataCallback,
@@ -9,6 +8,7 @@ import {
   type MessageWriter,
   type RequestMessage,
 } from "vscode-languageserver/node"
+import { ForwardingReader } from "./forwarding-reader"
 import { NOTIFICATION_PARAMS, REQUEST_PARAMS } from "./lsp-params"
 
 /**
@@ -18,15 +18,12 @@ import { NOTIFICATION_PARAMS, REQUEST_PARAMS } from "./lsp-params"
  * A bad notification is reported with window/logMessage and dropped; a bad request is answered with
  * InvalidParams naming the field.
  */
-export class ParamsGuard extends AbstractMessageReader {
+export class ParamsGuard extends ForwardingReader {
   constructor(
-    private readonly inner: MessageReader,
+    inner: MessageReader,
     private readonly writer: MessageWriter,
   ) {
-    super()
-    inner.onError((error) => this.fireError(error))
-    inner.onClose(() => this.fireClose())
-    inner.onPartialMessage((info) => this.firePartialMessage(info))
+    super(inner)
   }
 
   listen(callback: DataCallback): Disposable {
@@ -44,10 +41,5 @@ export class ParamsGuard extends AbstractMessageReader {
         void this.writer.write({ jsonrpc: "2.0", method: "window/logMessage", params: { type: MessageType.Warning, message: text } } as Message)
       }
     })
-  }
-
-  override dispose(): void {
-    super.dispose()
-    this.inner.dispose()
   }
 }
