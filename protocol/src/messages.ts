@@ -115,6 +115,25 @@ export const RestoreCheckpoint = request(
   z.object({ id: z.string().min(1), rewindConversation: z.boolean().optional() }),
   z.object({ restored: z.array(z.string()) }),
 )
+/** The codebase index of the workspace (codebase_search): how far it is, and what it holds. */
+export const IndexStatus = request(
+  AgentMethods.indexStatus,
+  z.object({}).passthrough(),
+  z.object({
+    /** `disabled` when codebaseIndex.enabled is false or no folder is open. */
+    state: z.enum(["disabled", "indexing", "ready", "error"]),
+    /** Files and chunks indexed (all workspace folders together). */
+    files: z.number().int(),
+    chunks: z.number().int(),
+    /** True when an embedder is configured and vectors take part in the ranking. */
+    semantic: z.boolean(),
+    /** Progress or what went wrong, for the user. */
+    message: z.string().optional(),
+    /** Extension: chunks with vectors, and chunks still waiting for one (semantic only). */
+    embedded: z.number().int().optional(),
+    embedPending: z.number().int().optional(),
+  }),
+)
 
 // ---- server → client ----------------------------------------------------------------
 
@@ -196,6 +215,7 @@ export const AgentProtocol = {
   listCheckpoints: ListCheckpoints,
   diffCheckpoint: DiffCheckpoint,
   restoreCheckpoint: RestoreCheckpoint,
+  indexStatus: IndexStatus,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

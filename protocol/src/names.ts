@@ -18,6 +18,7 @@ export const AgentMethods = {
   listCheckpoints: "agent/listCheckpoints",
   diffCheckpoint: "agent/diffCheckpoint",
   restoreCheckpoint: "agent/restoreCheckpoint",
+  indexStatus: "agent/indexStatus",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)
@@ -45,6 +46,7 @@ export const AgentCommands = {
   listCheckpoints: "agent.listCheckpoints",
   diffCheckpoint: "agent.diffCheckpoint",
   restoreCheckpoint: "agent.restoreCheckpoint",
+  rebuildIndex: "agent.rebuildIndex",
 } as const
 
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]

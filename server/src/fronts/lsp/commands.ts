@@ -30,6 +30,8 @@ export interface CommandDeps {
   /** agent/respond: delivers a late answer; throws when no such request is pending. */
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
   showTranscript: (taskId: string) => Promise<void>
+  /** Starts rebuilding the codebase index (progress follows as $/progress; agent/indexStatus tells). */
+  rebuildIndex: () => Promise<void>
   /** Called after agent.newTask started a task (announce it). */
   onStarted: (taskId: string, text: string) => void
 }
@@ -93,6 +95,11 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     [AgentCommands.restoreCheckpoint]: async (args) => {
       const [id, rewindConversation] = parse(AgentCommands.restoreCheckpoint, Args.restoreCheckpoint, args)
       return deps.request(AgentMethods.restoreCheckpoint, { id, rewindConversation })
+    },
+    [AgentCommands.rebuildIndex]: async (args) => {
+      parse(AgentCommands.rebuildIndex, Args.none, args)
+      await deps.rebuildIndex()
+      return {}
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)

@@ -15,6 +15,7 @@ import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
 import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
+import { IndexProgress } from "./index-progress"
 import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
 import { LspWorkspaceSettings } from "./workspace-settings"
@@ -58,6 +59,7 @@ export class LspServices {
       respond: (id, answer, feedback) => this.respond(id, { optionId: answer, answer, feedback }),
       showTranscript: (taskId) => this.showTranscript(taskId),
       request: (method, params) => this.handleRequest(method, params),
+      rebuildIndex: async () => void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
       onStarted: (taskId, text) => deps.announceStart(taskId, text),
     })
     this.settings.onChange(() => this.loaded?.reloadMcp())
@@ -106,6 +108,7 @@ export class LspServices {
         folders: this.deps.folders,
         settings,
         editor: new LspEditorPort(connection, features, documents, () => settings().timeouts.editorSeconds * 1000),
+        environment: documents.environment(),
         ask,
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
@@ -113,6 +116,10 @@ export class LspServices {
         // The features are fixed at initialize, so the choice of source is made once.
         ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
       })
+      const progress = new IndexProgress(connection, features)
+      core.index.onStatus((status) => progress.update(status))
+      // Indexing starts with the core (loaded right after initialize), in the background.
+      core.start()
       core.onEvent((taskId, event) => {
         logTaskEvent(log, taskId, event)
         this.updates.send(taskId, event)
@@ -194,9 +201,16 @@ export class LspServices {
         return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => ({
           restored: await (await core()).restore(id, rewindConversation ?? false),
         }))
+      case P.indexStatus.method:
+        return runAgentRequest(P.indexStatus, raw, async () => (await core()).index.status())
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }
+  }
+
+  /** Files changed on disk as the editor saw it (didSave, didChangeWatchedFiles): the index follows. */
+  filesChanged(paths: string[]): void {
+    this.loaded?.index.notifyChanged(paths)
   }
 
   async dispose(): Promise<void> {
