@@ -51,6 +51,8 @@ export const Respond = request(
   AgentMethods.respond,
   z.object({
     requestId: z.string().min(1),
+    /** The task the answer is meant for; when given, an answer to a request of another task is refused. */
+    taskId: z.string().min(1).optional(),
     optionId: z.string().optional(),
     answer: z.string().optional(),
     feedback: z.string().optional(),

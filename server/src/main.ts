@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { relaunchWithoutSecrets } from "./launch/relaunch"
+
 declare const AGENT_LSP_VERSION: string
 const VERSION = typeof AGENT_LSP_VERSION === "string" ? AGENT_LSP_VERSION : "0.0.0-dev"
 
@@ -24,10 +26,20 @@ function consoleToStderr(): void {
   console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(" ")}\n`)
 }
 
+/**
+ * The API keys must not be readable by what the agent starts, /proc/$PPID/environ included: with a key in
+ * the environment this process becomes a relay and the front runs in a child that never had it. Done
+ * before any front is imported, so the relay parses nothing it does not need. True in the relay.
+ */
+function relayed(): boolean {
+  return relaunchWithoutSecrets() === "parent"
+}
+
 /** Dispatches to one front; each is imported only when chosen, so start-up parses that front alone. */
 export async function main(argv: string[]): Promise<void> {
   const globalSettingsFile = process.env.AGENT_LSP_SETTINGS_FILE
   if (argv[0] === "run") {
+    if (relayed()) return
     consoleToStderr()
     const { startCliFront } = await import("./fronts/cli/index")
     await startCliFront(argv.slice(1), { globalSettingsFile })
@@ -37,11 +49,13 @@ export async function main(argv: string[]): Promise<void> {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) return void process.stdout.write(`${VERSION}\n`)
   if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) return void process.stdout.write(`${USAGE}\n`)
   if (args.length === 1 && args[0] === "--stdio") {
+    if (relayed()) return
     consoleToStderr()
     const { startLspFront } = await import("./fronts/lsp/index")
     return startLspFront({ version: VERSION, globalSettingsFile })
   }
   if (args.length === 1 && args[0] === "--acp") {
+    if (relayed()) return
     consoleToStderr()
     const { startAcpFront } = await import("./fronts/acp/index")
     return startAcpFront({ version: VERSION, globalSettingsFile })

@@ -38,7 +38,9 @@ const BELOW_FRONTS: Area[] = [
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
 const RULES: Record<Area, Rule> = {
   protocol: { ours: [], onlyPackages: ["zod"], text: "protocol/ imports zod only" },
-  "main.ts": { ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config"], text: "main.ts may import fronts/* and config/" },
+  "main.ts": { ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config", "launch"], text: "main.ts may import fronts/*, launch/ and config/" },
+  // launch/ re-executes the server without the API keys in its environment (issue 11): before any front runs.
+  launch: { ours: ["config"], text: "launch/ may import config/ only" },
   // Fronts are adapters: each may import the core and everything below it, never another front.
   "fronts/lsp": { ours: BELOW_FRONTS, text: "fronts/lsp/ may import core/ and below, never another front" },
   "fronts/acp": { ours: BELOW_FRONTS, text: "fronts/acp/ may import core/ and below, never another front" },

@@ -33,7 +33,8 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       return allowIf(auto.read || remembered.allowedTools.has(tool), "reads are auto-approved", "reads are not auto-approved")
     case "write": {
       const protectedDirs = context.protectedDirs ?? [userConfigDir()]
-      const guarded = subject.paths.find((path) => isProtectedPath(path, context.workspaceFolders, protectedDirs))
+      // The real paths too: a symlink named src/x.ts pointing into .git/hooks is a write to .git/hooks.
+      const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) => isProtectedPath(path, context.workspaceFolders, protectedDirs))
       if (guarded !== undefined) return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask` }
       return allowIf(auto.write || remembered.allowedTools.has(tool), "writes are auto-approved", "writes are not auto-approved")
     }

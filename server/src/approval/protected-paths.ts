@@ -5,8 +5,19 @@ import { isAbsolute, join, relative, sep } from "node:path"
  * Files that configure the agent itself or the editor: a write to one always asks, whatever the
  * auto-approval settings (a prompt-injected model must not be able to loosen its own rules).
  */
-const PROTECTED_NAMES = new Set([".rooignore", ".roomodes", "agents.md"])
-const PROTECTED_DIRS = new Set([".roo", ".vscode", ".git"])
+const PROTECTED_NAMES = new Set([
+  ".rooignore",
+  ".roomodes",
+  "agents.md",
+  // Editors and shells run these when the folder is opened or entered: a write is code execution later.
+  ".nvim.lua",
+  ".nvimrc",
+  ".exrc",
+  ".lazy.lua",
+  ".envrc",
+  ".dir-locals.el",
+])
+const PROTECTED_DIRS = new Set([".roo", ".vscode", ".git", ".helix", ".zed", ".idea", ".agent-lsp"])
 
 /** The user's agent-lsp configuration folder (settings.json, custom modes): protected too. */
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -14,8 +25,9 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * True when `path` (relative to a workspace folder, or absolute) is protected: `.rooignore`,
- * `.roomodes` or `AGENTS.md` at any depth, anything under a `.roo/`, `.vscode/` or `.git/` folder, or
+ * True when `path` (relative to a workspace folder, or absolute) is protected: one of PROTECTED_NAMES
+ * (`.rooignore`, `.roomodes`, `AGENTS.md`, `.nvim.lua`, `.exrc`, `.envrc`, …) at any depth, anything under
+ * one of PROTECTED_DIRS (`.roo/`, `.vscode/`, `.git/`, `.helix/`, `.zed/`, `.idea/`, `.agent-lsp/`), or
  * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder).
  */
 export function isProtectedPath(path: string, workspaceFolders: readonly string[], protectedDirs: readonly string[] = [userConfigDir()]): boolean {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { withoutSecrets } from "../config/secrets"
 
 /** A failed git invocation; the message names the command and git's own error text. */
 export class GitError extends Error {
@@ -13,7 +14,7 @@ export class GitError extends Error {
  */
 function shadowEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value
+  for (const [key, value] of Object.entries(withoutSecrets(process.env))) if (!key.startsWith("GIT_")) env[key] = value
   return {
     ...env,
     GIT_CONFIG_NOSYSTEM: "1",

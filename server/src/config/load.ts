@@ -1,6 +1,7 @@
 import { unknownModeProfiles } from "./profiles-check"
-import { SettingsSchema, type Settings } from "./schema"
-import { isTrustedOnly, isTrustedSource, leafPaths, type SettingsSource } from "./trust"
+import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
+import { defaultSettings, SettingsSchema, type Settings } from "./schema"
+import { isMinKey, isTightenOnlyBoolean, isTrustedOnly, isTrustedSource, isUnionKey, leafPaths, strictness, type SettingsSource } from "./trust"
 
 /** A value a source gave that could not be used; reported to the user, the default (or earlier source) stays. */
 export interface SettingsProblem {
@@ -20,20 +21,29 @@ const SOURCE_NAMES: Record<SettingsSource, string> = {
   globalFile: "the global settings file",
   initializationOptions: "initializationOptions",
   workspaceConfiguration: "workspace/configuration",
+  workspaceFile: "the workspace settings file (.agent-lsp/settings.json)",
 }
 
 export function describeSource(source: SettingsSource): string {
   return SOURCE_NAMES[source]
 }
 
+const UNTRUSTED_KEY =
+  "ignored: a workspace can only tighten settings, and this key can start programs, send the API key elsewhere or loosen approval, " +
+  "so it is only read from the global settings file or initializationOptions"
+const FORBIDDEN_KEY = "refused: __proto__, constructor and prototype are never settings keys (they would reach Object.prototype)"
+
 /**
- * Merges sources in order (later wins) into valid settings. Each leaf value is validated on its own: an
- * invalid value is dropped and reported with its key and source, never failing the whole section.
- * Trusted-only keys from an untrusted source are dropped and reported.
+ * Merges sources in order into valid settings. Later sources win, except that restrictive lists are unions
+ * and numeric limits take the minimum over the sources that set them; untrusted sources (workspace/
+ * configuration, the workspace file) cannot set trusted-only keys (config/trust.ts) and may only turn
+ * tighten-only booleans off. Each leaf is validated on its own: an invalid value is dropped and reported
+ * with its key and source, never failing the whole section.
  */
 export function resolveSettings(sources: SourcedSettings[]): { settings: Settings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = []
-  let merged: Record<string, unknown> = {}
+  const defaults = defaultSettings()
+  let merged = Object.create(null) as Record<string, unknown>
   /** Which source gave each key that was kept, for problems found on the merged result. */
   const setBy = new Map<string, SettingsSource>()
   for (const { source, value } of sources) {
@@ -42,19 +52,28 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
       problems.push({ key: "agent", source, message: "expected an object" })
       continue
     }
-    for (const path of leafPaths(value)) {
-      const leaf = getPath(value, path)
-      if (!isTrustedSource(source) && isTrustedOnly(path)) {
-        problems.push({
-          key: `agent.${path}`,
-          source,
-          message: "ignored: this key can start programs or send the API key elsewhere, so it is only read from the global settings file or initializationOptions",
-        })
-        continue
+    const tree = safeTree(value, (path) => problems.push({ key: `agent.${path}`, source, message: FORBIDDEN_KEY }))
+    for (const path of leafPaths(tree)) {
+      let leaf = getPath(tree, path)
+      // VS Code answers workspace/configuration with every default: a default is not something the workspace set.
+      const echoedDefault = source === "workspaceConfiguration" && sameJson(leaf, getPath(defaults, path))
+      if (!isTrustedSource(source)) {
+        if ((isTrustedOnly(path) || isMinKey(path)) && echoedDefault) continue
+        if (isTrustedOnly(path) && !(isTightenOnlyBoolean(path) && leaf === false)) {
+          problems.push({ key: `agent.${path}`, source, message: UNTRUSTED_KEY })
+          continue
+        }
       }
-      const candidate = setPath(structuredClone(merged), path, leaf)
+      const before = getPath(merged, path)
+      if (isUnionKey(path) && Array.isArray(leaf) && Array.isArray(before)) leaf = [...new Set([...before, ...leaf])]
+      if (isMinKey(path) && setBy.has(path) && typeof leaf === "number" && typeof before === "number") {
+        if (strictness(path, before) <= strictness(path, leaf)) continue
+      }
+      const candidate = setPath(cloneTree(merged), path, leaf)
       const parsed = SettingsSchema.safeParse(candidate)
-      const issue = parsed.success ? undefined : parsed.error.issues.find((i) => i.path.join(".").startsWith(path) || path.startsWith(i.path.join(".")))
+      const issue = parsed.success
+        ? undefined
+        : parsed.error.issues.find((i) => i.path.join(".").startsWith(path) || path.startsWith(i.path.join(".")))
       if (issue) {
         problems.push({ key: `agent.${path}`, source, message: issue.message })
         continue
@@ -65,27 +84,15 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
   }
   const final = SettingsSchema.safeParse(merged)
   // Every leaf was checked above; a cross-field failure here falls back to defaults rather than failing.
-  const settings = final.success ? final.data : SettingsSchema.parse({})
+  const settings = final.success ? final.data : defaults
   for (const unknown of unknownModeProfiles(settings)) {
     delete settings.modeProfiles[unknown.mode]
-    const key = `modeProfiles.${unknown.mode}`
-    problems.push({ key: `agent.${key}`, source: setBy.get(key) ?? "defaults", message: unknown.message })
+    // modeProfiles is one leaf (a map of names) in leafPaths.
+    problems.push({ key: `agent.modeProfiles.${unknown.mode}`, source: setBy.get("modeProfiles") ?? "defaults", message: unknown.message })
   }
   return { settings, problems }
 }
 
-function getPath(value: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], value)
-}
-
-function setPath(target: Record<string, unknown>, path: string, leaf: unknown): Record<string, unknown> {
-  const keys = path.split(".")
-  let node = target
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key]
-    node[key] = next && typeof next === "object" && !Array.isArray(next) ? next : {}
-    node = node[key] as Record<string, unknown>
-  }
-  node[keys[keys.length - 1]!] = leaf
-  return target
+function sameJson(a: unknown, b: unknown): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b)
 }

@@ -1,13 +1,14 @@
+import { secretValues } from "./secrets"
+
 /**
- * Removes secrets from text bound for a log or a task file: the API key's value wherever it appears,
- * Authorization / x-api-key headers, and sk-ant-… / sk-proj-… / sk-or-… style keys.
+ * Removes secrets from text bound for a log, a task file, a transcript, $/progress or a command artifact:
+ * the value of every secret the server holds or sees in its environment (API keys, tokens), Authorization /
+ * x-api-key headers, and sk-ant-… / sk-proj-… / sk-or-… style keys.
  */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
   let out = text
-  for (const name of ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"]) {
-    const value = env[name]
-    if (value && value.length >= 6) out = out.split(value).join(`[${name} redacted]`)
-  }
+  // Short values (a "1" in some *_TOKEN) would shred ordinary text; real keys are long.
+  for (const { name, value } of secretValues(env)) if (value.length >= 8) out = out.split(value).join(`[${name} redacted]`)
   return out
     .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, "$1$2[redacted]")
     .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, "$1[redacted]")

@@ -88,6 +88,11 @@ export const SettingsSchema = z.object({
         .positive()
         .default(120)
         .describe("A model stream that sends nothing for this long is aborted and retried like a network fault."),
+      editorSeconds: z
+        .number()
+        .positive()
+        .default(30)
+        .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
     })
     .prefault({}),
   modes: z.object({ default: z.string().min(1).default("code") }).prefault({}),
@@ -121,7 +126,15 @@ export const SettingsSchema = z.object({
         .describe("The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read."),
     })
     .prefault({}),
-  approval: z.object({ timeoutSeconds: z.number().positive().default(600) }).prefault({}),
+  approval: z
+    .object({
+      timeoutSeconds: z
+        .number()
+        .positive()
+        .default(600)
+        .describe("Seconds an approval or question waits for the user before it counts as rejected (the model is told)."),
+    })
+    .prefault({}),
   limits: z
     .object({
       repeatedCalls: z.number().int().min(0).default(3),

@@ -1,7 +1,14 @@
 /**
- * The trust rule (DESIGN "Configuration"): keys that can send the API key elsewhere or start programs are
- * taken only from the user's own configuration (the global file and initializationOptions), never from
- * workspace/configuration, which a cloned repository can set (e.g. .vscode/settings.json, .helix/languages.toml).
+ * The trust rule (DESIGN "Configuration"): a cloned repository can only tighten. Keys that can send the API
+ * key elsewhere, start programs or loosen approval are taken only from the user's own configuration (the
+ * global file and initializationOptions), never from workspace/configuration or the workspace settings file,
+ * which a cloned repository can set (.vscode/settings.json, .helix/languages.toml, .agent-lsp/settings.json).
+ * Restrictive values combine so that no source can undo another's restriction.
+ */
+
+/**
+ * Dotted paths (prefix match: "autoApprove" covers "autoApprove.write") read only from trusted sources.
+ * Some are not in the schema yet (added by other features); the check works on paths, not on the schema.
  */
 export const TRUSTED_ONLY_KEYS = [
   "baseUrl",
@@ -12,39 +19,89 @@ export const TRUSTED_ONLY_KEYS = [
   "modeProfiles",
   "search.ripgrepPath",
   "log.file",
+  "stateDir",
   "mcpServers",
   "terminal.allow",
   "terminal.shell",
   "autoApprove",
   "browser.executablePath",
   "browser.remoteUrl",
-  "stateDir",
-  "client.serverPath",
   "codebaseIndex.embedder",
   "codebaseIndex.qdrantUrl",
   "codebaseIndex.apiKeyEnv",
   "diagnostics.languageServers",
+  "client.serverPath",
+  "files.readOutsideWorkspace",
 ] as const
 
-export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration"
+/**
+ * Booleans where `false` is the safe side: an untrusted source may set them to false (tighten), never true.
+ * (readOutsideWorkspace is not in DESIGN's list, but `true` lets a repository point the agent at ~/.ssh.)
+ */
+export const TIGHTEN_ONLY_BOOLEAN_PREFIXES = ["autoApprove", "files.readOutsideWorkspace"] as const
+
+/** Restrictive lists: the union over every source, so no source removes another's entries. */
+export const UNION_KEYS = ["terminal.deny", "tools.disabled"] as const
+
+/** Numeric limits: the minimum over the sources that set them (prefix match). */
+export const MIN_KEYS = [
+  "limits",
+  "files.maxReadBytes",
+  "files.listLimit",
+  "terminal.outputLines",
+  "terminal.timeoutSeconds",
+  "approval.timeoutSeconds",
+  "timeouts",
+] as const
+
+/** Limits where 0 means "none" (the loosest value), so the minimum must treat 0 as infinity. */
+export const ZERO_MEANS_NONE = ["terminal.timeoutSeconds", "limits.repeatedCalls"] as const
+
+/** Keys refused in every source at any depth: they reach Object.prototype through naive merging. */
+export const FORBIDDEN_KEYS = ["__proto__", "constructor", "prototype"] as const
+
+export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration" | "workspaceFile"
 
 export function isTrustedSource(source: SettingsSource): boolean {
-  return source !== "workspaceConfiguration"
+  return source === "defaults" || source === "globalFile" || source === "initializationOptions"
 }
 
-/** Dotted paths (e.g. "terminal.allow") present in `value`, depth-first. */
-export function leafPaths(value: unknown, prefix = ""): string[] {
-  if (!value || typeof value !== "object" || Array.isArray(value)) return prefix ? [prefix] : []
-  const out: string[] = []
-  for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-    const path = prefix ? `${prefix}.${key}` : key
-    // mcpServers is a map of user-chosen names: its keys are data, not settings paths.
-    if (path === "mcpServers") out.push(path)
-    else out.push(...leafPaths(child, path))
-  }
-  return out
+function matches(list: readonly string[], path: string): boolean {
+  return list.some((key) => path === key || path.startsWith(`${key}.`))
 }
 
 export function isTrustedOnly(path: string): boolean {
-  return TRUSTED_ONLY_KEYS.some((key) => path === key || path.startsWith(`${key}.`))
+  return matches(TRUSTED_ONLY_KEYS, path)
+}
+
+export function isTightenOnlyBoolean(path: string): boolean {
+  return matches(TIGHTEN_ONLY_BOOLEAN_PREFIXES, path)
+}
+
+export function isUnionKey(path: string): boolean {
+  return (UNION_KEYS as readonly string[]).includes(path)
+}
+
+export function isMinKey(path: string): boolean {
+  return matches(MIN_KEYS, path)
+}
+
+/** A limit's strictness as a number (smaller is stricter): 0 of a "0 = none" key is no limit at all. */
+export function strictness(path: string, value: number): number {
+  return value === 0 && (ZERO_MEANS_NONE as readonly string[]).includes(path) ? Number.POSITIVE_INFINITY : value
+}
+
+/** Maps whose keys are names the user chose (data), not settings paths. */
+const DATA_MAPS = ["mcpServers", "profiles", "modeProfiles", "diagnostics.languageServers"]
+
+/** Dotted paths (e.g. "terminal.allow") present in `value`, depth-first; arrays and data maps are leaves. */
+export function leafPaths(value: unknown, prefix = ""): string[] {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return prefix ? [prefix] : []
+  const out: string[] = []
+  for (const key of Object.keys(value)) {
+    const path = prefix ? `${prefix}.${key}` : key
+    if (DATA_MAPS.includes(path)) out.push(path)
+    else out.push(...leafPaths((value as Record<string, unknown>)[key], path))
+  }
+  return out
 }

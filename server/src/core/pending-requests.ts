@@ -1,7 +1,7 @@
 import type { ParamsOf } from "@agent-lsp/protocol"
 
 /** The answer an editor gave later through agent/respond or the agent.respond command. */
-export type LateAnswer = Omit<ParamsOf<"respond">, "requestId">
+export type LateAnswer = Omit<ParamsOf<"respond">, "requestId" | "taskId">
 
 interface Pending {
   kind: "approval" | "question"
@@ -57,11 +57,15 @@ export class PendingRequests {
     if (signal.aborted) withdraw()
   }
 
-  /** Delivers an answer; false when no such request is pending. */
-  respond(requestId: string, answer: LateAnswer): boolean {
+  /**
+   * Delivers an answer: "unknown" when no such request is pending, "otherTask" when `taskId` is given and
+   * the request belongs to another task (nothing is delivered then).
+   */
+  respond(requestId: string, answer: LateAnswer, taskId?: string): "delivered" | "unknown" | "otherTask" {
     const entry = this.pending.get(requestId)
-    if (!entry) return false
+    if (!entry) return "unknown"
+    if (taskId !== undefined && entry.taskId !== taskId) return "otherTask"
     entry.resolve(answer)
-    return true
+    return "delivered"
   }
 }

@@ -1,18 +1,26 @@
+import { unwatchFile, watchFile, type Stats } from "node:fs"
+import { join } from "node:path"
 import { readGlobalSettings } from "../config/global-file"
 import { describeSource, resolveSettings, type SourcedSettings } from "../config/load"
 import { defaultSettings, type Settings } from "../config/schema"
+import { registerSecretNames } from "../config/secrets"
+import { readWorkspaceSettings, WORKSPACE_SETTINGS_FILE } from "../config/workspace-file"
 
 /**
- * The settings in force, from the sources of DESIGN "Configuration" (later wins): defaults, the global
- * file, the front's own trusted options (LSP initializationOptions.agent, CLI flags), and the workspace's
- * values (LSP workspace/configuration; untrusted keys dropped). Fronts feed the sources; problems are
- * reported once each through `notify`, naming the key and the source.
+ * The settings in force, from the sources of DESIGN "Configuration": defaults, the global file, the
+ * front's own trusted options (LSP initializationOptions.agent, CLI flags), the workspace's values (LSP
+ * workspace/configuration) and each workspace folder's `.agent-lsp/settings.json`. The last two are
+ * untrusted: they can only tighten (config/trust.ts). Fronts feed the sources; problems are reported once
+ * each through `notify`, naming the key and the source.
  */
 export class SettingsManager {
   private current: Settings = defaultSettings()
   private globalValue: unknown
   private initValue: unknown
   private workspaceValue: unknown
+  private workspaceFileValues: unknown[] = []
+  private watchedFiles: string[] = []
+  private folders: readonly string[] = []
   private readonly reported = new Set<string>()
   private readonly listeners: ((settings: Settings) => void)[] = []
 
@@ -26,13 +34,19 @@ export class SettingsManager {
     this.listeners.push(listener)
   }
 
-  /** Reads the global file and takes the front's trusted options (the `agent` section). */
-  async loadInitial(trustedOptions: unknown, globalFile?: string): Promise<void> {
+  /**
+   * Reads the global file and takes the front's trusted options (the `agent` section); with `folders`,
+   * also reads their workspace settings files and watches them for changes.
+   */
+  async loadInitial(trustedOptions: unknown, globalFile?: string, folders?: readonly string[]): Promise<void> {
     const global = await readGlobalSettings(globalFile)
     if (global.problem) this.report(`agent-lsp: ${global.problem}; using the other settings sources.`)
     this.globalValue = global.value
     this.initValue = trustedOptions
-    this.recompute()
+    if (folders) {
+      this.watchWorkspaceFiles(folders)
+      await this.refreshWorkspaceFiles()
+    } else this.recompute()
   }
 
   /** The workspace's `agent` section (undefined when it has none); untrusted keys are dropped with a warning. */
@@ -41,14 +55,44 @@ export class SettingsManager {
     this.recompute()
   }
 
+  /** Re-reads every folder's `.agent-lsp/settings.json` (at each task start, and when one changes on disk). */
+  async refreshWorkspaceFiles(folders: readonly string[] = this.folders): Promise<void> {
+    const reads = await Promise.all(folders.map((folder) => readWorkspaceSettings(folder)))
+    for (const read of reads) if (read.problem) this.report(`agent-lsp: ${read.problem}; its settings are not used.`)
+    this.workspaceFileValues = reads.map((read) => read.value)
+    this.recompute()
+  }
+
+  /** Watches the workspace settings files of these folders (stat polling sees a file appear, too). */
+  watchWorkspaceFiles(folders: readonly string[]): void {
+    this.folders = [...folders]
+    for (const file of this.watchedFiles) unwatchFile(file, this.onFileChange)
+    this.watchedFiles = folders.map((folder) => join(folder, WORKSPACE_SETTINGS_FILE))
+    for (const file of this.watchedFiles) watchFile(file, { interval: 2000, persistent: false }, this.onFileChange)
+  }
+
+  dispose(): void {
+    for (const file of this.watchedFiles) unwatchFile(file, this.onFileChange)
+    this.watchedFiles = []
+  }
+
+  private readonly onFileChange = (current: Stats, previous: Stats): void => {
+    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return
+    void this.refreshWorkspaceFiles()
+  }
+
   private recompute(): void {
     const sources: SourcedSettings[] = [
       { source: "globalFile", value: this.globalValue },
       { source: "initializationOptions", value: this.initValue },
       { source: "workspaceConfiguration", value: this.workspaceValue },
+      ...this.workspaceFileValues.map((value): SourcedSettings => ({ source: "workspaceFile", value })),
     ]
     const { settings, problems } = resolveSettings(sources)
     this.current = settings
+    // Variables the user names as embedding API keys are secrets: kept from every process the agent starts.
+    const apiKeyEnv = (settings as { codebaseIndex?: { apiKeyEnv?: unknown } }).codebaseIndex?.apiKeyEnv
+    registerSecretNames((Array.isArray(apiKeyEnv) ? apiKeyEnv : [apiKeyEnv]).filter((n): n is string => typeof n === "string"))
     for (const problem of problems) {
       this.report(`agent-lsp: setting ${problem.key} from ${describeSource(problem.source)}: ${problem.message}. Using the default or an earlier source instead.`)
     }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises"
 import { createHash } from "node:crypto"
 import { isAbsolute, join, resolve } from "node:path"
 import { McpServerConfig, type Settings } from "../config/schema"
+import { secretEnv } from "../config/secrets"
 
 /** Where a server's configuration came from. */
 export type McpServerSource = "global" | "workspace"
@@ -50,7 +51,7 @@ export const WORKSPACE_MCP_FILE = join(".roo", "mcp.json")
 export async function loadMcpConfiguration(
   settings: Pick<Settings, "mcpServers">,
   workspaceFolder: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = secretEnv(),
 ): Promise<McpConfiguration> {
   const errors: McpConfigError[] = []
   const byName = new Map<string, ResolvedMcpServer>()
@@ -108,7 +109,16 @@ function resolveServer(
   const fail = (message: string) => ({ error: { name, source, message: `MCP server "${name}" (${source}): ${message}` } })
   if (!/^[\w.-]+$/.test(name)) return fail("the name may only contain letters, digits, '_', '-' and '.'.")
   const missing = new Set<string>()
-  const expanded = expandEnv(raw, env, missing)
+  const refused = new Set<string>()
+  // A cloned repository's file must not pull the user's secrets into a process it starts or a URL it calls.
+  const visible = source === "workspace" ? workspaceVisibleEnv(env, refused) : env
+  const expanded = expandEnv(raw, visible, missing)
+  if (refused.size > 0) {
+    return fail(
+      `\${env:${[...refused].join("}, ${env:")}} cannot be used in a workspace .roo/mcp.json: only ${WORKSPACE_ENV_ALLOW.join(", ")} expand there, ` +
+        `so a repository cannot read your secrets. Move this server to mcpServers in your global settings file to use other variables.`,
+    )
+  }
   if (missing.size > 0) return fail(`environment variable ${[...missing].map((v) => `\${env:${v}}`).join(", ")} is not set.`)
   const parsed = McpServerConfig.safeParse(expanded)
   if (!parsed.success) {
@@ -120,6 +130,21 @@ function resolveServer(
     config.cwd = resolve(workspaceFolder, config.cwd)
   }
   return { server: { name, source, config, raw } }
+}
+
+/** The only variables `${env:VAR}` may read in a workspace `.roo/mcp.json`: nothing secret. */
+export const WORKSPACE_ENV_ALLOW = ["HOME", "USER", "LOGNAME", "PATH", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "TERM", "SHELL"] as const
+
+/** A view of `env` that only has the allowed variables; any other lookup is recorded in `refused`. */
+function workspaceVisibleEnv(env: NodeJS.ProcessEnv, refused: Set<string>): NodeJS.ProcessEnv {
+  return new Proxy(Object.create(null) as NodeJS.ProcessEnv, {
+    get(_target, name) {
+      if (typeof name !== "string") return undefined
+      if ((WORKSPACE_ENV_ALLOW as readonly string[]).includes(name)) return env[name]
+      refused.add(name)
+      return ""
+    },
+  })
 }
 
 /** Replaces `${env:VAR}` in every string of a JSON value; unset variables are collected in `missing`. */
@@ -136,23 +161,4 @@ export function expandEnv(value: unknown, env: NodeJS.ProcessEnv, missing: Set<s
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env, missing)]))
   }
   return value
-}
-
-/**
- * The command line a stdio server runs (or the URL of a remote one), as written in the configuration:
- * `${env:VAR}` references stay unexpanded, and the environment variables it sets are named, not shown.
- */
-export function commandLine(server: ResolvedMcpServer): string {
-  const c = (server.raw ?? server.config) as { command?: unknown; args?: unknown; env?: unknown; type?: unknown; url?: unknown }
-  const envNames = c.env && typeof c.env === "object" ? Object.keys(c.env) : []
-  const env = envNames.length ? ` (environment: ${envNames.join(", ")})` : ""
-  if (typeof c.command === "string") {
-    const args = Array.isArray(c.args) ? c.args.map(String) : []
-    return `${[c.command, ...args].map(quoteArg).join(" ")}${env}`
-  }
-  return `${String(c.type)} ${String(c.url)}`
-}
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`
 }

@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
-import { commandLine, type ResolvedMcpServer, type WorkspaceMcpFile } from "./config"
+import type { ResolvedMcpServer, WorkspaceMcpFile } from "./config"
+import { commandLine, describeServer } from "./describe-server"
 import type { McpTrustAsker } from "./port"
 
 interface TrustEntry {
@@ -59,7 +60,7 @@ export interface TrustAskContext {
 export async function askWorkspaceTrust(file: WorkspaceMcpFile, servers: ResolvedMcpServer[], context: TrustAskContext): Promise<boolean> {
   const lines = servers.map((s) => {
     const allow = s.config.alwaysAllow?.length ? ` (runs without asking: ${s.config.alwaysAllow.join(", ")})` : ""
-    return `- ${s.name}: ${commandLine(s)}${allow}`
+    return `- ${s.name}: ${describeServer(s)}${allow}`
   })
   const answer = await context.ask.approve(
     {

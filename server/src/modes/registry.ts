@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, watch, type FSWatcher } from "node:fs"
+import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import type { ModeSummary } from "@agent-lsp/protocol"
@@ -125,6 +125,8 @@ export class ModeRegistry implements ModeLookup {
   private mergeFile(into: Map<string, Mode>, file: string, source: ModeSource, errors: ModeFileError[]): void {
     let text: string
     try {
+      // A FIFO named .roomodes would block this synchronous read, and so the whole server, forever.
+      if (!statSync(file).isFile()) throw new Error("it is not a regular file")
       text = readFileSync(file, "utf8")
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") errors.push({ file, reason: `could not be read: ${(error as Error).message}` })

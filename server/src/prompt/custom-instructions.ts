@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises"
+import { readdir } from "node:fs/promises"
+import { readRegularFile } from "../config/regular-file"
 import { join } from "node:path"
 import type { CustomInstructions } from "./sections"
 
@@ -45,7 +46,7 @@ async function readRuleDir(root: string, relativeDir: string): Promise<{ path: s
 
 async function readText(path: string): Promise<string | undefined> {
   try {
-    const text = await readFile(path, "utf8")
+    const text = (await readRegularFile(path)).toString("utf8")
     return text.length > MAX_RULE_CHARS ? `${text.slice(0, MAX_RULE_CHARS)}\n[... cut at ${MAX_RULE_CHARS} characters]` : text
   } catch {
     return undefined

@@ -1,4 +1,5 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
+import { secretEnv } from "../config/secrets"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
@@ -60,7 +61,8 @@ class Service implements TaskService {
   private readonly stored = new Map<string, { summary: TaskSummary; folder: string }>()
   private readonly loadedFolders = new Set<string>()
   /** One provider per API endpoint, shared by the tasks (each profile may name another). */
-  private readonly providers = modelProviders()
+  // The keys live in the held secrets (server/src/launch/), not in process.env.
+  private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
   private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()

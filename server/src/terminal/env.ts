@@ -4,18 +4,10 @@
  * that keep non-interactive runs from hanging in a pager.
  */
 
-const SECRET_NAMES = [/_API_KEY$/i, /_AUTH_TOKEN$/i, /^ANTHROPIC_API_KEY$/i, /^ANTHROPIC_AUTH_TOKEN$/i, /_ACCESS_KEY$/i, /_SECRET_KEY$/i]
-
-/** True for a variable a command must not see. */
-export function isSecretEnvName(name: string): boolean {
-  return SECRET_NAMES.some((re) => re.test(name))
-}
+import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(base)) {
-    if (value !== undefined && !isSecretEnvName(name)) env[name] = value
-  }
+  const env = withoutSecrets(base)
   env.PAGER = "cat"
   env.GIT_PAGER = "cat"
   env.GIT_TERMINAL_PROMPT = "0"

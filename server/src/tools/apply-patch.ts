@@ -48,7 +48,11 @@ export const applyPatch = defineTool({
     const single = steps.length === 1 && steps[0]!.op === "write" && !steps[0]!.from ? steps[0] : undefined
     return {
       preview: {
-        subject: { kind: "write", paths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.shown, s.target.shown] : [s.target.shown])))] },
+        subject: {
+          kind: "write",
+          paths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.shown, s.target.shown] : [s.target.shown])))],
+          realPaths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.realPath, s.target.realPath] : [s.target.realPath])))],
+        },
         title: `Apply patch (${steps.length} file${steps.length === 1 ? "" : "s"})`,
         detail: steps.map((s) => s.label).join("\n"),
         diff: steps.map((s) => s.diff.diff).join(""),

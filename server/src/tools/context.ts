@@ -92,7 +92,8 @@ export interface FileEditedEvent {
 export type ApprovalSubject =
   | { kind: "none" }
   | { kind: "read"; paths: string[]; outsideWorkspace?: boolean }
-  | { kind: "write"; paths: string[] }
+  /** `realPaths`: where the writes land with symlinks resolved; the protected-path check looks at both. */
+  | { kind: "write"; paths: string[]; realPaths?: string[] }
   /**
    * A command line; `cwd` as shown, `absoluteCwd` to resolve redirection targets against, `writePaths` the real
    * paths (symlinks resolved) of the files its redirections write, as the tool found them.

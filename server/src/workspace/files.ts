@@ -1,4 +1,5 @@
-import { open, stat } from "node:fs/promises"
+import { stat } from "node:fs/promises"
+import { readRegularFile, specialKind } from "../config/regular-file"
 
 /**
  * File access for tools: an open editor buffer wins over the disk (the user may have unsaved changes the
@@ -72,7 +73,7 @@ export async function readTextFile(ctx: FilesContext, absPath: string, shown = a
     }
   }
   try {
-    const bytes = await readAll(absPath)
+    const bytes = await readRegularFile(absPath)
     if (looksBinary(bytes)) return binaryProblem(shown)
     return { kind: "text", text: bytes.toString("utf8"), source: "disk" }
   } catch (error) {
@@ -110,6 +111,8 @@ export async function statOrProblem(
   try {
     const info = await stat(absPath)
     if (info.isDirectory()) return { kind: "directory", message: `${shown} is a directory, not a file. Use list_files to see what it contains.` }
+    const kind = specialKind(info)
+    if (kind) return { kind: "error", message: `${shown} is ${kind}, not a regular file: the agent reads only regular files. Leave it alone.` }
     return { size: info.size, isDirectory: false }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
@@ -131,13 +134,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}
-
-async function readAll(absPath: string): Promise<Buffer> {
-  const handle = await open(absPath, "r")
-  try {
-    return await handle.readFile()
-  } finally {
-    await handle.close()
-  }
 }

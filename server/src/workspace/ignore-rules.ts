@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from "node:fs"
-import { join, relative, resolve, sep } from "node:path"
+import { statSync } from "node:fs"
 import ignore, { type Ignore } from "ignore"
+import { readRegularFileSync } from "../config/regular-file"
+import { join, relative, resolve, sep } from "node:path"
 import { containingRoot } from "./sandbox"
 
 /**
@@ -37,7 +38,7 @@ export function rulesFor(root: string): Ignore | undefined {
   if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.rules
   let rules: Ignore | undefined
   try {
-    rules = ignore().add(readFileSync(file, "utf8"))
+    rules = ignore().add(readRegularFileSync(file).toString("utf8"))
   } catch {
     rules = undefined
   }

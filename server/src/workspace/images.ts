@@ -1,4 +1,5 @@
-import { readFile, stat } from "node:fs/promises"
+import { stat } from "node:fs/promises"
+import { readRegularFile } from "../config/regular-file"
 import { extname } from "node:path"
 import { formatBytes } from "./files"
 
@@ -31,6 +32,6 @@ export async function readImage(absPath: string, shown: string, mediaType: Image
       message: `Image ${shown} is ${formatBytes(info.size)}; images are sent to the model only up to ${formatBytes(MAX_IMAGE_BYTES)}. Ask the user to describe it or provide a smaller version.`,
     }
   }
-  const bytes = await readFile(absPath)
+  const bytes = await readRegularFile(absPath)
   return { ok: true, mediaType, base64: bytes.toString("base64"), bytes: bytes.length }
 }

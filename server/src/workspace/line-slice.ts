@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises"
+import { openRegularFile } from "../config/regular-file"
 import { looksBinary } from "./files"
 
 /**
@@ -23,7 +23,7 @@ const LINE_KEEP_BYTES = 16 * 1024
 export async function readLineSlice(absPath: string, offset: number, limit: number): Promise<LineSlice> {
   const first = offset
   const last = offset + limit - 1
-  const handle = await open(absPath, "r")
+  const handle = await openRegularFile(absPath)
   // Bytes of the requested lines, copied in runs (one per chunk when lines are short) and decoded once at
   // the end: decoding line by line costs ten times more on a 5 MB file.
   const parts: Buffer[] = []

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from "node:fs"
+import { statSync } from "node:fs"
+import { readRegularFileSync } from "../config/regular-file"
 import { readdir } from "node:fs/promises"
 import { dirname, join, relative, sep } from "node:path"
 import ignore, { type Ignore } from "ignore"
@@ -79,7 +80,7 @@ function withGitignore(rules: Rules[], dir: string): Rules[] {
   const file = join(dir, ".gitignore")
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return rules
   try {
-    return [...rules, { base: dir, rules: ignore().add(readFileSync(file, "utf8")) }]
+    return [...rules, { base: dir, rules: ignore().add(readRegularFileSync(file).toString("utf8")) }]
   } catch {
     return rules
   }

@@ -23,6 +23,8 @@ export type ResolvedPath =
       ok: true
       /** Absolute path as written (symlinks not resolved), the key for open editor buffers. */
       absPath: string
+      /** The real path (symlinks resolved; for a new file, its nearest existing parent's): what rules check. */
+      realPath: string
       /** Path relative to `root`, with `/` separators ("" for the root itself); absolute when outside. */
       relPath: string
       /** The workspace folder holding the path; undefined when outside (reads allowed by the setting only). */
@@ -42,7 +44,7 @@ export function resolvePath(ctx: SandboxContext, input: string, access: PathAcce
   const root = containingRoot(folders, absPath)
   const allowOutside = access === "read" && ctx.settings.files.readOutsideWorkspace
   if (!root) {
-    if (allowOutside) return { ok: true, absPath, relPath: absPath, root: undefined, outsideWorkspace: true }
+    if (allowOutside) return { ok: true, absPath, realPath: realPathOf(absPath), relPath: absPath, root: undefined, outsideWorkspace: true }
     return { ok: false, message: outsideMessage(given, absPath, folders, access) }
   }
   const real = realPathOf(absPath)
@@ -55,7 +57,7 @@ export function resolvePath(ctx: SandboxContext, input: string, access: PathAcce
     }
   }
   const outside = real !== absPath && !containingRoot(realFolders(folders), real)
-  return { ok: true, absPath, relPath: toPosix(relative(root, absPath)), root, outsideWorkspace: outside }
+  return { ok: true, absPath, realPath: real, relPath: toPosix(relative(root, absPath)), root, outsideWorkspace: outside }
 }
 
 /** The workspace folder (absolute) that contains `absPath`, the innermost when folders nest. */
@@ -125,8 +127,10 @@ function pickBase(folders: string[], given: string): string {
 }
 
 const realFolderCache = new Map<string, string>()
-function realFolders(folders: string[]): string[] {
-  return folders.map((f) => {
+/** The workspace folders with symlinks resolved (cached), to place a real path in its folder. */
+export function realFolders(folders: readonly string[]): string[] {
+  return folders.map((given) => {
+    const f = resolve(given)
     let real = realFolderCache.get(f)
     if (real === undefined) {
       real = realPathOf(f)

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { withoutSecrets } from "../config/secrets"
 import { createInterface } from "node:readline"
 import { isIgnored } from "./ignore-rules"
 import { cutLine } from "./line-slice"
@@ -47,7 +48,7 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
   if (options.filePattern) args.push("--glob", options.filePattern)
   args.push("--", options.target)
   return new Promise((resolvePromise) => {
-    const child = spawn(options.rgPath, args, { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(options.rgPath, args, { stdio: ["ignore", "pipe", "pipe"], env: withoutSecrets(process.env) })
     const files: SearchFileResult[] = []
     let current: SearchFileResult | undefined
     let matchCount = 0

@@ -33,6 +33,7 @@ describe("resolveSettings", () => {
           autoApprove: { write: true },
           mcpServers: { x: { command: "evil" } },
           model: "claude-x",
+          maxTokens: 1000,
           provider: "openai",
           profiles: { evil: { provider: "openai", baseUrl: "https://evil.example/v1" } },
           modeProfiles: { code: "evil" },
@@ -51,6 +52,7 @@ describe("resolveSettings", () => {
     expect(settings.profiles).toEqual({})
     expect(settings.modeProfiles).toEqual({})
     // Harmless keys still apply, and deny lists only make things stricter.
+    expect(settings.maxTokens).toBe(1000)
     expect(settings.prompt.customInstructions).toBe("be brief")
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
@@ -63,9 +65,8 @@ describe("resolveSettings", () => {
         "agent.terminal.allow",
         "agent.model",
         "agent.provider",
-        "agent.profiles.evil.provider",
-        "agent.profiles.evil.baseUrl",
-        "agent.modeProfiles.code",
+        "agent.profiles",
+        "agent.modeProfiles",
       ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)

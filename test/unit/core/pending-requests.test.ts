@@ -6,9 +6,9 @@ describe("PendingRequests", () => {
     const pending = new PendingRequests()
     const id = pending.newId()
     const waiting = pending.wait(id, "approval", "t1", 1000, new AbortController().signal)
-    expect(pending.respond(id, { optionId: "allow_once" })).toBe(true)
+    expect(pending.respond(id, { optionId: "allow_once" })).toBe("delivered")
     expect(await waiting).toEqual({ optionId: "allow_once" })
-    expect(pending.respond(id, { optionId: "allow_once" })).toBe(false)
+    expect(pending.respond(id, { optionId: "allow_once" })).toBe("unknown")
   })
 
   it("answers a wait with timeout or cancelled, and forgets it", async () => {
@@ -18,7 +18,7 @@ describe("PendingRequests", () => {
     const waiting = pending.wait("a2", "question", "t1", 1000, controller.signal)
     controller.abort()
     expect(await waiting).toBe("cancelled")
-    expect(pending.respond("a1", { answer: "x" }) || pending.respond("a2", { answer: "x" })).toBe(false)
+    expect([pending.respond("a1", { answer: "x" }), pending.respond("a2", { answer: "x" })]).toEqual(["unknown", "unknown"])
   })
 
   it("withdraws an announced question when its task is cancelled, so a late answer cannot restart it", () => {
@@ -28,8 +28,16 @@ describe("PendingRequests", () => {
     pending.onAnswer("a1", "question", "t1", (a) => answers.push(a.answer ?? ""), controller.signal)
     pending.onAnswer("a2", "question", "t1", (a) => answers.push(a.answer ?? ""), new AbortController().signal)
     controller.abort()
-    expect(pending.respond("a1", { answer: "late" })).toBe(false)
-    expect(pending.respond("a2", { answer: "on time" })).toBe(true)
+    expect(pending.respond("a1", { answer: "late" })).toBe("unknown")
+    expect(pending.respond("a2", { answer: "on time" })).toBe("delivered")
     expect(answers).toEqual(["on time"])
+  })
+
+  it("refuses an answer naming another task and keeps the request pending for its own task", async () => {
+    const pending = new PendingRequests()
+    const waiting = pending.wait("a1", "approval", "t1", 1000, new AbortController().signal)
+    expect(pending.respond("a1", { optionId: "allow_once" }, "t2")).toBe("otherTask")
+    expect(pending.respond("a1", { optionId: "reject_once" }, "t1")).toBe("delivered")
+    expect(await waiting).toEqual({ optionId: "reject_once" })
   })
 })

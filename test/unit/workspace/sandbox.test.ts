@@ -20,7 +20,7 @@ const ctx = (folders: string[], readOutsideWorkspace = false) => ({ workspaceFol
 describe("resolvePath", () => {
   it("resolves a relative path against the first workspace folder", () => {
     const r = resolvePath(ctx([ws.root]), "src/a.ts", "read")
-    expect(r).toEqual({ ok: true, absPath: ws.path("src/a.ts"), relPath: "src/a.ts", root: ws.root, outsideWorkspace: false })
+    expect(r).toEqual({ ok: true, absPath: ws.path("src/a.ts"), realPath: ws.path("src/a.ts"), relPath: "src/a.ts", root: ws.root, outsideWorkspace: false })
   })
 
   it("refuses ../ escapes, naming the path and the workspace root", () => {

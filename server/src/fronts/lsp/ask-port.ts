@@ -1,14 +1,16 @@
 import { AgentMethods, AskFollowup, RequestApproval, type ApprovalOption } from "@agent-lsp/protocol"
-import { MessageType, type Connection } from "vscode-languageserver/node"
+import { MessageType, ShowMessageRequest, type Connection, type MessageActionItem } from "vscode-languageserver/node"
 import type { Settings } from "../../config/schema"
 import type { ApprovalAnswer, ApprovalRequest, AskPort, QuestionAnswer, QuestionRequest } from "../../tools/context"
 import type { ClientFeatures } from "./client-features"
 import type { LateAnswer, PendingRequests } from "../../core/pending-requests"
+import { boundedRequest } from "./bounded-request"
 
 /**
  * AskPort over LSP, in PROTOCOL.md "Asking the user" order: agent/requestApproval / agent/askFollowup
  * (with deferred answers), then window/showMessageRequest, then announce with window/showMessage and wait
- * for agent/respond. Fail closed: an error, a dismissal, a timeout or a cancel is never consent.
+ * for agent/respond. Fail closed: an error, a dismissal, a timeout or a cancel is never consent. Every way
+ * of asking waits at most agent.approval.timeoutSeconds (the request is then cancelled on the wire).
  */
 export interface AskObserver {
   pendingApproval(requestId: string, request: ApprovalRequest): void
@@ -39,8 +41,12 @@ export class LspAskPort implements AskPort {
       // Listen for agent/respond before asking: a client may send it right after answering "deferred".
       const late = this.listen(requestId, "approval", request.taskId, signal)
       try {
-        const raw = await this.connection.sendRequest(AgentMethods.requestApproval, { requestId, ...request })
-        const parsed = RequestApproval.result.safeParse(raw)
+        const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.requestApproval, { requestId, ...request }, token), this.timeoutMs, signal)
+        if (sent.outcome !== "answered") {
+          late.stop()
+          return { decision: "noAnswer", reason: sent.outcome }
+        }
+        const parsed = RequestApproval.result.safeParse(sent.value)
         if (parsed.success && "deferred" in parsed.data) return lateApproval(request, await late.answer)
         late.stop()
         if (!parsed.success || "deferred" in parsed.data) return { decision: "noAnswer", reason: "error", message: "The editor answered the approval with an unexpected shape." }
@@ -52,7 +58,10 @@ export class LspAskPort implements AskPort {
     }
     if (features.showMessageRequest) {
       try {
-        const chosen = await this.connection.window.showWarningMessage(`${request.title}\n${request.command ?? request.detail}`, ...request.options.map((o) => ({ title: o.label })))
+        const message = `${request.title}\n${request.command ?? request.detail}`
+        const sent = await this.showMessageRequest(MessageType.Warning, message, request.options.map((o) => o.label), signal)
+        if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
+        const chosen = sent.value
         if (!chosen) return { decision: "noAnswer", reason: "dismissed" }
         return toAnswer(request.options, { optionId: request.options.find((o) => o.label === chosen.title)?.optionId ?? "" })
       } catch {
@@ -71,6 +80,15 @@ export class LspAskPort implements AskPort {
     return answer
   }
 
+  /** window/showMessageRequest, bounded like every other way of asking. */
+  private showMessageRequest(type: MessageType, message: string, titles: string[], signal: AbortSignal) {
+    return boundedRequest(
+      (token) => this.connection.sendRequest(ShowMessageRequest.type, { type, message, actions: titles.map((title): MessageActionItem => ({ title })) }, token),
+      this.timeoutMs,
+      signal,
+    )
+  }
+
   /** Registers `requestId` for agent/respond; `stop()` withdraws it when the answer came another way. */
   private listen(requestId: string, kind: "approval" | "question", taskId: string, signal: AbortSignal) {
     const local = new AbortController()
@@ -84,8 +102,12 @@ export class LspAskPort implements AskPort {
     if (features.agent.askFollowup) {
       const late = this.listen(requestId, "question", request.taskId, signal)
       try {
-        const raw = await this.connection.sendRequest(AgentMethods.askFollowup, { requestId, ...request })
-        const parsed = AskFollowup.result.safeParse(raw)
+        const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.askFollowup, { requestId, ...request }, token), this.timeoutMs, signal)
+        if (sent.outcome !== "answered") {
+          late.stop()
+          return { decision: "noAnswer", reason: sent.outcome }
+        }
+        const parsed = AskFollowup.result.safeParse(sent.value)
         if (parsed.success && "deferred" in parsed.data) {
           const answer = await late.answer
           if (answer === "timeout" || answer === "cancelled") return { decision: "noAnswer", reason: answer }
@@ -100,7 +122,9 @@ export class LspAskPort implements AskPort {
     }
     if (features.showMessageRequest && request.suggestions.length > 0) {
       try {
-        const chosen = await this.connection.window.showInformationMessage(request.question, ...request.suggestions.map((s) => ({ title: s.text })))
+        const sent = await this.showMessageRequest(MessageType.Info, request.question, request.suggestions.map((s) => s.text), signal)
+        if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
+        const chosen = sent.value
         if (chosen) return { decision: "answered", answer: chosen.title }
         return { decision: "noAnswer", reason: "waitForMessage" }
       } catch {

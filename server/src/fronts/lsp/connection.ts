@@ -1,15 +1,20 @@
 import { createConnection, ErrorCodes, ProposedFeatures, StreamMessageWriter, type Connection, type Message } from "vscode-languageserver/node"
 import { InitializeGate } from "./wire/initialize-gate"
+import { ParamsGuard } from "./wire/params-guard"
 import { ResilientMessageReader } from "./wire/resilient-reader"
 
 /**
- * The stdio connection: a reader that survives malformed input, answers it with ParseError, and refuses
- * requests before initialize. Exit codes and the parent-process watchdog come from vscode-languageserver.
+ * The stdio connection: a reader that survives malformed input, answers it with ParseError, checks the
+ * params of standard messages, and refuses requests before initialize and after shutdown. Exit codes and the parent-process watchdog come from vscode-languageserver.
  */
 export function createStdioConnection(): Connection {
   const writer = new StreamMessageWriter(process.stdout)
   const reader = new ResilientMessageReader(process.stdin, ({ reason }) => {
     void writer.write({ jsonrpc: "2.0", id: null, error: { code: ErrorCodes.ParseError, message: `Parse error: ${reason}. The message was skipped.` } } as Message)
   })
-  return createConnection(ProposedFeatures.all, new InitializeGate(reader, writer), writer)
+  const gate = new InitializeGate(new ParamsGuard(reader, writer), writer)
+  // The editor is gone when stdin ends: leave at once (LSP exit codes: 0 after shutdown, else 1), rather than
+  // linger on timers and watchers. The short delay lets responses already written reach the pipe.
+  process.stdin.once("end", () => setTimeout(() => process.exit(gate.shutdownReceived ? 0 : 1), 50))
+  return createConnection(ProposedFeatures.all, gate, writer)
 }

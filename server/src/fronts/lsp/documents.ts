@@ -137,7 +137,7 @@ export class DocumentStore {
    * Resolves true when a didChange makes the buffer hold `text` (or it already does), false after
    * `timeoutMs`. Register before sending the edit so a fast didChange is not missed.
    */
-  expect(path: string, text: string, timeoutMs: number): { promise: Promise<boolean>; cancel: () => void } {
+  expect(path: string, text: string, timeoutMs: number): { promise: Promise<boolean>; cancel: () => void; giveUp: () => void } {
     let settle!: (matched: boolean) => void
     const promise = new Promise<boolean>((resolve) => (settle = resolve))
     const entry: Expectation = { text, resolve: (matched) => settle(matched) }
@@ -150,17 +150,20 @@ export class DocumentStore {
       if (current && index >= 0) current.splice(index, 1)
       if (current?.length === 0) this.expectations.delete(path)
     }
-    const timer = setTimeout(() => {
+    const giveUp = () => {
       remove()
       const matched = this.get(path)?.text === text
       // The awaited edit never showed up but the buffer changed: treat those changes as the user's.
       const tracked = this.byPath.get(path)
       if (!matched && entry.sawOtherChange && tracked) tracked.dirtyByUser = true
       settle(matched)
-    }, timeoutMs)
+    }
+    const timer = setTimeout(giveUp, timeoutMs)
     promise.finally(() => clearTimeout(timer))
     return {
       promise,
+      /** Stops waiting now, with the same verdict the timeout would give. */
+      giveUp,
       cancel: () => {
         remove()
         settle(false)

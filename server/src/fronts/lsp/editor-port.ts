@@ -1,11 +1,16 @@
-import type { Connection, TextEdit, WorkspaceEdit } from "vscode-languageserver/node"
+import { ApplyWorkspaceEditRequest, type Connection, type TextEdit, type WorkspaceEdit } from "vscode-languageserver/node"
 import { AgentMethods, SaveDocuments } from "@agent-lsp/protocol"
 import type { EditOutcome, EditorPort, EditRequest, OpenDocument } from "../../tools/context"
 import type { ClientFeatures } from "./client-features"
+import { boundedRequest } from "./bounded-request"
 import { pathToUri, uriToPath, type DocumentStore } from "./documents"
 
-/** How long the server waits for the didChange that confirms an applied edit. */
-const CONFIRM_TIMEOUT_MS = 3000
+/**
+ * How long the server waits, after the editor answered applyEdit, for the didChange that confirms it.
+ * Counted from the answer, not from sending: eglot 1.9 sends its didChange from an idle timer about 3 s
+ * after answering. The whole exchange stays within agent.timeouts.editorSeconds.
+ */
+export const CONFIRM_AFTER_ANSWER_MS = 5000
 
 /**
  * EditorPort over LSP: edits go out as workspace/applyEdit and count only when the editor's didChange
@@ -16,6 +21,8 @@ export class LspEditorPort implements EditorPort {
     private readonly connection: Connection,
     private readonly features: () => ClientFeatures,
     private readonly documents: DocumentStore,
+    /** agent.timeouts.editorSeconds in ms: the bound on every request to the editor. */
+    private readonly editorTimeoutMs: () => number = () => 30_000,
   ) {}
 
   get supportsApplyEdit(): boolean {
@@ -55,7 +62,9 @@ export class LspEditorPort implements EditorPort {
       ],
     }
     try {
-      const response = await this.connection.workspace.applyEdit({ label: edit.label, edit: workspaceEdit })
+      const sent = await this.request({ label: edit.label, edit: workspaceEdit })
+      if (sent.outcome !== "answered") return { ok: false, reason: this.noAnswer("apply the edit") }
+      const response = sent.value
       return response.applied ? { ok: true } : { ok: false, reason: `The editor refused the edit${response.failureReason ? ` (${response.failureReason})` : ""}; the file on disk is unchanged.` }
     } catch (error) {
       return { ok: false, reason: `The editor failed to apply the edit (${(error as Error).message}); the file on disk is unchanged.` }
@@ -63,13 +72,19 @@ export class LspEditorPort implements EditorPort {
   }
 
   private async sendAndConfirm(edit: EditRequest, workspaceEdit: WorkspaceEdit): Promise<EditOutcome> {
-    const confirmation = this.documents.expect(edit.path, edit.newText, CONFIRM_TIMEOUT_MS)
+    const deadline = Date.now() + this.editorTimeoutMs()
+    // Registered before sending (a fast didChange comes before the answer); its own timer is only a backstop.
+    const confirmation = this.documents.expect(edit.path, edit.newText, this.editorTimeoutMs())
     let applied: boolean
     let failure: string | undefined
     try {
-      const response = await this.connection.workspace.applyEdit({ label: edit.label ?? "agent edit", edit: workspaceEdit })
-      applied = response.applied
-      failure = response.failureReason
+      const sent = await this.request({ label: edit.label ?? "agent edit", edit: workspaceEdit })
+      if (sent.outcome !== "answered") {
+        confirmation.cancel()
+        return { ok: false, reason: this.noAnswer("apply the edit") }
+      }
+      applied = sent.value.applied
+      failure = sent.value.failureReason
     } catch (error) {
       confirmation.cancel()
       return { ok: false, reason: `The editor failed to apply the edit (${(error as Error).message}); the file on disk is unchanged.` }
@@ -78,19 +93,32 @@ export class LspEditorPort implements EditorPort {
       confirmation.cancel()
       return { ok: false, reason: `The editor refused the edit${failure ? ` (${failure})` : ""}; the file on disk is unchanged.` }
     }
-    if (await confirmation.promise) return { ok: true }
+    const waitMs = Math.max(0, Math.min(CONFIRM_AFTER_ANSWER_MS, deadline - Date.now()))
+    const timer = setTimeout(confirmation.giveUp, waitMs)
+    const confirmed = await confirmation.promise
+    clearTimeout(timer)
+    if (confirmed) return { ok: true }
     return {
       ok: false,
-      reason: `The editor reported the edit applied, but its buffer did not change to the intended text within ${CONFIRM_TIMEOUT_MS / 1000} s (it may have been stale or changed by the user); the file on disk is unchanged. Read the file again and retry.`,
+      reason: `The editor reported the edit applied, but its buffer did not change to the intended text within ${(waitMs / 1000).toFixed(1)} s of that answer (it may have been stale or changed by the user); the file on disk is unchanged. Read the file again and retry.`,
     }
+  }
+
+  private request(params: { label?: string; edit: WorkspaceEdit }) {
+    return boundedRequest((token) => this.connection.sendRequest(ApplyWorkspaceEditRequest.type, params, token), this.editorTimeoutMs())
+  }
+
+  private noAnswer(what: string): string {
+    return `The editor did not ${what} within ${this.editorTimeoutMs() / 1000} s (agent.timeouts.editorSeconds); the request was cancelled and the file on disk is unchanged. Try again, or ask the user to check the editor.`
   }
 
   async saveDocuments(paths: string[]): Promise<string[]> {
     if (!this.supportsSaveDocuments) return []
     const uris = paths.map(pathToUri)
     try {
-      const raw = await this.connection.sendRequest(AgentMethods.saveDocuments, { uris })
-      const parsed = SaveDocuments.result.safeParse(raw)
+      const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.saveDocuments, { uris }, token), this.editorTimeoutMs())
+      if (sent.outcome !== "answered") return []
+      const parsed = SaveDocuments.result.safeParse(sent.value)
       if (!parsed.success) return []
       return parsed.data.saved.map((uri) => uriToPath(uri)).filter((p): p is string => p !== undefined)
     } catch {

@@ -3,5 +3,10 @@ import { startServer, type ServerOptions } from "./server"
 
 /** `agent-lsp --stdio`: LSP over this process's stdin/stdout. */
 export function startLspFront(options: ServerOptions): void {
+  // Node ends the process on an unhandled rejection; one failed fire-and-forget handler must not take the
+  // editor's agent down with it. It is reported on stderr (the editor's server log) instead.
+  process.on("unhandledRejection", (reason) => {
+    process.stderr.write(`agent-lsp: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`)
+  })
   startServer(createStdioConnection(), options)
 }

@@ -68,11 +68,11 @@ export class LspServices {
   static async create(deps: LspServicesDeps): Promise<LspServices> {
     const services = new LspServices(deps)
     const init = deps.params.initializationOptions as { agent?: unknown } | undefined
-    await services.settings.loadInitial(init && typeof init === "object" ? init.agent : undefined, deps.globalSettingsFile)
+    await services.settings.loadInitial(init && typeof init === "object" ? init.agent : undefined, deps.globalSettingsFile, deps.folders())
     if (!deps.features().agent.taskUpdates) {
       services.transcript = new TranscriptWriter({
         dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
-        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message)),
+        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message), () => services.settings.value.timeouts.editorSeconds * 1000),
       })
     }
     return services
@@ -107,7 +107,7 @@ export class LspServices {
       const core: AgentCore = new AgentCore({
         folders: this.deps.folders,
         settings,
-        editor: new LspEditorPort(connection, features, documents),
+        editor: new LspEditorPort(connection, features, documents, () => settings().timeouts.editorSeconds * 1000),
         environment: documents.environment(),
         ask,
         log,
@@ -139,12 +139,17 @@ export class LspServices {
     return runCommand(this.deps.connection, this.commands, command, args)
   }
 
-  async respond(requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }): Promise<void> {
-    if (!this.pending.respond(requestId, answer))
+  async respond(requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }, taskId?: string): Promise<void> {
+    const outcome = this.pending.respond(requestId, answer, taskId)
+    if (outcome === "unknown")
       throw new ResponseError(ErrorCodes.InvalidParams, `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`)
+    if (outcome === "otherTask")
+      throw new ResponseError(ErrorCodes.InvalidParams, `Request "${requestId}" belongs to another task than ${taskId}; nothing was answered. Answer it with that task's id, or without taskId.`)
   }
 
   private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
+    // A task runs under the workspace settings file as it is now, not as it was when the watcher last looked.
+    await this.settings.refreshWorkspaceFiles(this.deps.folders())
     const result = await (await this.core()).newTask(params)
     this.updates.setTitle(result.taskId, params.text)
     void this.transcript?.startTask(result.taskId, params.text.split("\n", 1)[0]!.slice(0, 100), params.text)
@@ -177,7 +182,7 @@ export class LspServices {
       case P.resumeTask.method:
         return runAgentRequest(P.resumeTask, raw, async ({ taskId }) => ((await (await tasks()).resumeTask(taskId)), {}))
       case P.respond.method:
-        return runAgentRequest(P.respond, raw, async ({ requestId, ...answer }) => ((await this.respond(requestId, answer)), {}))
+        return runAgentRequest(P.respond, raw, async ({ requestId, taskId, ...answer }) => ((await this.respond(requestId, answer, taskId)), {}))
       case P.listTasks.method:
         return runAgentRequest(P.listTasks, raw, async () => ({ tasks: await (await tasks()).listTasks() }))
       case P.getTask.method:
@@ -213,6 +218,7 @@ export class LspServices {
   }
 
   async dispose(): Promise<void> {
+    this.settings.dispose()
     await this.loaded?.dispose()
     await this.transcript?.flush()
   }

@@ -1,5 +1,6 @@
-import type { Connection } from "vscode-languageserver/node"
+import { ApplyWorkspaceEditRequest, ShowDocumentRequest, type Connection } from "vscode-languageserver/node"
 import { nodeTranscriptFiles, type TranscriptIo } from "../../core/transcript/index"
+import { boundedRequest } from "./bounded-request"
 
 /** What the transcript needs to know about the client (a subset of lsp/client-features.ts). */
 export interface TranscriptClientFeatures {
@@ -13,18 +14,25 @@ export interface TranscriptClientFeatures {
  * A client without showDocument gets the file on disk only (showDocument resolves false, so the writer
  * never sends edits that would open the file unasked).
  */
-export function connectionTranscriptIo(connection: Connection, features: () => TranscriptClientFeatures, log?: (message: string) => void): TranscriptIo {
+export function connectionTranscriptIo(
+  connection: Connection,
+  features: () => TranscriptClientFeatures,
+  log?: (message: string) => void,
+  /** agent.timeouts.editorSeconds in ms: an editor that never answers counts as a failed request. */
+  timeoutMs: () => number = () => 30_000,
+): TranscriptIo {
   return {
     ...nodeTranscriptFiles(),
     async applyEdit(uri, edits) {
       if (!features().applyEdit) return false
-      const result = await connection.workspace.applyEdit({ label: "agent transcript", edit: { changes: { [uri]: edits } } })
-      return result.applied
+      const params = { label: "agent transcript", edit: { changes: { [uri]: edits } } }
+      const sent = await boundedRequest((token) => connection.sendRequest(ApplyWorkspaceEditRequest.type, params, token), timeoutMs())
+      return sent.outcome === "answered" && sent.value.applied
     },
     async showDocument(uri, takeFocus) {
       if (!features().showDocument) return false
-      const result = await connection.window.showDocument({ uri, takeFocus })
-      return result.success
+      const sent = await boundedRequest((token) => connection.sendRequest(ShowDocumentRequest.type, { uri, takeFocus }, token), timeoutMs())
+      return sent.outcome === "answered" && sent.value.success
     },
     log,
   }

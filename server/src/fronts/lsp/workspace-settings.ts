@@ -1,5 +1,6 @@
-import type { Connection } from "vscode-languageserver/node"
+import { ConfigurationRequest, type Connection } from "vscode-languageserver/node"
 import type { SettingsManager } from "../../core/settings"
+import { boundedRequest } from "./bounded-request"
 
 /**
  * The LSP side of the workspace settings source: `workspace/configuration` (section "agent"), and
@@ -16,7 +17,11 @@ export class LspWorkspaceSettings {
     if (!supported) return
     let section: unknown
     try {
-      ;[section] = await this.connection.workspace.getConfiguration([{ section: "agent" }])
+      const timeoutMs = this.settings.value.timeouts.editorSeconds * 1000
+      const sent = await boundedRequest((token) => this.connection.sendRequest(ConfigurationRequest.type, { items: [{ section: "agent" }] }, token), timeoutMs)
+      // An editor that does not answer in time keeps what it said before.
+      if (sent.outcome !== "answered") return
+      section = Array.isArray(sent.value) ? sent.value[0] : undefined
     } catch {
       section = undefined
     }

@@ -59,7 +59,7 @@ async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, to
       message: `${shown} is open in the editor with unsaved changes by the user, and this editor cannot receive edits (no workspace/applyEdit), so nothing was written. Ask the user to save or close the file, then try again.`,
     }
   }
-  await writeFileAtomic(absPath, text)
+  await writeFileAtomic(absPath, text, { workspaceFolders: ctx.workspaceFolders })
   return { ok: true, created, message: `The file on disk now holds the new content.${document ? " (It is open in the editor, which should reload it.)" : ""}` }
 }
 
@@ -89,7 +89,7 @@ async function save(ctx: ToolContext, absPath: string, text: string): Promise<st
     if (saved.includes(absPath)) return "the editor saved it to disk"
   }
   // The buffer now equals `text` (confirmed by applyEdit), so writing it keeps buffer and disk the same.
-  await writeFileAtomic(absPath, ctx.editor.openDocument(absPath)?.text ?? text)
+  await writeFileAtomic(absPath, ctx.editor.openDocument(absPath)?.text ?? text, { workspaceFolders: ctx.workspaceFolders })
   return "the file on disk holds the same content"
 }
 

@@ -28,7 +28,7 @@ export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: s
   const creating = target.before === undefined
   return {
     preview: {
-      subject: { kind: "write", paths: [target.shown] },
+      subject: { kind: "write", paths: [target.shown], realPaths: [target.realPath] },
       title: `${creating ? "Create" : "Edit"} ${target.shown}`,
       detail: changeLine(target, newText, proposal),
       diff: proposal.diff,

@@ -8,6 +8,8 @@ import { displayPath } from "../../workspace/sandbox"
 export interface EditTarget {
   /** Absolute path (the key of open editor buffers). */
   absPath: string
+  /** Where the write lands (symlinks resolved): protected paths are checked on it too. */
+  realPath: string
   /** The path as the model should see it. */
   shown: string
   /** The text the edit is computed from: the open buffer if any, else the disk; undefined = no such file. */
@@ -38,12 +40,12 @@ export async function loadEditTarget(ctx: ToolContext, input: string, mustExist:
   const current = await readTextFile(ctx, resolved.absPath, shown, EDIT_MAX_BYTES)
   if (current.kind === "missing") {
     if (mustExist) return { failure: editFailure(`File not found: ${shown}. This tool edits existing files: create a new file with write_to_file, or check the path with list_files.`) }
-    return { absPath: resolved.absPath, shown, before: undefined }
+    return { absPath: resolved.absPath, realPath: resolved.realPath, shown, before: undefined }
   }
   if (current.kind === "tooLarge")
     return { failure: editFailure(`${shown} is ${formatBytes(current.size)}, over the ${formatBytes(EDIT_MAX_BYTES)} limit for files the agent edits. Edit it with a command (e.g. sed) or ask the user.`) }
   if (current.kind !== "text") return { failure: editFailure(current.message) }
-  return { absPath: resolved.absPath, shown, before: current.text, ...(current.document ? { document: current.document } : {}) }
+  return { absPath: resolved.absPath, realPath: resolved.realPath, shown, before: current.text, ...(current.document ? { document: current.document } : {}) }
 }
 
 export function isFailure<T extends object>(value: T | { failure: ToolResult }): value is { failure: ToolResult } {

@@ -32,7 +32,11 @@ describe("apply_patch", () => {
     ws = await tempWorkspace({ "src/app.py": "def greet():\n    print('Hi')\n", "old.txt": "bye\n" })
     const { result, preview } = await callTool(applyPatch, { patch }, makeToolContext(ws.root))
     expect(result.isError).toBe(false)
-    expect(preview!.subject).toEqual({ kind: "write", paths: ["docs/new.md", "src/app.py", "src/main.py", "old.txt"] })
+    expect(preview!.subject).toEqual({
+      kind: "write",
+      paths: ["docs/new.md", "src/app.py", "src/main.py", "old.txt"],
+      realPaths: ["docs/new.md", "src/app.py", "src/main.py", "old.txt"].map((p) => ws.path(p)),
+    })
     expect(await readFile(ws.path("docs/new.md"), "utf8")).toBe("# New\n")
     expect(await readFile(ws.path("src/main.py"), "utf8")).toBe("def greet():\n    print('Hello')\n")
     expect(await exists(ws.path("src/app.py"))).toBe(false)

@@ -1,5 +1,4 @@
 import {
-  AbstractMessageReader,
   ErrorCodes,
   type DataCallback,
   type Disposable,
@@ -8,33 +7,49 @@ import {
   type MessageWriter,
   type RequestMessage,
 } from "vscode-languageserver/node"
+import { ForwardingReader } from "./forwarding-reader"
 
 /**
  * LSP: before `initialize`, requests get ServerNotInitialized (-32002) and notifications are dropped,
- * except `exit`. vscode-languageserver does not enforce this, so the gate sits between reader and connection.
+ * except `exit`; after `shutdown`, requests get InvalidRequest and notifications other than `exit` are
+ * dropped. vscode-languageserver enforces neither, so the gate sits between reader and connection.
  */
-export class InitializeGate extends AbstractMessageReader {
+export class InitializeGate extends ForwardingReader {
   private initialized = false
+  private shutDown = false
+
+  /** True once the client sent `shutdown`. */
+  get shutdownReceived(): boolean {
+    return this.shutDown
+  }
 
   constructor(
-    private readonly inner: MessageReader,
+    inner: MessageReader,
     private readonly writer: MessageWriter,
   ) {
-    super()
-    inner.onError((error) => this.fireError(error))
-    inner.onClose(() => this.fireClose())
-    inner.onPartialMessage((info) => this.firePartialMessage(info))
+    super(inner)
   }
 
   listen(callback: DataCallback): Disposable {
     return this.inner.listen((message: Message) => {
       const method = (message as Partial<RequestMessage>).method
+      const id = (message as Partial<RequestMessage>).id
+      if (this.shutDown && method !== undefined && method !== "exit") {
+        if (id !== undefined && id !== null) {
+          void this.writer.write({
+            jsonrpc: "2.0",
+            id,
+            error: { code: ErrorCodes.InvalidRequest, message: `The server is shutting down: only "exit" is accepted after "shutdown", not "${method}".` },
+          } as Message)
+        }
+        return
+      }
       if (this.initialized || method === "initialize" || method === "exit") {
         if (method === "initialize") this.initialized = true
+        if (method === "shutdown" && id !== undefined && id !== null) this.shutDown = true
         callback(message)
         return
       }
-      const id = (message as Partial<RequestMessage>).id
       if (method !== undefined && id !== undefined && id !== null) {
         void this.writer.write({
           jsonrpc: "2.0",
@@ -43,10 +58,5 @@ export class InitializeGate extends AbstractMessageReader {
         } as Message)
       }
     })
-  }
-
-  override dispose(): void {
-    super.dispose()
-    this.inner.dispose()
   }
 }

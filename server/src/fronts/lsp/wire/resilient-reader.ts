@@ -15,6 +15,13 @@ export type ParseFailure = { reason: string }
  * or mis-frames: malformed JSON is answered with ParseError and skipped; a missing, non-numeric, too
  * short or too long Content-Length is recovered by resynchronising on the next `Content-Length:` header.
  * Messages of any size are accepted (a 10 MB didOpen is normal for a generated file).
+ *
+ * Why not vscode-jsonrpc's ReadableStreamMessageReader: on well-formed input it does the same framing, but
+ * it cannot recover from a bad frame — a header without Content-Length throws and leaves its buffer
+ * mid-message, a wrong Content-Length mis-frames every later message, and a bad body only fires onError
+ * with no ParseError reply. What this reader does better: ParseError answers, resynchronising on the next
+ * header, a header-only frame that does not swallow the next request, and no copy per chunk of a long
+ * body. Everything after framing (dispatch, cancellation, progress) is vscode-jsonrpc's.
  */
 export class ResilientMessageReader extends AbstractMessageReader {
   private buffer = Buffer.alloc(0)
@@ -91,6 +98,13 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     const length = Number(match[1])
     const nextHeader = this.findHeader(bodyStart)
+    // A header with no body before the next header (only whitespace between): skip it alone, so it does
+    // not swallow the next request as its body. A JSON-RPC body starts with "{", never with a header.
+    if (nextHeader >= 0 && this.buffer.subarray(bodyStart, nextHeader).toString("utf8").trim() === "") {
+      this.onParseFailure({ reason: "a message header without a body" })
+      this.buffer = this.buffer.subarray(nextHeader)
+      return true
+    }
     if (this.buffer.length < bodyStart + length) {
       // Too long a Content-Length shows as a new header inside the "body": deliver what came before it.
       if (nextHeader >= 0 && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {

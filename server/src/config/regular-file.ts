@@ -1,0 +1,64 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs"
+import { open, type FileHandle } from "node:fs/promises"
+
+/**
+ * Reading files a repository controls (sources, .rooignore, .roomodes, AGENTS.md, settings files). A FIFO
+ * named like one of them would block open() or read() forever — in the thread pool (exhausting it) or, for
+ * the synchronous readers, the event loop itself. So every such read opens with O_NONBLOCK (a FIFO opens at
+ * once), checks with fstat on the open descriptor (no race with a swap after a stat) that it is a regular
+ * file, and only then reads.
+ */
+
+/** Thrown for a path that exists but is not a regular file; `code` lets callers tell it from ENOENT. */
+export class NotRegularFileError extends Error {
+  readonly code = "ENOTREG"
+  constructor(path: string, kind: string) {
+    super(`${path} is ${kind}, not a regular file; the agent reads only regular files (reading this could block forever).`)
+  }
+}
+
+/** "a FIFO", "a socket", … for messages; undefined for a regular file. */
+export function specialKind(info: Stats): string | undefined {
+  if (info.isFile()) return undefined
+  if (info.isDirectory()) return "a directory"
+  if (info.isFIFO()) return "a FIFO (named pipe)"
+  if (info.isSocket()) return "a socket"
+  if (info.isCharacterDevice()) return "a character device"
+  if (info.isBlockDevice()) return "a block device"
+  return "a special file"
+}
+
+const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK
+
+/** Opens a regular file for reading; refuses FIFOs, sockets, devices and directories. */
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, FLAGS)
+  try {
+    const kind = specialKind(await handle.stat())
+    if (kind) throw new NotRegularFileError(path, kind)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+export async function readRegularFile(path: string): Promise<Buffer> {
+  const handle = await openRegularFile(path)
+  try {
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
+
+export function readRegularFileSync(path: string): Buffer {
+  const fd = openSync(path, FLAGS)
+  try {
+    const kind = specialKind(fstatSync(fd))
+    if (kind) throw new NotRegularFileError(path, kind)
+    return readFileSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}

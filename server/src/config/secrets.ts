@@ -1,0 +1,70 @@
+/**
+ * The secrets the server holds (API keys) and the one rule for which environment variable names count as
+ * secret. Under `agent-lsp --stdio` the launcher (server/src/launch/) moves every secret out of the real
+ * server's environment and hands them over on a pipe, so nothing the server starts inherits them and
+ * /proc/<server pid>/environ never shows them; they live only in this module's map.
+ */
+
+/** Names that are secrets whatever the patterns say. */
+export const KNOWN_SECRET_NAMES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const
+
+// Broad on purpose: a name that only looks like a secret costs a command one variable; a missed one leaks a key.
+const SECRET_PATTERNS = [/_KEY$/i, /_TOKEN$/i, /SECRET/i, /PASSWORD/i, /PASSWD/i, /CREDENTIAL/i, /^ANTHROPIC_/i, /^OPENAI_/i]
+
+const extraNames = new Set<string>()
+const held = new Map<string, string>()
+
+/** Adds names a trusted setting declares as secrets (codebaseIndex.apiKeyEnv). */
+export function registerSecretNames(names: Iterable<string>): void {
+  for (const name of names) if (name) extraNames.add(name)
+}
+
+/** True for an environment variable that nothing the agent starts may see. */
+export function isSecretEnvName(name: string): boolean {
+  return (KNOWN_SECRET_NAMES as readonly string[]).includes(name) || extraNames.has(name) || SECRET_PATTERNS.some((re) => re.test(name))
+}
+
+/** Copy of `env` without secret variables (the environment for any child process). */
+export function withoutSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !isSecretEnvName(name)) out[name] = value
+  return out
+}
+
+/** The secret variables of `env` (what the launcher hands to the real server). */
+export function secretsOf(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && value !== "" && isSecretEnvName(name)) out[name] = value
+  return out
+}
+
+/** Stores the secrets handed over by the launcher. */
+export function holdSecrets(secrets: Record<string, string>): void {
+  for (const [name, value] of Object.entries(secrets)) if (typeof value === "string" && value) held.set(name, value)
+}
+
+/**
+ * A secret's value: the held one, else the process environment (a server started without the launcher,
+ * as unit tests do).
+ */
+export function getSecret(name: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return held.get(name) ?? env[name] ?? undefined
+}
+
+/** The environment the model providers read their keys from: the held secrets over `env`. */
+export function secretEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, ...Object.fromEntries(held) }
+}
+
+/** Every secret value known (held or in the environment), for redaction. */
+export function secretValues(env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
+  const out = new Map<string, string>()
+  for (const [name, value] of Object.entries(env)) if (value && isSecretEnvName(name)) out.set(name, value)
+  for (const [name, value] of held) out.set(name, value)
+  return [...out].map(([name, value]) => ({ name, value }))
+}
+
+/** Forgets a held secret (tests; a key the user removed). */
+export function dropSecret(name: string): void {
+  held.delete(name)
+}

@@ -1,0 +1,45 @@
+import {
+  ErrorCodes,
+  MessageType,
+  type DataCallback,
+  type Disposable,
+  type Message,
+  type MessageReader,
+  type MessageWriter,
+  type RequestMessage,
+} from "vscode-languageserver/node"
+import { ForwardingReader } from "./forwarding-reader"
+import { NOTIFICATION_PARAMS, REQUEST_PARAMS } from "./lsp-params"
+
+/**
+ * Checks the params of standard LSP messages before any handler sees them (lsp-params.ts): a handler that
+ * dereferences `params.textDocument.uri` of a malformed didOpen, or vscode-jsonrpc reading `params.id` of
+ * a `$/cancelRequest` without params, would otherwise throw (and some of those throws end the process).
+ * A bad notification is reported with window/logMessage and dropped; a bad request is answered with
+ * InvalidParams naming the field.
+ */
+export class ParamsGuard extends ForwardingReader {
+  constructor(
+    inner: MessageReader,
+    private readonly writer: MessageWriter,
+  ) {
+    super(inner)
+  }
+
+  listen(callback: DataCallback): Disposable {
+    return this.inner.listen((message: Message) => {
+      const { method, id, params } = message as Partial<RequestMessage>
+      if (typeof method !== "string") return callback(message)
+      const isRequest = id !== undefined && id !== null
+      const check = isRequest ? REQUEST_PARAMS[method] : NOTIFICATION_PARAMS[method]
+      const failure = check?.(params, "params")
+      if (!failure) return callback(message)
+      if (isRequest) {
+        void this.writer.write({ jsonrpc: "2.0", id, error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${failure}` } } as Message)
+      } else {
+        const text = `agent-lsp: ignored ${method} with invalid params (${failure}).`
+        void this.writer.write({ jsonrpc: "2.0", method: "window/logMessage", params: { type: MessageType.Warning, message: text } } as Message)
+      }
+    })
+  }
+}
