@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { createStdioConnection } from "./lsp/connection"
-import { startServer } from "./lsp/server"
+import { startLspFront } from "./fronts/lsp/index"
 
 declare const AGENT_LSP_VERSION: string
 const VERSION = typeof AGENT_LSP_VERSION === "string" ? AGENT_LSP_VERSION : "0.0.0-dev"
@@ -34,7 +33,7 @@ export function main(argv: string[]): void {
   }
   // stdout carries the protocol: nothing else may write there.
   console.log = console.info = console.debug = (...parts: unknown[]) => process.stderr.write(`${parts.map(String).join(" ")}\n`)
-  startServer(createStdioConnection(), { version: VERSION, globalSettingsFile: process.env.AGENT_LSP_SETTINGS_FILE })
+  startLspFront({ version: VERSION, globalSettingsFile: process.env.AGENT_LSP_SETTINGS_FILE })
 }
 
 main(process.argv.slice(2))

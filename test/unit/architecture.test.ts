@@ -29,33 +29,53 @@ interface Rule {
 
 const IO_BUILTINS = ["fs", "fs/promises", "child_process", "net", "http", "https", "http2", "dgram", "tls"]
 
+/** Every folder below the fronts: what a front may import. */
+const BELOW_FRONTS: Area[] = [
+  "core", "task", "pipeline", "approval", "prompt", "tools", "model", "edits", "modes", "config", "workspace", "terminal",
+  "mcp", "checkpoints", "shell", "index", "browser", "skills",
+]
+
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
 const RULES: Record<Area, Rule> = {
   protocol: { ours: [], onlyPackages: ["zod"], text: "protocol/ imports zod only" },
-  "main.ts": { ours: ["lsp", "config"], text: "main.ts may import lsp/ and config/" },
-  lsp: { ours: "any", text: "lsp/ may import everything below it" },
+  "main.ts": { ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config"], text: "main.ts may import fronts/* and config/" },
+  // Fronts are adapters: each may import the core and everything below it, never another front.
+  "fronts/lsp": { ours: BELOW_FRONTS, text: "fronts/lsp/ may import core/ and below, never another front" },
+  "fronts/acp": { ours: BELOW_FRONTS, text: "fronts/acp/ may import core/ and below, never another front" },
+  "fronts/cli": { ours: BELOW_FRONTS, text: "fronts/cli/ may import core/ and below, never another front" },
+  // DESIGN.md's core row names task/, checkpoints/, mcp/, index/, config/; the core also builds the mode
+  // registry and the MCP tools it hands the task service, and owns the per-workspace browser and skills.
+  core: {
+    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace"],
+    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/ — never a front",
+  },
   task: {
-    ours: ["pipeline", "prompt", "model", "modes", "tools", "config"],
-    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, config/, protocol/",
+    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "config"],
+    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), config/, protocol/",
   },
   pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
   approval: {
-    ours: ["tools", "config"],
+    ours: ["tools", "config", "shell"],
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
-    text: "approval/ may import tools/context.ts (port types), tools/tool.ts (types) and config/",
+    text: "approval/ may import shell/, tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
-  prompt: { ours: ["modes", "tools", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), config/" },
+  prompt: { ours: ["modes", "tools", "skills", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/" },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
-  // folder tools/ may import depends on config/ anyway; what the row forbids is lsp/, task/ and pipeline/.
+  // folder tools/ may import depends on config/ anyway; what the row forbids is the fronts, core/, task/ and pipeline/.
   tools: {
-    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "config"],
-    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/ (and config/) — never lsp/, task/ or pipeline/",
+    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "index", "browser", "skills", "shell", "config"],
+    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, index/, browser/, skills/, shell/ (and config/) — never a front, core/, task/ or pipeline/",
   },
+  shell: { ours: [], bannedBuiltins: IO_BUILTINS, text: "shell/ imports nothing of ours but protocol/ types and does no IO of its own" },
+  index: { ours: ["config", "workspace"], text: "index/ may import config/ and workspace/" },
+  browser: { ours: ["config", "workspace"], text: "browser/ may import config/ and workspace/" },
+  skills: { ours: ["config", "workspace"], text: "skills/ may import config/ and workspace/" },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
   modes: { ours: [], text: "modes/ imports nothing of ours but protocol/ types" },
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
-  workspace: { ours: ["config"], text: "workspace/ may import config/" },
+  // workspace/command-paths.ts checks command arguments with the one shell parser (pure, no IO).
+  workspace: { ours: ["config", "shell"], text: "workspace/ may import config/ and shell/" },
   terminal: { ours: ["config"], text: "terminal/ may import config/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
@@ -63,7 +83,8 @@ const RULES: Record<Area, Rule> = {
 
 /** npm packages only one folder may import (prefix match, so vscode-languageserver-textdocument counts). */
 const EXCLUSIVE_PACKAGES: { prefix: string; area: Area; text: string }[] = [
-  { prefix: "vscode-languageserver", area: "lsp", text: "only lsp/ imports vscode-languageserver*" },
+  { prefix: "vscode-languageserver", area: "fronts/lsp", text: "only fronts/lsp/ imports vscode-languageserver*" },
+  { prefix: "@agentclientprotocol/sdk", area: "fronts/acp", text: "only fronts/acp/ imports @agentclientprotocol/sdk" },
   { prefix: "@anthropic-ai/sdk", area: "model", text: "only model/ imports @anthropic-ai/sdk" },
 ]
 
@@ -81,6 +102,8 @@ function areaOf(path: string): Area | undefined {
     // `import … from "../modes"` is the folder's index file.
     return RULES[name] ? name : `server/src/${parts[2]}`
   }
+  // fronts/<name>/… is one area per front.
+  if (parts[2] === "fronts" && parts.length > 4) return `fronts/${parts[3]}`
   return parts[2]
 }
 
@@ -171,16 +194,18 @@ describe("architecture: DESIGN.md's import table", () => {
     if (found.length > 0) expect.fail(`${found.length} import(s) break the architecture:\n${found.join("\n")}`)
   })
 
-  it("flags a tool importing lsp/, a second SDK importer, IO in edits/ and approval/ reaching past tools/context.ts", async () => {
+  it("flags a tool importing a front, a front importing another front, the core importing a front, a second SDK importer, IO in edits/ and approval/ reaching past tools/context.ts", async () => {
     const base = await mkdtemp(join(tmpdir(), "arch-"))
     try {
       const files: Record<string, string> = {
-        "server/src/tools/bad.ts": `import { x } from "../lsp/connection"\nimport "./context"`,
+        "server/src/tools/bad.ts": `import { x } from "../fronts/lsp/connection"\nimport "./context"`,
         "server/src/task/loop.ts": `const sdk = await import("@anthropic-ai/sdk")`,
         "server/src/edits/io.ts": `import { readFileSync } from "node:fs"\nexport * from "../modes/builtin"`,
         "server/src/approval/flow.ts": `import type { AskPort } from "../tools/context"\nimport { registry } from "../tools/registry"`,
         "server/src/pipeline/ok.ts": `import { modes } from "../modes"\nimport { flow } from "../approval/index"`,
-        "server/src/config/ok.ts": `// import { x } from "../lsp/connection"\nimport { z } from "zod"\nimport type { TaskUpdate } from "@agent-lsp/protocol"`,
+        "server/src/fronts/acp/agent.ts": `import { startServer } from "../lsp/server"\nimport { AgentCore } from "../../core/agent-core"`,
+        "server/src/core/bad.ts": `import { LspServices } from "../fronts/lsp/lsp-services"`,
+        "server/src/config/ok.ts": `// import { x } from "../fronts/lsp/connection"\nimport { z } from "zod"\nimport type { TaskUpdate } from "@agent-lsp/protocol"`,
         "server/src/main.ts": `const c = require("vscode-languageserver/node")`,
         "protocol/src/x.ts": `import { readFile } from "node:fs/promises"\nimport { z } from "zod"`,
       }
@@ -191,12 +216,14 @@ describe("architecture: DESIGN.md's import table", () => {
       const found = (await violations(base)).sort()
       expect(found).toEqual([
         `protocol/src/x.ts:1 imports "node:fs/promises": protocol/ imports zod only (no Node built-ins) (DESIGN.md, "Who may import whom")`,
-        expect.stringContaining(`server/src/approval/flow.ts:2 imports "../tools/registry": approval/ may import tools/context.ts`),
+        expect.stringContaining(`server/src/approval/flow.ts:2 imports "../tools/registry": approval/ may import shell/, tools/context.ts`),
+        expect.stringContaining(`server/src/core/bad.ts:1 imports "../fronts/lsp/lsp-services": core/ may import`),
         expect.stringContaining(`server/src/edits/io.ts:1 imports "node:fs": edits/ imports nothing of ours but protocol/ types and does no IO`),
         expect.stringContaining(`server/src/edits/io.ts:2 imports "../modes/builtin": edits/`),
-        expect.stringContaining(`server/src/main.ts:1 imports "vscode-languageserver/node": only lsp/ imports vscode-languageserver*`),
+        expect.stringContaining(`server/src/fronts/acp/agent.ts:1 imports "../lsp/server": fronts/acp/ may import core/ and below`),
+        expect.stringContaining(`server/src/main.ts:1 imports "vscode-languageserver/node": only fronts/lsp/ imports vscode-languageserver*`),
         expect.stringContaining(`server/src/task/loop.ts:1 imports "@anthropic-ai/sdk": only model/ imports @anthropic-ai/sdk`),
-        expect.stringContaining(`server/src/tools/bad.ts:1 imports "../lsp/connection": tools/ may import`),
+        expect.stringContaining(`server/src/tools/bad.ts:1 imports "../fronts/lsp/connection": tools/ may import`),
       ])
     } finally {
       await rm(base, { recursive: true, force: true })

@@ -23,7 +23,7 @@ export interface CheckpointTrigger {
 }
 
 /**
- * The checkpoints of every workspace folder, as lsp/ and the pipeline hook use them. Takes at most one
+ * The checkpoints of every workspace folder, as the core and the pipeline hook use them. Takes at most one
  * checkpoint per task turn before a destructive tool, and one when the user sends a message.
  */
 export class CheckpointRegistry {
@@ -75,7 +75,7 @@ export class CheckpointRegistry {
     return (await this.require(id)).service.diff(id, toId)
   }
 
-  /** agent/restoreCheckpoint: restores disk; lsp/ pushes each file's text into open buffers. */
+  /** agent/restoreCheckpoint: restores disk; the core pushes each file's text into open buffers. */
   async restore(id: string): Promise<RestoredFile[]> {
     return (await this.require(id)).service.restore(id)
   }

@@ -23,7 +23,7 @@ export interface CheckpointInfo {
   files: string[]
 }
 
-/** One file a restore changed: its new text, or that it was deleted. lsp/ pushes `text` into open buffers. */
+/** One file a restore changed: its new text, or that it was deleted. The core pushes `text` into open buffers. */
 export type RestoredFile =
   | { path: string; relative: string; deleted: false; text: string; binary: boolean }
   | { path: string; relative: string; deleted: true }

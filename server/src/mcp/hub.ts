@@ -11,7 +11,7 @@ export interface McpHubOptions {
   stateDir: string
   /** The current settings; `mcpServers` must come from trusted sources only (global file / initializationOptions). */
   settings: () => Pick<Settings, "mcpServers">
-  /** Called whenever a server's state changes, with every server's state (lsp/ tells the user). */
+  /** Called whenever a server's state changes, with every server's state (the core tells the user). */
   onChange?: (servers: McpServerInfo[]) => void
   reconnect?: ReconnectPolicy
   env?: NodeJS.ProcessEnv

@@ -1,6 +1,6 @@
 /**
  * The MCP hub as tools and the rest of the server see it. Types only: `tools/context.ts` exposes an
- * optional `mcp?: McpPort`, lsp/ hands in the McpHub (./hub.ts), tests may hand in the hub or a fake.
+ * optional `mcp?: McpPort`, the core hands in the McpHub (./hub.ts), tests may hand in the hub or a fake.
  */
 
 /** Status of one configured server, as `agent/listMcpServers` reports it. */
@@ -68,7 +68,7 @@ export interface McpPort {
 /**
  * The part of the tools' AskPort (tools/context.ts) the hub needs to ask whether a workspace
  * `.roo/mcp.json` may start its servers. Declared here structurally because mcp/ may not import tools/;
- * lsp/ passes its AskPort as is.
+ * The core passes the front's AskPort as is.
  */
 export interface McpTrustAsker {
   approve(

@@ -22,7 +22,7 @@ export interface ModeRegistryOptions {
   workspaceFolders?: () => readonly string[]
   /** Where the global custom modes file lives; default $XDG_CONFIG_HOME/agent-lsp. Null = no global file. */
   globalConfigDir?: string | null
-  /** A problem with a modes file, for the user (lsp/ shows it with window/showMessage). */
+  /** A problem with a modes file, for the user (the front shows it, e.g. with window/showMessage). */
   onError?: (error: ModeFileError) => void
   /** Called after a reload that changed the modes (not for the first load, in the constructor). */
   onChange?: (modes: readonly Mode[]) => void

@@ -3,7 +3,7 @@ import type { Settings } from "../config/schema"
 import type { AskPort, EditorPort, ToolContext } from "../tools/context"
 import type { TaskEventListener } from "./events"
 
-/** A request the task layer refuses; lsp/ turns it into a JSON-RPC error with this message. */
+/** A request the task layer refuses; a front turns it into its protocol's error (LSP: a JSON-RPC error) with this message. */
 export class TaskRequestError extends Error {
   constructor(
     message: string,
@@ -14,7 +14,7 @@ export class TaskRequestError extends Error {
   }
 }
 
-/** A line for the server log (lsp/ routes it to window/logMessage and agent.log.file, redacted). */
+/** A line for the server log (the front routes it: LSP window/logMessage, ACP/CLI stderr; and and agent.log.file, redacted). */
 export type Logger = {
   error(message: string): void
   warn(message: string): void
@@ -22,7 +22,7 @@ export type Logger = {
   debug(message: string): void
 }
 
-/** What lsp/ hands the task layer when the server is initialized. */
+/** What the core hands the task layer (the front's ports, the settings, the state directory). */
 export interface TaskServiceDeps {
   workspaceFolders: () => readonly string[]
   settings: () => Settings

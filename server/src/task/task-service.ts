@@ -16,7 +16,7 @@ import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
-/** What createTaskService takes beyond what lsp/ always provides; each part is injectable for tests. */
+/** What createTaskService takes beyond what the core always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
   /** Default: the Anthropic provider, SDK loaded on the first request. */
   modelProvider?: ModelProvider

@@ -3,8 +3,9 @@ import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agen
 import type { McpPort } from "../mcp/port"
 
 /**
- * The ports through which a tool reaches the world. `lsp/` implements EditorPort and AskPort over the
- * wire; tests hand in the fakes of test/support/. A tool never imports lsp/, task/ or pipeline/.
+ * The ports through which a tool reaches the world. Each front implements EditorPort and AskPort over its
+ * protocol (fronts/lsp, fronts/acp, fronts/cli); tests hand in the fakes of test/support/. A tool never imports a
+ * front, core/, task/ or pipeline/.
  */
 
 /** A document the editor has open, as it last reported it (didOpen/didChange). */

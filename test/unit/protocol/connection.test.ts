@@ -35,7 +35,7 @@ describe("typed requests over a real vscode-jsonrpc connection", () => {
   function start() {
     const pair = connectedPair()
     open.push(pair.client, pair.server)
-    // The server validates params with the triple, answering bad ones with InvalidParams like lsp/ does.
+    // The server validates params with the triple, answering bad ones with InvalidParams like the LSP front does.
     pair.server.onRequest(newTask, (params) => {
       const parsed = AgentProtocol.newTask.params.safeParse(params)
       if (!parsed.success) return new ResponseError(ErrorCodes.InvalidParams, parsed.error.issues[0]!.message)

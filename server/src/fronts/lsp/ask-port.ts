@@ -1,9 +1,9 @@
 import { AgentMethods, AskFollowup, RequestApproval, type ApprovalOption } from "@agent-lsp/protocol"
 import { MessageType, type Connection } from "vscode-languageserver/node"
-import type { Settings } from "../config/schema"
-import type { ApprovalAnswer, ApprovalRequest, AskPort, QuestionAnswer, QuestionRequest } from "../tools/context"
+import type { Settings } from "../../config/schema"
+import type { ApprovalAnswer, ApprovalRequest, AskPort, QuestionAnswer, QuestionRequest } from "../../tools/context"
 import type { ClientFeatures } from "./client-features"
-import type { LateAnswer, PendingRequests } from "./pending-requests"
+import type { LateAnswer, PendingRequests } from "../../core/pending-requests"
 
 /**
  * AskPort over LSP, in PROTOCOL.md "Asking the user" order: agent/requestApproval / agent/askFollowup

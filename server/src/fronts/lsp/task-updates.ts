@@ -1,6 +1,6 @@
 import { AgentMethods } from "@agent-lsp/protocol/names"
 import { WorkDoneProgress, type Connection } from "vscode-languageserver/node"
-import type { TaskEvent } from "../task/events"
+import type { TaskEvent } from "../../task/events"
 import type { ClientFeatures } from "./client-features"
 
 const FINAL = new Set(["completed", "cancelled", "failed", "interrupted"])

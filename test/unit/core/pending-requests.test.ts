@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { PendingRequests } from "../../../server/src/lsp/pending-requests"
+import { PendingRequests } from "../../../server/src/core/pending-requests"
 
 describe("PendingRequests", () => {
   it("delivers a late answer once, then refuses the same id", async () => {

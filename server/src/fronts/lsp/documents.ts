@@ -7,7 +7,7 @@ import type {
   DidOpenTextDocumentParams,
   DidSaveTextDocumentParams,
 } from "vscode-languageserver/node"
-import type { OpenDocument } from "../tools/context"
+import type { OpenDocument } from "../../tools/context"
 
 interface Tracked {
   doc: TextDocument

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream"
 import { describe, expect, it } from "vitest"
-import { ResilientMessageReader } from "../../../server/src/lsp/wire/resilient-reader"
+import { ResilientMessageReader } from "../../../../server/src/fronts/lsp/wire/resilient-reader"
 
 function frame(body: string, length = Buffer.byteLength(body)): string {
   return `Content-Length: ${length}\r\n\r\n${body}`

@@ -1,6 +1,6 @@
 import type { Connection, TextEdit, WorkspaceEdit } from "vscode-languageserver/node"
 import { AgentMethods, SaveDocuments } from "@agent-lsp/protocol"
-import type { EditOutcome, EditorPort, EditRequest, OpenDocument } from "../tools/context"
+import type { EditOutcome, EditorPort, EditRequest, OpenDocument } from "../../tools/context"
 import type { ClientFeatures } from "./client-features"
 import { pathToUri, uriToPath, type DocumentStore } from "./documents"
 

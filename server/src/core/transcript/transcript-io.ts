@@ -5,7 +5,7 @@ export interface TranscriptTextEdit {
 }
 
 /**
- * What the transcript needs from the outside world, injected by lsp/ (and faked in tests).
+ * What the transcript needs from the outside world, injected by the LSP front (and faked in tests).
  * Each function reports failure by resolving false or throwing; the transcript logs and carries on.
  */
 export interface TranscriptIo {

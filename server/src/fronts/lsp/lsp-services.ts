@@ -1,20 +1,24 @@
 import { AgentProtocol } from "@agent-lsp/protocol"
-import { ErrorCodes, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node"
-import { defaultStateDir } from "../config/paths"
-import type { Settings } from "../config/schema"
-import type { Logger, TaskService } from "../task/service"
+import { ErrorCodes, MessageType, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node"
+import { defaultStateDir } from "../../config/paths"
+import type { Settings } from "../../config/schema"
+import type { AgentCore } from "../../core/agent-core"
+import { PendingRequests } from "../../core/pending-requests"
+import { SettingsManager } from "../../core/settings"
+import { logTaskEvent } from "../../core/task-log"
+import { transcriptDir, TranscriptWriter } from "../../core/transcript/index"
+import type { Logger, TaskService } from "../../task/service"
 import { runAgentRequest } from "./agent-requests"
+import { LspAskPort } from "./ask-port"
 import type { ClientFeatures } from "./client-features"
 import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
-import { PendingRequests } from "./pending-requests"
-import { SettingsManager } from "./settings"
-import type { TaskLayer } from "./task-layer"
-import { connectionTranscriptIo, transcriptDir, TranscriptWriter } from "./transcript/index"
-import { logTaskEvent } from "./task-log"
+import { LspEditorPort } from "./editor-port"
 import { TaskUpdateSender } from "./task-updates"
+import { connectionTranscriptIo } from "./transcript-io"
+import { LspWorkspaceSettings } from "./workspace-settings"
 
-export interface AgentServicesDeps {
+export interface LspServicesDeps {
   connection: Connection
   params: InitializeParams
   features: () => ClientFeatures
@@ -27,21 +31,25 @@ export interface AgentServicesDeps {
 }
 
 /**
- * Everything of the server that needs zod or the settings, loaded with import() after initialize was
- * answered. The task layer (./task-layer.ts: tasks, tools, SDKs, MCP, checkpoints) is imported on first use.
+ * The LSP front's adapter to the core, loaded with import() after initialize was answered (it needs zod and
+ * the settings): agent/* requests and agent.* commands mapped to the core, task events mapped to
+ * agent/taskUpdate, $/progress and the transcript document. The core itself (./../../core/agent-core.ts:
+ * tasks, tools, SDKs, MCP, checkpoints) is imported on first use.
  */
-export class AgentServices {
+export class LspServices {
   readonly settings: SettingsManager
+  readonly workspaceSettings: LspWorkspaceSettings
   readonly pending = new PendingRequests()
   readonly updates: TaskUpdateSender
   /** The markdown transcript per task, for clients that do not show agent/taskUpdate themselves. */
   private transcript: TranscriptWriter | undefined
-  private loaded: TaskLayer | undefined
-  private loading: Promise<TaskLayer> | undefined
+  private loaded: AgentCore | undefined
+  private loading: Promise<AgentCore> | undefined
   private readonly commands: Record<string, CommandHandler>
 
-  private constructor(private readonly deps: AgentServicesDeps) {
-    this.settings = new SettingsManager(deps.connection)
+  private constructor(private readonly deps: LspServicesDeps) {
+    this.settings = new SettingsManager((message) => this.showWarning(message))
+    this.workspaceSettings = new LspWorkspaceSettings(deps.connection, this.settings)
     this.updates = new TaskUpdateSender(deps.connection, deps.features, (taskId) => void this.loaded?.tasks.cancelTask(taskId).catch(() => undefined))
     this.commands = agentCommands({
       tasks: () => this.taskService(),
@@ -51,13 +59,13 @@ export class AgentServices {
       request: (method, params) => this.handleRequest(method, params),
       onStarted: (taskId, text) => deps.announceStart(taskId, text),
     })
-    // MCP servers from trusted settings may have changed.
-    this.settings.onChange(() => void this.loaded?.hub.reload().catch((e) => deps.log.warn(`MCP reload: ${String(e)}`)))
+    this.settings.onChange(() => this.loaded?.reloadMcp())
   }
 
-  static async create(deps: AgentServicesDeps): Promise<AgentServices> {
-    const services = new AgentServices(deps)
-    await services.settings.loadInitial(deps.params.initializationOptions, deps.globalSettingsFile)
+  static async create(deps: LspServicesDeps): Promise<LspServices> {
+    const services = new LspServices(deps)
+    const init = deps.params.initializationOptions as { agent?: unknown } | undefined
+    await services.settings.loadInitial(init && typeof init === "object" ? init.agent : undefined, deps.globalSettingsFile)
     if (!deps.features().agent.taskUpdates) {
       services.transcript = new TranscriptWriter({
         dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
@@ -71,33 +79,50 @@ export class AgentServices {
     return this.settings.value
   }
 
-  /** The task layer, imported and built on first use. */
-  layer(): Promise<TaskLayer> {
-    this.loading ??= import("./task-layer").then(({ TaskLayer }) => {
-      const layer = new TaskLayer({
-        ...this.deps,
-        settings: () => this.settings.value,
-        pending: this.pending,
-        stateDir: this.settings.value.stateDir ?? defaultStateDir(),
-        askObserver: this.transcript && {
-          pendingApproval: (id, request) => void this.transcript?.pendingApproval(id, request),
-          pendingQuestion: (id, request) => void this.transcript?.pendingQuestion(id, request),
-          settled: (taskId, id, outcome) => this.transcript?.answered(taskId, id, outcome),
+  private showWarning(message: string): void {
+    void this.deps.connection.sendNotification("window/showMessage", { type: MessageType.Warning, message })
+  }
+
+  /** The core, imported and built on first use, with this connection's editor and user ports. */
+  core(): Promise<AgentCore> {
+    this.loading ??= import("../../core/agent-core").then(({ AgentCore }) => {
+      const { connection, features, documents, log } = this.deps
+      const settings = () => this.settings.value
+      const transcript = this.transcript
+      const ask = new LspAskPort(
+        connection,
+        features,
+        settings,
+        this.pending,
+        (taskId, text) => void core.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))),
+        transcript && {
+          pendingApproval: (id, request) => void transcript.pendingApproval(id, request),
+          pendingQuestion: (id, request) => void transcript.pendingQuestion(id, request),
+          settled: (taskId, id, outcome) => transcript.answered(taskId, id, outcome),
         },
+      )
+      const core: AgentCore = new AgentCore({
+        folders: this.deps.folders,
+        settings,
+        editor: new LspEditorPort(connection, features, documents),
+        ask,
+        log,
+        stateDir: this.settings.value.stateDir ?? defaultStateDir(),
+        notify: (message) => this.showWarning(message),
       })
-      layer.tasks.onEvent((taskId, event) => {
-        logTaskEvent(this.deps.log, taskId, event)
+      core.onEvent((taskId, event) => {
+        logTaskEvent(log, taskId, event)
         this.updates.send(taskId, event)
         this.transcript?.onEvent(taskId, event)
       })
-      this.loaded = layer
-      return layer
+      this.loaded = core
+      return core
     })
     return this.loading
   }
 
   async taskService(): Promise<TaskService> {
-    return (await this.layer()).tasks
+    return (await this.core()).tasks
   }
 
   executeCommand(command: string, args: unknown[]): Promise<unknown> {
@@ -110,10 +135,7 @@ export class AgentServices {
   }
 
   private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
-    const layer = await this.layer()
-    await layer.beforeTask()
-    const result = await layer.tasks.newTask(params)
-    layer.afterTaskStarted(result.taskId)
+    const result = await (await this.core()).newTask(params)
     this.updates.setTitle(result.taskId, params.text)
     void this.transcript?.startTask(result.taskId, params.text.split("\n", 1)[0]!.slice(0, 100), params.text)
     return result
@@ -128,6 +150,7 @@ export class AgentServices {
 
   /** One agent/* client → server request, by method name: validated by its protocol triple, then served. */
   handleRequest(method: string, raw: unknown): Promise<unknown> {
+    const core = () => this.core()
     const tasks = () => this.taskService()
     const P = AgentProtocol
     switch (method) {
@@ -135,10 +158,7 @@ export class AgentServices {
         return runAgentRequest(P.newTask, raw, (params) => this.newTask(params))
       case P.sendMessage.method:
         return runAgentRequest(P.sendMessage, raw, async ({ taskId, text }) => {
-          const layer = await this.layer()
-          const checkpoint = await layer.checkpointForMessage(taskId)
-          if (checkpoint) this.updates.send(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
-          await layer.tasks.sendMessage(taskId, text)
+          await (await core()).sendMessage(taskId, text)
           this.transcript?.userMessage(taskId, text)
           return {}
         })
@@ -157,14 +177,14 @@ export class AgentServices {
       case P.setMode.method:
         return runAgentRequest(P.setMode, raw, async ({ mode, taskId }) => ((await (await tasks()).setMode(mode, taskId)), {}))
       case P.listMcpServers.method:
-        return runAgentRequest(P.listMcpServers, raw, async () => ({ servers: (await this.layer()).hub.listServers() }))
+        return runAgentRequest(P.listMcpServers, raw, async () => ({ servers: (await core()).hub.listServers() }))
       case P.listCheckpoints.method:
-        return runAgentRequest(P.listCheckpoints, raw, async ({ taskId }) => ({ checkpoints: await (await this.layer()).checkpoints.list(taskId) }))
+        return runAgentRequest(P.listCheckpoints, raw, async ({ taskId }) => ({ checkpoints: await (await core()).checkpoints.list(taskId) }))
       case P.diffCheckpoint.method:
-        return runAgentRequest(P.diffCheckpoint, raw, async ({ id, toId }) => ({ diff: await (await this.layer()).checkpoints.diff(id, toId) }))
+        return runAgentRequest(P.diffCheckpoint, raw, async ({ id, toId }) => ({ diff: await (await core()).checkpoints.diff(id, toId) }))
       case P.restoreCheckpoint.method:
         return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => ({
-          restored: await (await this.layer()).restore(id, rewindConversation ?? false),
+          restored: await (await core()).restore(id, rewindConversation ?? false),
         }))
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))

@@ -8,11 +8,11 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from "vscode-languageserver/node"
-import type { AgentServices } from "./agent-services"
+import type { LspServices } from "./lsp-services"
 import { clientFeaturesFrom, type ClientFeatures } from "./client-features"
 import { agentCodeActions } from "./code-actions"
 import { DocumentStore, uriToPath } from "./documents"
-import { createLogger } from "./logger"
+import { createLspLogger } from "./logger"
 
 export interface ServerOptions {
   version: string
@@ -20,7 +20,7 @@ export interface ServerOptions {
   globalSettingsFile?: string
 }
 
-/** The agent/* requests a client may send, served by AgentServices. */
+/** The agent/* requests a client may send, served by LspServices. */
 const CLIENT_REQUESTS = [
   AgentMethods.newTask,
   AgentMethods.sendMessage,
@@ -37,29 +37,29 @@ const CLIENT_REQUESTS = [
   AgentMethods.restoreCheckpoint,
 ]
 
-/** Every agent.* command of the protocol, served by AgentServices (advertised in executeCommandProvider). */
+/** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */
 const COMMANDS = Object.values(AgentCommands)
 
 /**
  * Wires one LSP connection: capability negotiation, documents and code actions here; everything that
- * needs zod, settings or the task layer lives in AgentServices, imported right after initialize is
+ * needs zod, settings or the task layer lives in LspServices, imported right after initialize is
  * answered, so that answering it parses only the LSP layer (cold start is a benchmark figure).
  */
 export function startServer(connection: Connection, options: ServerOptions): void {
   let features: ClientFeatures = clientFeaturesFrom({ capabilities: {} })
   let folders: string[] = []
-  let services: Promise<AgentServices> | undefined
-  let loaded: AgentServices | undefined
+  let services: Promise<LspServices> | undefined
+  let loaded: LspServices | undefined
   const documents = new DocumentStore()
-  const log = createLogger(connection, () => loaded?.settingsValue.log ?? { level: "info" })
-  const ready = (): Promise<AgentServices> => services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
+  const log = createLspLogger(connection, () => loaded?.settingsValue.log ?? { level: "info" })
+  const ready = (): Promise<LspServices> => services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     if (services) throw new ResponseError(ErrorCodes.InvalidRequest, "initialize was already received: the server initializes once per connection.")
     features = clientFeaturesFrom(params)
     folders = workspaceFoldersOf(params)
-    services = import("./agent-services").then(({ AgentServices }) =>
-      AgentServices.create({
+    services = import("./lsp-services").then(({ LspServices }) =>
+      LspServices.create({
         connection,
         params,
         features: () => features,
@@ -74,8 +74,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     services.then(
       (s) => {
         loaded = s
-        // Preload the task layer while the editor settles, so the first task starts without a pause.
-        setImmediate(() => void s.taskService().catch((error) => log.error(`agent-lsp: loading the task layer failed: ${(error as Error).message}`)))
+        // Preload the core while the editor settles, so the first task starts without a pause.
+        setImmediate(() => void s.core().catch((error) => log.error(`agent-lsp: loading the agent core failed: ${(error as Error).message}`)))
       },
       (error) => log.error(`agent-lsp: start-up failed: ${(error as Error).message}`),
     )
@@ -92,7 +92,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   })
 
   connection.onInitialized(() => {
-    void ready().then((s) => s.settings.refreshWorkspace(features.configuration))
+    void ready().then((s) => s.workspaceSettings.refresh(features.configuration))
     if (features.workspaceFolders) {
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((f) => uriToPath(f.uri)))
@@ -102,8 +102,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   })
   connection.onDidChangeConfiguration((change) => {
     void ready().then((s) => {
-      s.settings.setWorkspaceFromNotification(change.settings)
-      return s.settings.refreshWorkspace(features.configuration)
+      s.workspaceSettings.fromNotification(change.settings)
+      return s.workspaceSettings.refresh(features.configuration)
     })
   })
 

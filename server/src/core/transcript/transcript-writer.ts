@@ -32,7 +32,7 @@ interface Entry {
  * Emacs): a markdown file per task under the state directory, shown with window/showDocument (without
  * taking focus) when the task starts, kept current through workspace/applyEdit and on disk.
  *
- * lsp/ feeds it: `startTask` at agent/newTask (and for subtasks), `onEvent` from TaskService.onEvent,
+ * The LSP front feeds it: `startTask` at agent/newTask (and for subtasks), `onEvent` from TaskService.onEvent,
  * `pendingApproval`/`pendingQuestion` when an approval or question waits for agent.respond, `answered`
  * when one is settled, `userMessage` for agent/sendMessage, and `show` for agent.showTranscript.
  */

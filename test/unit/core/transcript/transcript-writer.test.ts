@@ -2,7 +2,7 @@ import { readFile, stat, writeFile, mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import type { TaskUpdate } from "@agent-lsp/protocol"
-import { TranscriptWriter, transcriptDir } from "../../../../server/src/lsp/transcript"
+import { TranscriptWriter, transcriptDir } from "../../../../server/src/core/transcript/index"
 import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspace"
 import { FakeTranscriptEditor } from "./fake-transcript-editor"
 

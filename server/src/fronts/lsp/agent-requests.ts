@@ -1,7 +1,7 @@
 import type { MethodTriple } from "@agent-lsp/protocol"
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node"
 import type { z } from "zod"
-import { TaskRequestError } from "../task/service"
+import { TaskRequestError } from "../../task/service"
 
 /** Turns the first zod issues into one readable line: "text: must not be empty; mode: expected string". */
 export function zodMessage(error: z.ZodError): string {

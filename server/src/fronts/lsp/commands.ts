@@ -1,7 +1,7 @@
 import { AgentCommands, AgentMethods, Range } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection } from "vscode-languageserver/node"
 import { z } from "zod"
-import type { TaskService } from "../task/service"
+import type { TaskService } from "../../task/service"
 import { toResponseError, zodMessage } from "./agent-requests"
 
 export type CommandHandler = (args: unknown[]) => Promise<unknown>

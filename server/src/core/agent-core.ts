@@ -1,73 +1,70 @@
 import { unwatchFile, watchFile, type Stats } from "node:fs"
 import { join } from "node:path"
-import { MessageType, type Connection } from "vscode-languageserver/node"
+import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
-import { ModeRegistry } from "../modes/registry"
 import type { McpServerInfo } from "../mcp/port"
+import { ModeRegistry } from "../modes/registry"
+import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
+import type { AskPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
-import { LspAskPort, type AskObserver } from "./ask-port"
-import type { ClientFeatures } from "./client-features"
-import type { DocumentStore } from "./documents"
-import { LspEditorPort } from "./editor-port"
-import type { PendingRequests } from "./pending-requests"
 
-export interface TaskLayerDeps {
-  connection: Connection
-  features: () => ClientFeatures
+/** What a front hands the core: its ports to the editor and the user, and where to show things. */
+export interface AgentCoreDeps {
+  /** Workspace folders, absolute; the first is the default root. */
   folders: () => readonly string[]
-  documents: DocumentStore
   settings: () => Settings
-  pending: PendingRequests
+  /** The editor's documents (LSP: applyEdit and open buffers; ACP: fs/*; CLI: the disk only). */
+  editor: EditorPort
+  /** The user (approvals and questions), in the front's own way of asking. */
+  ask: AskPort
   log: Logger
+  /** The state directory (tasks, transcripts, checkpoints), already resolved. */
   stateDir: string
-  /** Sees approvals and questions announced for agent.respond (the transcript document). */
-  askObserver?: AskObserver
+  /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
+  notify: (message: string) => void
 }
 
 /**
- * The heavy half of the server, imported on first use: the task service with its editor and user ports,
- * the MCP hub (its tools offered to the model as mcp--server--tool), and the checkpoints taken before the
- * first destructive tool of each turn.
+ * The front-agnostic agent: the task service with the front's ports, the MCP hub (its tools offered to the
+ * model as mcp--server--tool), custom modes, and the checkpoints taken before the first destructive tool of
+ * each turn and before each user message. Every front (LSP, ACP, CLI) drives tasks through this class, so
+ * what one front does with a task, the others do the same way.
  */
-export class TaskLayer {
+export class AgentCore {
   readonly tasks: TaskService
   readonly hub: McpHub
   readonly checkpoints: CheckpointRegistry
-  readonly editor: LspEditorPort
-  readonly ask: LspAskPort
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
   private readonly mcpFile: string | undefined
 
-  constructor(private readonly deps: TaskLayerDeps) {
-    const { connection, features, documents, settings, log, stateDir } = deps
+  constructor(private readonly deps: AgentCoreDeps) {
+    const { settings, log, stateDir } = deps
     this.hub = new McpHub({ workspaceFolder: deps.folders()[0], stateDir, settings, onChange: (servers) => this.reportMcp(servers) })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({
       workspaceFolders: deps.folders,
       watch: true,
-      onError: ({ file, reason }) =>
-        void connection.sendNotification("window/showMessage", { type: MessageType.Warning, message: `agent: custom modes in ${file}: ${reason}. The other modes still load.` }),
+      onError: ({ file, reason }) => deps.notify(`agent: custom modes in ${file}: ${reason}. The other modes still load.`),
     })
     // Stat polling (one stat every 2 s) also sees the file appear; fs.watch would need the folder to exist.
     const folder = deps.folders()[0]
     this.mcpFile = folder ? join(folder, ".roo", "mcp.json") : undefined
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
-    this.editor = new LspEditorPort(connection, features, documents)
-    this.ask = new LspAskPort(connection, features, settings, deps.pending, (taskId, text) => void this.tasks.sendMessage(taskId, text).catch((e) => log.warn(String(e))), deps.askObserver)
     const hub = this.hub
     const checkpoints = this.checkpoints
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
-      editor: this.editor,
-      ask: this.ask,
+      editor: deps.editor,
+      ask: deps.ask,
       log,
       stateDir,
       modes: this.modes,
@@ -87,27 +84,44 @@ export class TaskLayer {
     })
   }
 
-  /** Before a task: connect the configured MCP servers (never holding the task up for more than 5 s). */
-  async beforeTask(): Promise<void> {
+  /** Every task event: the task service's and the core's own (checkpoints before user messages). */
+  onEvent(listener: TaskEventListener): () => void {
+    this.listeners.add(listener)
+    const off = this.tasks.onEvent(listener)
+    return () => {
+      this.listeners.delete(listener)
+      off()
+    }
+  }
+
+  /**
+   * Starts a task: the configured MCP servers are connected first (never holding the task up for more than
+   * 5 s), then an untrusted workspace .roo/mcp.json is asked about and the checkpoint index warmed.
+   */
+  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
     await Promise.race([this.hub.start(), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
-  }
-
-  /** After a task started: ask about an untrusted workspace .roo/mcp.json, and warm the checkpoint index. */
-  afterTaskStarted(taskId: string): void {
-    if (this.hub.needsTrust()) void this.hub.start({ ask: this.ask, taskId, signal: new AbortController().signal })
+    const result = await this.tasks.newTask(params)
+    if (this.hub.needsTrust()) void this.hub.start({ ask: this.deps.ask, taskId: result.taskId, signal: new AbortController().signal })
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
+    return result
   }
 
-  /** A checkpoint when the user sends a message (so their words can be rewound to); undefined if off or failed. */
-  async checkpointForMessage(taskId: string) {
+  /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */
+  async sendMessage(taskId: string, text: string): Promise<void> {
+    const checkpoint = await this.checkpointForMessage(taskId)
+    if (checkpoint) this.emit(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
+    await this.tasks.sendMessage(taskId, text)
+  }
+
+  private async checkpointForMessage(taskId: string) {
     if (!this.deps.settings().checkpoints.enabled) return undefined
     const turn = this.tasks.messageCount(taskId)
     return this.checkpoints.onUserMessage({ taskId, turn }).catch((e) => void this.deps.log.warn(`checkpoint failed: ${String(e)}`))
   }
 
   /**
-   * Restores a checkpoint on disk, then brings open buffers along through applyEdit; with `rewind`, also
-   * cuts the task's conversation back to where it stood when the checkpoint was taken.
+   * Restores a checkpoint on disk, then brings open buffers along through the editor port; with `rewind`,
+   * also cuts the task's conversation back to where it stood when the checkpoint was taken.
    */
   async restore(id: string, rewind = false): Promise<string[]> {
     const record = rewind ? await this.checkpoints.find(id) : undefined
@@ -115,13 +129,22 @@ export class TaskLayer {
     const files = await this.checkpoints.restore(id)
     if (record) await this.tasks.rewind(record.taskId, record.turn)
     for (const file of files) {
-      const open = this.editor.openDocument(file.path)
+      const open = this.deps.editor.openDocument(file.path)
       if (open && !file.deleted && !file.binary && open.text !== file.text) {
-        const outcome = await this.editor.applyEdit({ path: file.path, newText: file.text, version: open.version, label: "Restore checkpoint" })
+        const outcome = await this.deps.editor.applyEdit({ path: file.path, newText: file.text, version: open.version, label: "Restore checkpoint" })
         if (!outcome.ok) this.deps.log.warn(`restore: the open buffer of ${file.path} did not follow: ${outcome.reason}`)
       }
     }
     return files.map((f) => f.path)
+  }
+
+  /** MCP servers from trusted settings may have changed. */
+  reloadMcp(): void {
+    void this.hub.reload().catch((e) => this.deps.log.warn(`MCP reload: ${String(e)}`))
+  }
+
+  private emit(taskId: string, event: TaskEvent): void {
+    for (const listener of this.listeners) listener(taskId, event)
   }
 
   private readonly onMcpFileChange = (current: Stats, previous: Stats): void => {
@@ -138,13 +161,13 @@ export class TaskLayer {
 
   /** Logs every MCP state change and tells the user once about each server error. */
   private reportMcp(servers: McpServerInfo[]): void {
-    this.deps.log.info(`MCP: ${servers.map((s) => `${s.name} ${s.status}${s.error ? ` (${s.error})` : ""}`).join(", ")}`)
+    if (servers.length > 0) this.deps.log.info(`MCP: ${servers.map((s) => `${s.name} ${s.status}${s.error ? ` (${s.error})` : ""}`).join(", ")}`)
     for (const server of servers) {
       if (server.status !== "error" || !server.error) continue
       const key = `${server.name}:${server.error}`
       if (this.reportedErrors.has(key)) continue
       this.reportedErrors.add(key)
-      void this.deps.connection.sendNotification("window/showMessage", { type: MessageType.Warning, message: `agent: MCP server "${server.name}" (${server.source}): ${server.error}` })
+      this.deps.notify(`agent: MCP server "${server.name}" (${server.source}): ${server.error}`)
     }
   }
 }

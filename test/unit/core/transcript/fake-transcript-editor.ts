@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import type { TranscriptIo, TranscriptTextEdit } from "../../../../server/src/lsp/transcript"
-import { nodeTranscriptFiles } from "../../../../server/src/lsp/transcript"
+import type { TranscriptIo, TranscriptTextEdit } from "../../../../server/src/core/transcript/index"
+import { nodeTranscriptFiles } from "../../../../server/src/core/transcript/index"
 
 /**
  * An editor as the transcript sees it: showDocument opens the file from disk into a buffer, applyEdit

@@ -1,6 +1,5 @@
 import type { Connection } from "vscode-languageserver/node"
-import { nodeTranscriptFiles } from "./node-files"
-import type { TranscriptIo } from "./transcript-io"
+import { nodeTranscriptFiles, type TranscriptIo } from "../../core/transcript/index"
 
 /** What the transcript needs to know about the client (a subset of lsp/client-features.ts). */
 export interface TranscriptClientFeatures {

@@ -1,12 +1,12 @@
-import { MessageType, type Connection } from "vscode-languageserver/node"
 import { readGlobalSettings } from "../config/global-file"
 import { describeSource, resolveSettings, type SourcedSettings } from "../config/load"
 import { defaultSettings, type Settings } from "../config/schema"
 
 /**
  * The settings in force, from the sources of DESIGN "Configuration" (later wins): defaults, the global
- * file, initializationOptions.agent, workspace/configuration (untrusted keys dropped). Problems are shown
- * once each with window/showMessage, naming the key and the source.
+ * file, the front's own trusted options (LSP initializationOptions.agent, CLI flags), and the workspace's
+ * values (LSP workspace/configuration; untrusted keys dropped). Fronts feed the sources; problems are
+ * reported once each through `notify`, naming the key and the source.
  */
 export class SettingsManager {
   private current: Settings = defaultSettings()
@@ -16,7 +16,7 @@ export class SettingsManager {
   private readonly reported = new Set<string>()
   private readonly listeners: ((settings: Settings) => void)[] = []
 
-  constructor(private readonly connection: Connection) {}
+  constructor(private readonly notify: (message: string) => void) {}
 
   get value(): Settings {
     return this.current
@@ -26,34 +26,19 @@ export class SettingsManager {
     this.listeners.push(listener)
   }
 
-  async loadInitial(initializationOptions: unknown, globalFile?: string): Promise<void> {
+  /** Reads the global file and takes the front's trusted options (the `agent` section). */
+  async loadInitial(trustedOptions: unknown, globalFile?: string): Promise<void> {
     const global = await readGlobalSettings(globalFile)
     if (global.problem) this.report(`agent-lsp: ${global.problem}; using the other settings sources.`)
     this.globalValue = global.value
-    const init = initializationOptions as { agent?: unknown } | undefined
-    this.initValue = init && typeof init === "object" ? init.agent : undefined
+    this.initValue = trustedOptions
     this.recompute()
   }
 
-  /** Re-reads workspace/configuration (section "agent"). */
-  async refreshWorkspace(supported: boolean): Promise<void> {
-    if (!supported) return
-    try {
-      const [section] = await this.connection.workspace.getConfiguration([{ section: "agent" }])
-      this.workspaceValue = section ?? undefined
-    } catch {
-      this.workspaceValue = undefined
-    }
+  /** The workspace's `agent` section (undefined when it has none); untrusted keys are dropped with a warning. */
+  setWorkspace(section: unknown): void {
+    this.workspaceValue = section ?? undefined
     this.recompute()
-  }
-
-  /** didChangeConfiguration may carry the settings itself (clients without workspace/configuration). */
-  setWorkspaceFromNotification(settings: unknown): void {
-    const section = (settings as { agent?: unknown } | undefined)?.agent
-    if (section !== undefined) {
-      this.workspaceValue = section
-      this.recompute()
-    }
   }
 
   private recompute(): void {
@@ -73,6 +58,6 @@ export class SettingsManager {
   private report(message: string): void {
     if (this.reported.has(message)) return
     this.reported.add(message)
-    void this.connection.sendNotification("window/showMessage", { type: MessageType.Warning, message })
+    this.notify(message)
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { TextDocument } from "vscode-languageserver-textdocument"
-import { DocumentStore } from "../../../server/src/lsp/documents"
-import { minimalEdit } from "../../../server/src/lsp/editor-port"
+import { DocumentStore } from "../../../../server/src/fronts/lsp/documents"
+import { minimalEdit } from "../../../../server/src/fronts/lsp/editor-port"
 
 function roundTrip(before: string, after: string): string {
   const doc = TextDocument.create("file:///x", "plaintext", 1, before)
