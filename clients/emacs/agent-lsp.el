@@ -3,7 +3,6 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1") (eglot "1.9"))
 ;; Keywords: tools, languages
-;; URL: https://github.com/agent-lsp/agent-lsp
 ;; This file is part of agent-lsp (MIT licence).
 
 ;;; Commentary:
