@@ -50,14 +50,16 @@ export class LspAskPort implements AskPort {
         // Fall through to the next way of asking: a client that declared the request but failed it.
       }
     }
-    if (features.showMessageRequest) {
-      try {
-        const chosen = await this.connection.window.showWarningMessage(`${request.title}\n${request.command ?? request.detail}`, ...request.options.map((o) => ({ title: o.label })))
-        if (!chosen) return { decision: "noAnswer", reason: "dismissed" }
-        return toAnswer(request.options, { optionId: request.options.find((o) => o.label === chosen.title)?.optionId ?? "" })
-      } catch {
-        // Helix 25.07 answers MethodNotFound: announce instead.
-      }
+    // Tried whether or not window.showMessage was declared: eglot answers it without declaring anything;
+    // Helix 25.07 answers MethodNotFound at once, and then the announcement below follows.
+    const asked = await this.boundedAsk(
+      () => this.connection.window.showWarningMessage(`${request.title}\n${request.command ?? request.detail}`, ...request.options.map((o) => ({ title: o.label }))),
+      signal,
+    )
+    if (asked === "timeout" || asked === "cancelled") return { decision: "noAnswer", reason: asked }
+    if (asked !== "failed") {
+      if (!asked) return { decision: "noAnswer", reason: "dismissed" }
+      return toAnswer(request.options, { optionId: request.options.find((o) => o.label === asked.title)?.optionId ?? "" })
     }
     const choices = request.options.map((o) => `"${o.optionId}"`).join(" / ")
     const late = this.listen(requestId, "approval", request.taskId, signal)
@@ -76,6 +78,27 @@ export class LspAskPort implements AskPort {
     const local = new AbortController()
     const answer = this.pending.wait(requestId, kind, taskId, this.timeoutMs, AbortSignal.any([signal, local.signal]))
     return { answer, stop: () => local.abort() }
+  }
+
+  /**
+   * A window/showMessageRequest bounded by the approval timeout and the task's cancel: "failed" when the
+   * client cannot show it (MethodNotFound or any error), so the caller falls through to announcing.
+   */
+  private async boundedAsk<T>(ask: () => Promise<T>, signal: AbortSignal): Promise<T | "failed" | "timeout" | "cancelled"> {
+    if (signal.aborted) return "cancelled"
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const limit = new Promise<"timeout" | "cancelled">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), this.timeoutMs)
+      onAbort = () => resolve("cancelled")
+      signal.addEventListener("abort", onAbort, { once: true })
+    })
+    try {
+      return await Promise.race([ask().catch(() => "failed" as const), limit])
+    } finally {
+      clearTimeout(timer)
+      if (onAbort) signal.removeEventListener("abort", onAbort)
+    }
   }
 
   async ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionAnswer> {
@@ -98,13 +121,12 @@ export class LspAskPort implements AskPort {
         // Fall through.
       }
     }
-    if (features.showMessageRequest && request.suggestions.length > 0) {
-      try {
-        const chosen = await this.connection.window.showInformationMessage(request.question, ...request.suggestions.map((s) => ({ title: s.text })))
-        if (chosen) return { decision: "answered", answer: chosen.title }
+    if (request.suggestions.length > 0) {
+      const asked = await this.boundedAsk(() => this.connection.window.showInformationMessage(request.question, ...request.suggestions.map((s) => ({ title: s.text }))), signal)
+      if (asked !== "failed") {
+        if (asked === "cancelled") return { decision: "noAnswer", reason: "cancelled" }
+        if (asked && asked !== "timeout") return { decision: "answered", answer: asked.title }
         return { decision: "noAnswer", reason: "waitForMessage" }
-      } catch {
-        // Fall through to announcing.
       }
     }
     const suggestions = request.suggestions.map((s) => `"${s.text}"`).join(" / ")
