@@ -29,7 +29,8 @@ export interface CommandDeps {
   request: (method: string, params: unknown) => Promise<unknown>
   /** agent/respond: delivers a late answer; throws when no such request is pending. */
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
-  showTranscript: (taskId: string) => Promise<void>
+  /** Shows the transcript (or tells its path); resolves where it is. */
+  showTranscript: (taskId: string) => Promise<{ uri: string; path: string }>
   /** Called after agent.newTask started a task (announce it). */
   onStarted: (taskId: string, text: string) => void
 }
@@ -96,8 +97,7 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)
-      await deps.showTranscript(await resolveTask(taskId))
-      return {}
+      return deps.showTranscript(await resolveTask(taskId))
     },
   }
 }
