@@ -106,9 +106,20 @@
           (state agent-lsp-transcript--state))
       (pcase kind
         ("text"
-         (when (plist-get state :output) (agent-lsp-transcript--block ""))
-         (setq agent-lsp-transcript--state (plist-put agent-lsp-transcript--state :text t))
-         (agent-lsp-transcript--insert (plist-get update :delta)))
+         (let ((delta (plist-get update :delta)))
+           (when (plist-get state :output) (agent-lsp-transcript--block ""))
+           ;; A new model reply after one that ended with text starts a new paragraph
+           ;; ("done" then "done" must not read "donedone").
+           (when (and (plist-get agent-lsp-transcript--state :turn-ended)
+                      (plist-get agent-lsp-transcript--state :text)
+                      (not (string-empty-p delta)))
+             (agent-lsp-transcript--insert (if (agent-lsp-transcript--at-line-start) "\n" "\n\n")))
+           (unless (string-empty-p delta)
+             (setq agent-lsp-transcript--state (plist-put agent-lsp-transcript--state :turn-ended nil)))
+           (setq agent-lsp-transcript--state (plist-put agent-lsp-transcript--state :text t))
+           (agent-lsp-transcript--insert delta)))
+        ;; Not shown, but it marks the end of one model reply.
+        ("usage" (setq agent-lsp-transcript--state (plist-put state :turn-ended t)))
         ("toolCall" (agent-lsp-transcript--tool-call update))
         ("toolResult"
          (let ((lines (split-string (plist-get update :summary) "\n")))

@@ -114,6 +114,15 @@ function M.fill(task_id, task)
   end
 end
 
+--- The transcript window's statusline: "agent: completed (code) · title".
+function M.status_line(task_id)
+  local t = require("agent_lsp.state").tasks[task_id]
+  if not t then
+    return "agent"
+  end
+  return "agent: " .. (t.status or "?") .. (t.mode and (" (" .. t.mode .. ")") or "") .. (t.title and (" · " .. t.title) or "")
+end
+
 --- Shows the transcript in a split (or focuses the window that already shows it).
 function M.open(task_id, opts)
   opts = opts or {}
@@ -130,6 +139,8 @@ function M.open(task_id, opts)
   local win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, buf)
   vim.api.nvim_win_set_option(win, "wrap", true)
+  -- The window's own statusline follows the task's status (redrawn by the taskUpdate handler).
+  vim.api.nvim_win_set_option(win, "statusline", "%{v:lua.require'agent_lsp.transcript'.status_line(" .. vim.fn.string(task_id) .. ")}")
   vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(buf), 0 })
   if not opts.focus then
     vim.api.nvim_set_current_win(current)
