@@ -192,7 +192,7 @@ describe("VS Code edits and questions as users see them", () => {
     let left: string | undefined
     let right: string | undefined
     fake.modalAnswers.push(() => {
-      const [, l, r] = fake.callsTo("executeCommand")[0] as [string, { toString(): string; fsPath: string }, { toString(): string }]
+      const [, l, r] = fake.callsTo("executeCommand")[0] as [string, { toString(): string; fsPath: string }, { toString(): string; fsPath: string }]
       left = l.toString().startsWith("file:") ? `disk:${l.fsPath}` : proposed.get(l)
       right = proposed.get(r)
       expect(fake.tabs).toHaveLength(1)
