@@ -1,5 +1,5 @@
 /**
- * Every agent/* method and agent.* command name of the wire contract (shared/PROTOCOL.md).
+ * Every agent/* method and agent.* command name of the wire contract (protocol/PROTOCOL.md is generated from protocol/src).
  * Names are data: clients, the server, the generated JSON and the Neovim methods file all read them from here.
  */
 export const AgentMethods = {
