@@ -22,7 +22,8 @@
 
 (defvar agent-lsp-edits--touched (make-hash-table :test 'eq :weakness 'key)
   "Buffer -> (DIRTY-BEFORE . TICK): whether it had unsaved changes before the agent's
-first unsaved edit, and its `buffer-modified-tick' right after the last one.")
+first unsaved edit, and its `buffer-chars-modified-tick' right after the last one (text
+changes only: font-lock's property changes must not count as the user's edits).")
 
 (defun agent-lsp-edits--paths (edit)
   "The file paths a WorkspaceEdit EDIT touches."
@@ -45,19 +46,19 @@ first unsaved edit, and its `buffer-modified-tick' right after the last one.")
       (let* ((buffer (car entry))
              (previous (gethash buffer agent-lsp-edits--touched))
              (dirty-before (if previous
-                               (or (car previous) (/= (cdr previous) (buffer-modified-tick buffer)))
+                               (or (car previous) (/= (cdr previous) (buffer-chars-modified-tick buffer)))
                              (cdr entry))))
         (with-current-buffer buffer
           (when (and (bound-and-true-p eglot--managed-mode)
                      (fboundp 'eglot--signal-textDocument/didChange))
             (eglot--signal-textDocument/didChange)))
-        (puthash buffer (cons dirty-before (buffer-modified-tick buffer)) agent-lsp-edits--touched)))
+        (puthash buffer (cons dirty-before (buffer-chars-modified-tick buffer)) agent-lsp-edits--touched)))
     result))
 
 (defun agent-lsp-edits--only-agent-changes-p (buffer)
   "Whether BUFFER differs from its file only by the agent's edits."
   (let ((info (gethash buffer agent-lsp-edits--touched)))
-    (and info (not (car info)) (= (cdr info) (buffer-modified-tick buffer)))))
+    (and info (not (car info)) (= (cdr info) (buffer-chars-modified-tick buffer)))))
 
 (defun agent-lsp-edits--save (uri)
   "Save the buffer visiting URI if only the agent changed it; return URI if it is saved."

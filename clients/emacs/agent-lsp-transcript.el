@@ -50,6 +50,15 @@
            (format "# %s\n\n" (agent-lsp-transcript--one-line (or title task-id) 120)))
           (current-buffer)))))
 
+(defun agent-lsp-transcript-set-title (task-id title)
+  "Put TITLE at the top of TASK-ID's transcript (its updates may have come before its title)."
+  (with-current-buffer (agent-lsp-transcript-buffer task-id title)
+    (save-excursion
+      (goto-char (point-min))
+      (when (looking-at "# .*$")
+        (let ((inhibit-read-only t))
+          (replace-match (format "# %s" (agent-lsp-transcript--one-line title 120)) t t))))))
+
 (defun agent-lsp-transcript--one-line (text max)
   "TEXT on one line, cut to MAX characters."
   (let ((s (replace-regexp-in-string "[ \t\n\r]+" " " (format "%s" text))))
@@ -61,6 +70,8 @@
         (following (cl-remove-if-not (lambda (w) (= (window-point w) (point-max)))
                                      (get-buffer-window-list (current-buffer) nil t))))
     (save-excursion (goto-char (point-max)) (insert text))
+    ;; A view, not a file: never offer to save it.
+    (set-buffer-modified-p nil)
     (dolist (w following) (set-window-point w (point-max)))))
 
 (defun agent-lsp-transcript--block (text)
@@ -113,6 +124,12 @@
            (when (and (plist-get agent-lsp-transcript--state :turn-ended)
                       (plist-get agent-lsp-transcript--state :text)
                       (not (string-empty-p delta)))
+             (agent-lsp-transcript--insert (if (agent-lsp-transcript--at-line-start) "\n" "\n\n")))
+           ;; Text after a block (a tool line, a result) starts a paragraph of its own.
+           (when (and (not (plist-get agent-lsp-transcript--state :text))
+                      (not (string-empty-p delta))
+                      (not (string-suffix-p "\n\n" (buffer-substring-no-properties
+                                                    (max (point-min) (- (point-max) 2)) (point-max)))))
              (agent-lsp-transcript--insert (if (agent-lsp-transcript--at-line-start) "\n" "\n\n")))
            (unless (string-empty-p delta)
              (setq agent-lsp-transcript--state (plist-put agent-lsp-transcript--state :turn-ended nil)))

@@ -171,9 +171,12 @@ This is the trusted source for keys a cloned repository must not set."
                (task (agent-lsp--task task-id)))
           (puthash task-id (plist-put (plist-put task :server server) :title text) agent-lsp--tasks)
           (setq agent-lsp--active-task task-id)
+          (agent-lsp-transcript-set-title task-id text)
           (let ((buffer (agent-lsp-transcript-buffer task-id text)))
             (when agent-lsp-show-transcript
-              (display-buffer buffer '(nil (inhibit-same-window . t)))))
+              ;; At the end, so the window follows the task as it grows.
+              (when-let ((window (display-buffer buffer '(nil (inhibit-same-window . t)))))
+                (set-window-point window (with-current-buffer buffer (point-max))))))
           (message "agent-lsp: task started (M-x agent-lsp-show-transcript)")))))))
 
 (defun agent-lsp--active (server-too)

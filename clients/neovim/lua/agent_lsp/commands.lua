@@ -47,6 +47,7 @@ function M.task(opts)
     t.title = opts.args
     state.set_active(result.taskId)
     transcript.start(result.taskId, opts.args)
+    transcript.set_title(result.taskId, opts.args)
     if config.options.open_transcript then
       transcript.open(result.taskId)
     end
