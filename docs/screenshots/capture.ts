@@ -12,12 +12,13 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startFakeAnthropic } from "../../test/support/fake-anthropic"
 import { tempWorkspace } from "../../test/support/temp-workspace"
+import { TmuxScreen } from "../../test/e2e/tmux-screen"
 
 const root = resolve(import.meta.dirname, "..", "..")
 const server = join(root, "dist", "agent-lsp.mjs")
 const out = join(root, "docs", "screenshots")
-const session = "agent-lsp-capture"
-const [columns, rows] = [120, 34]
+const screen = new TmuxScreen("agent-lsp-capture")
+const [columns, rows] = [screen.columns, screen.rows]
 
 const diff = ["<<<<<<< SEARCH", ":start_line:1", "-------", "function greet(name) {", "  return 'hello ' + name", "=======", "function greet(name, punctuation = '!') {", "  return 'Hello, ' + name + punctuation", ">>>>>>> REPLACE"].join("\n")
 const script = () => [
@@ -28,21 +29,10 @@ const script = () => [
 const source = "function greet(name) {\n  return 'hello ' + name\n}\n\nmodule.exports = { greet }\n"
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const tmux = (...args: string[]) => execFileSync("tmux", args, { encoding: "utf8" })
-const screen = () => tmux("capture-pane", "-p", "-t", session)
-
-async function waitFor(text: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (screen().includes(text)) return
-    await sleep(200)
-  }
-  throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${screen()}`)
-}
 
 /** The tmux pane, as it is now, to docs/screenshots/<name>.png. */
 function snapshot(name: string, dir: string): void {
-  const ansi = tmux("capture-pane", "-p", "-e", "-t", session)
+  const ansi = screen.text(true)
   const body = execFileSync("aha", ["--black", "--no-header"], { input: ansi, encoding: "utf8" })
   const html = join(dir, `${name}.html`)
   writeFileSync(html, `<!doctype html><meta charset="utf-8"><style>body{margin:0;background:#000}pre{margin:0;padding:8px;font:15px/1.25 "DejaVu Sans Mono",monospace;color:#ddd}</style><pre>${body}</pre>`)
@@ -79,21 +69,20 @@ async function capture(editor: "emacs" | "neovim"): Promise<void> {
       ].join("\n"))
       command = `nvim -n -u ${join(home, "init.lua")}`
     }
-    tmux("new-session", "-d", "-s", session, "-x", String(columns), "-y", String(rows), "-c", ws.root,
-      "-e", `ANTHROPIC_BASE_URL=${fake.url}`, "-e", "ANTHROPIC_API_KEY=sk-ant-screenshot-dummy", "-e", `HOME=${home}`, "-e", `XDG_STATE_HOME=${join(home, "state")}`, "-e", "TERM=xterm-256color",
-      command)
-    await waitFor(editor === "emacs" ? "Allow once" : "Type number")
+    screen.start(command, {
+      cwd: ws.root,
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-screenshot-dummy", HOME: home, XDG_STATE_HOME: join(home, "state"), TERM: "xterm-256color" },
+    })
+    await screen.waitFor(editor === "emacs" ? "Allow once" : "Type number")
     await sleep(500)
     snapshot(`${editor}-approval`, home)
-    if (editor === "emacs") tmux("send-keys", "-t", session, "Allow once", "Enter")
-    else tmux("send-keys", "-t", session, "1", "Enter")
-    await waitFor("Completed")
+    if (editor === "emacs") screen.keys("Allow once", "Enter")
+    else screen.keys("1", "Enter")
+    await screen.waitFor("Completed")
     await sleep(800)
     snapshot(`${editor}-completed`, home)
   } finally {
-    try {
-      tmux("kill-session", "-t", session)
-    } catch {}
+    screen.stop()
     await fake.close()
     await ws.cleanup()
     rmSync(home, { recursive: true, force: true })
