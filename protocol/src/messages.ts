@@ -2,6 +2,7 @@ import { z } from "zod"
 import { AgentMethods } from "./names"
 import {
   ApprovalOption,
+  Diagnostic,
   ModeSummary,
   Range,
   TaskStatus,
@@ -228,6 +229,18 @@ export const SaveDocuments = request(
   "serverToClient",
 )
 
+export const Diagnostics = request(
+  AgentMethods.diagnostics,
+  "Asks the editor for its own diagnostics of files the agent edited, to tell the model about new problems (clients that declared experimental.agentDiagnostics).",
+  z.object({ uris: z.array(z.string()).describe("The files to report on.") }),
+  z.object({
+    diagnostics: z
+      .array(z.object({ uri: z.string().describe("The file."), items: z.array(Diagnostic).describe("Its diagnostics now.") }))
+      .describe("One entry per file the editor knows diagnostics of."),
+  }),
+  "serverToClient",
+)
+
 /** Every method of the contract, keyed like AgentMethods. */
 export const AgentProtocol = {
   newTask: NewTask,
@@ -247,6 +260,7 @@ export const AgentProtocol = {
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,
   saveDocuments: SaveDocuments,
+  diagnostics: Diagnostics,
 } as const satisfies Record<keyof typeof AgentMethods, MethodTriple<string, z.ZodType, z.ZodType>>
 
 export type ParamsOf<K extends keyof typeof AgentProtocol> = z.infer<(typeof AgentProtocol)[K]["params"]>

@@ -24,6 +24,8 @@ export const AgentMethods = {
   requestApproval: "agent/requestApproval",
   askFollowup: "agent/askFollowup",
   saveDocuments: "agent/saveDocuments",
+  /** Declared as capabilities.experimental.agentDiagnostics (PROTOCOL.md): the editor's own diagnostics. */
+  diagnostics: "agent/diagnostics",
 } as const
 
 export type AgentMethodKey = keyof typeof AgentMethods

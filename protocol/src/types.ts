@@ -101,3 +101,14 @@ export const ModeSummary = z.object({
   source: ModeSource.describe("builtin, global or workspace (.roomodes)."),
 })
 export type ModeSummary = z.infer<typeof ModeSummary>
+
+/** An LSP Diagnostic, as the editor reports it (agent/diagnostics). Fields beyond these are ignored. */
+export const Diagnostic = z.object({
+  range: Range.describe("Where (LSP Range)."),
+  /** 1 error, 2 warning, 3 information, 4 hint (LSP DiagnosticSeverity); absent means error. */
+  severity: z.number().int().min(1).max(4).optional().describe("1 error, 2 warning, 3 information, 4 hint; absent means error."),
+  code: z.union([z.string(), z.number()]).optional().describe("The checker's code for the problem."),
+  source: z.string().optional().describe("The checker (tsc, eslint…)."),
+  message: z.string().describe("What is wrong."),
+})
+export type Diagnostic = z.infer<typeof Diagnostic>

@@ -25,6 +25,8 @@ export interface ClientHandlers {
   saveDocuments: (params: { uris: string[] }) => unknown
   configuration: (params: any) => unknown
   showDocument: (params: any) => unknown
+  /** agent/diagnostics (clients declaring experimental.agentDiagnostics); default: no problems. */
+  diagnostics: (params: { uris: string[] }) => unknown
 }
 
 export interface StartOptions {
@@ -43,7 +45,7 @@ export interface StartOptions {
   processId?: number | null
 }
 
-const RICH_CAPABILITIES = {
+export const RICH_CAPABILITIES = {
   workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, configuration: true, workspaceFolders: true },
   window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } }, showDocument: { support: true } },
   textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
@@ -86,6 +88,7 @@ export class ServerHarness {
       saveDocuments: (params) => ({ saved: params.uris.filter((uri) => this.saveToDisk(uri)) }),
       configuration: (params) => params.items.map(() => null),
       showDocument: () => ({ success: true }),
+      diagnostics: (params) => ({ diagnostics: params.uris.map((uri) => ({ uri, items: [] })) }),
     }
     proc.stderr.on("data", (d) => (this.stderr += d.toString()))
     proc.on("exit", (code) => {
@@ -103,6 +106,7 @@ export class ServerHarness {
     connection.onRequest("agent/saveDocuments", (p: any) => (record("agent/saveDocuments")(p), this.handlers.saveDocuments(p)))
     connection.onRequest("workspace/configuration", (p) => (record("workspace/configuration")(p), this.handlers.configuration(p)))
     connection.onRequest("window/showDocument", (p) => (record("window/showDocument")(p), this.handlers.showDocument(p)))
+    connection.onRequest("agent/diagnostics", (p: any) => (record("agent/diagnostics")(p), this.handlers.diagnostics(p)))
     connection.onRequest("window/workDoneProgress/create", (p) => (record("window/workDoneProgress/create")(p), null))
     connection.onRequest("client/registerCapability", () => null)
     connection.onNotification((method: string, params: any) => {

@@ -33,6 +33,8 @@ export class FakeTaskControl implements TaskControl {
   }
 }
 
+import { BackgroundCommands } from "../../server/src/terminal/background"
+
 export interface TestToolContext extends ToolContext {
   editor: FakeEditor
   ask: FakeAsk
@@ -53,6 +55,7 @@ export function makeToolContext(root: string, overrides: Partial<Omit<TestToolCo
     editor: new FakeEditor(),
     ask: new FakeAsk(),
     task: new FakeTaskControl(),
+    background: new BackgroundCommands(),
     signal: new AbortController().signal,
     emit: (update) => updates.push(update),
     updates,

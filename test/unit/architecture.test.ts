@@ -32,7 +32,7 @@ const IO_BUILTINS = ["fs", "fs/promises", "child_process", "net", "http", "https
 /** Every folder below the fronts: what a front may import. */
 const BELOW_FRONTS: Area[] = [
   "core", "task", "pipeline", "approval", "prompt", "tools", "model", "edits", "modes", "config", "workspace", "terminal",
-  "mcp", "checkpoints", "shell", "index", "browser", "skills",
+  "mcp", "checkpoints", "shell", "index", "browser", "skills", "diagnostics",
 ]
 
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
@@ -46,12 +46,13 @@ const RULES: Record<Area, Rule> = {
   // DESIGN.md's core row names task/, checkpoints/, mcp/, index/, config/; the core also builds the mode
   // registry and the MCP tools it hands the task service, and owns the per-workspace browser and skills.
   core: {
-    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace"],
-    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/ — never a front",
+    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics"],
+    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/ — never a front",
   },
   task: {
-    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "config"],
-    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), config/, protocol/",
+    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "config"],
+    onlyFiles: { terminal: ["server/src/terminal/background"] },
+    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts (the task service owns its background commands), config/, protocol/",
   },
   pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
   approval: {
@@ -70,6 +71,12 @@ const RULES: Record<Area, Rule> = {
   index: { ours: ["config", "workspace"], text: "index/ may import config/ and workspace/" },
   browser: { ours: ["config", "workspace"], text: "browser/ may import config/ and workspace/" },
   skills: { ours: ["config", "workspace"], text: "skills/ may import config/ and workspace/" },
+  // Language servers the agent starts run with a command's key-free environment (terminal/env.ts).
+  diagnostics: {
+    ours: ["config", "workspace", "terminal", "tools"],
+    onlyFiles: { tools: ["server/src/tools/context"] },
+    text: "diagnostics/ may import config/, workspace/, terminal/ and tools/context.ts (port types)",
+  },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
   modes: { ours: [], text: "modes/ imports nothing of ours but protocol/ types" },

@@ -7,6 +7,7 @@ import { AgentMethods } from "@agent-lsp/protocol/names"
 import { askFollowup, ProposedTexts, requestApproval } from "./approvals"
 import { AgentCommands, type SelectionContext } from "./commands"
 import { SETTING_KEYS } from "./setting-keys"
+import { editorDiagnostics } from "./diagnostics"
 import { saveDocuments } from "./save-documents"
 import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
 import { TaskState } from "./task-state"
@@ -46,7 +47,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient("agentLsp", "agent-lsp", serverOptions, clientOptions)
   client.registerFeature({
     fillClientCapabilities(capabilities) {
-      capabilities.experimental = { ...(capabilities.experimental as object | undefined), agent: agentCapabilities() }
+      // agentDiagnostics: the server asks for VS Code's own diagnostics after its edits (agent/diagnostics).
+      capabilities.experimental = { ...(capabilities.experimental as object | undefined), agent: agentCapabilities(), agentDiagnostics: true }
     },
     initialize() {},
     getState: () => ({ kind: "static" }),
@@ -74,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     lc.onRequest(AgentMethods.requestApproval, (params: ParamsOf<"requestApproval">) => requestApproval(vscode, proposed, params)),
     lc.onRequest(AgentMethods.askFollowup, (params: ParamsOf<"askFollowup">) => askFollowup(vscode, state, params)),
     lc.onRequest(AgentMethods.saveDocuments, (params: ParamsOf<"saveDocuments">) => saveDocuments(vscode, params)),
+    lc.onRequest(AgentMethods.diagnostics, (params: ParamsOf<"diagnostics">) => editorDiagnostics(vscode, params)),
   )
 
   context.subscriptions.push(

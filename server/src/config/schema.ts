@@ -106,6 +106,35 @@ export const SettingsSchema = z.object({
     .record(z.string(), McpServerConfig)
     .default({})
     .describe("MCP servers by name, as in Roo-Code's mcp.json: { command, args, env } or { type, url, headers }."),
+  mcp: z
+    .object({
+      connectTimeoutSeconds: z
+        .number()
+        .positive()
+        .default(10)
+        .describe(
+          "How long a task's first model request waits for the configured MCP servers to connect (after the trust question for a workspace .roo/mcp.json, which follows approval.timeoutSeconds). Servers not connected by then are left out of that request and named in the task.",
+        ),
+    })
+    .prefault({}),
+  diagnostics: z
+    .object({
+      enabled: z.boolean().default(true).describe("Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers."),
+      languageServers: z
+        .record(
+          z.string(),
+          z.object({
+            command: z.array(z.string().min(1)).min(1).describe("The language server's command line, e.g. [\"typescript-language-server\", \"--stdio\"]."),
+            extensions: z.array(z.string().min(1)).min(1).describe("File extensions it checks, e.g. [\".ts\", \".tsx\"]."),
+          }),
+        )
+        .default({})
+        .describe("Language servers the agent starts itself to check edited files, by LSP language id, for editors that do not answer agent/diagnostics (and the ACP and headless fronts). Trusted sources only: they are programs to run."),
+      minSeverity: z.enum(["error", "warning"]).default("error").describe("The least severe new problem that is reported to the model after an edit."),
+      settleMs: z.number().int().min(0).default(1000).describe("How long after an edit the editor's diagnostics are read (agent/diagnostics), so its language server has re-checked the file."),
+      timeoutSeconds: z.number().positive().default(15).describe("The longest wait for a language server the agent started to report a file's problems (a cold TypeScript server takes 5-8 s for its first file)."),
+    })
+    .prefault({}),
   checkpoints: z
     .object({
       enabled: z.boolean().default(true).describe("Snapshot the workspace in a shadow git repository before each change, so it can be restored."),

@@ -12,6 +12,7 @@ export const TRUSTED_ONLY_KEYS = [
   "autoApprove",
   "stateDir",
   "client.serverPath",
+  "diagnostics.languageServers",
 ] as const
 
 export type SettingsSource = "defaults" | "globalFile" | "initializationOptions" | "workspaceConfiguration"

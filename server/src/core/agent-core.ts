@@ -9,7 +9,8 @@ import { ModeRegistry } from "../modes/registry"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
-import type { AskPort, EditorPort } from "../tools/context"
+import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
+import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
@@ -26,6 +27,11 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /**
+   * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
+   * the language servers of diagnostics.languageServers itself.
+   */
+  diagnostics?: DiagnosticsPort
 }
 
 /**
@@ -40,6 +46,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** Language servers the core started (when the front brought no diagnostics of its own). */
+  private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -60,6 +68,11 @@ export class AgentCore {
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
     const hub = this.hub
     const checkpoints = this.checkpoints
+    if (!deps.diagnostics) {
+      this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+      // A cold language server takes seconds for its first file: start it now, not at the first edit.
+      if (this.languageServers.configured && settings().diagnostics.enabled) this.languageServers.warm()
+    }
     this.tasks = createTaskService({
       workspaceFolders: deps.folders,
       settings,
@@ -69,6 +82,8 @@ export class AgentCore {
       stateDir,
       modes: this.modes,
       mcp: hub,
+      diagnostics: deps.diagnostics ?? this.languageServers,
+      beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
         availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
@@ -94,16 +109,25 @@ export class AgentCore {
     }
   }
 
-  /**
-   * Starts a task: the configured MCP servers are connected first (never holding the task up for more than
-   * 5 s), then an untrusted workspace .roo/mcp.json is asked about and the checkpoint index warmed.
-   */
+  /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
   async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
-    await Promise.race([this.hub.start(), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
     const result = await this.tasks.newTask(params)
-    if (this.hub.needsTrust()) void this.hub.start({ ask: this.deps.ask, taskId: result.taskId, signal: new AbortController().signal })
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result
+  }
+
+  /**
+   * Before a task's first model request: the configured MCP servers, including the user's answer about an
+   * untrusted workspace .roo/mcp.json (asked through the task, so it shows as waiting), connected within
+   * mcp.connectTimeoutSeconds, so that their tools are in that request. Returns a note naming those that
+   * did not make it.
+   */
+  private async waitForMcp(task: { taskId: string; ask: AskPort; signal: AbortSignal }): Promise<string | undefined> {
+    // The hub asks only when a workspace file is untrusted and was not declined in this session.
+    const missing = await this.hub.ready(task, this.deps.settings().mcp.connectTimeoutSeconds * 1000)
+    if (missing.length === 0) return undefined
+    const names = missing.map((s) => `"${s.name}" (${s.status}${s.error ? `: ${s.error}` : ""})`).join(", ")
+    return `MCP servers not available to this request: ${names}. The task goes on without their tools.`
   }
 
   /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */
@@ -157,6 +181,7 @@ export class AgentCore {
     this.modes.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
+    await this.languageServers?.dispose()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

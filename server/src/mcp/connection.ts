@@ -19,6 +19,13 @@ export const DEFAULT_RECONNECT: ReconnectPolicy = { baseDelayMs: 1000, maxDelayM
 const DEFAULT_TIMEOUT_SECONDS = 60
 
 /** One configured server: its client, its state, and its reconnection after a crash. */
+/**
+ * The MCP handshake may take far longer than a tool call (an `npx` server installs itself first; a loaded
+ * machine starts Node slowly): a server's `timeout` (meant for calls) never cuts it shorter than this.
+ * Tasks are not held up meanwhile: their first request waits at most mcp.connectTimeoutSeconds.
+ */
+const CONNECT_TIMEOUT_FLOOR_MS = 30_000
+
 export class McpConnection {
   status: McpServerStatus = "connecting"
   error: string | undefined
@@ -74,7 +81,7 @@ export class McpConnection {
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)
       client.onclose = () => this.closed(client)
-      await client.connect(transport, { timeout: this.timeoutMs })
+      await client.connect(transport, { timeout: Math.max(this.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS) })
       if (this.closing) {
         await client.close().catch(() => undefined)
         return

@@ -17,6 +17,11 @@ export interface McpHubOptions {
   env?: NodeJS.ProcessEnv
 }
 
+/** A finished configuration load; `connected` settles when every server it started has connected or failed. */
+interface Loaded {
+  connected: Promise<void>
+}
+
 interface Entry {
   server: ResolvedMcpServer
   connection?: McpConnection
@@ -32,6 +37,8 @@ export class McpHub implements McpPort {
   private entries = new Map<string, Entry>()
   private errors: McpConfigError[] = []
   private started: Promise<void> | undefined
+  /** The latest load: settled once the configuration is read and the trust question answered. */
+  private loading: Promise<Loaded> | undefined
   private readonly trust: McpTrustStore
   /** Hashes of workspace files the user declined in this session: not asked again until the file changes. */
   private readonly declined = new Set<string>()
@@ -47,12 +54,28 @@ export class McpHub implements McpPort {
    * about an unapproved workspace file on behalf of a task; without it those servers stay "untrusted".
    */
   start(trust?: TrustAskContext): Promise<void> {
-    if (!this.started) this.started = this.load(trust)
+    if (!this.loading) this.loading = this.load(trust)
     else if (trust) {
       // Started without a way to ask (e.g. before the task existed): ask now about a still untrusted file.
-      this.started = this.started.then(() => (this.needsTrust() ? this.load(trust) : undefined))
+      const previous = this.loading
+      this.loading = previous.then((loaded) => (this.needsTrust() ? this.load(trust) : loaded))
     }
+    this.started = this.loading.then((loaded) => loaded.connected)
     return this.started
+  }
+
+  /**
+   * Waits for the configured servers before a task's first model request: the trust question (bounded by
+   * the AskPort's own approval timeout), then the connections, at most `connectTimeoutMs`. Resolves with the
+   * servers that are not connected by then (their tools are missing from the request), empty when all made it.
+   */
+  async ready(trust: TrustAskContext | undefined, connectTimeoutMs: number): Promise<McpServerInfo[]> {
+    void this.start(trust)
+    const { connected } = await this.loading!
+    let timer: NodeJS.Timeout | undefined
+    await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, connectTimeoutMs)))])
+    clearTimeout(timer)
+    return this.listServers().filter((s) => s.status !== "connected" && s.status !== "disabled")
   }
 
   /** True while workspace servers wait for an approval the user has not declined yet. */
@@ -62,7 +85,8 @@ export class McpHub implements McpPort {
 
   /** The configuration changed (settings or `.roo/mcp.json`): stops, re-reads, and reconnects what changed. */
   async reload(trust?: TrustAskContext): Promise<void> {
-    this.started = this.load(trust)
+    this.loading = this.load(trust)
+    this.started = this.loading.then((loaded) => loaded.connected)
     return this.started
   }
 
@@ -132,7 +156,7 @@ export class McpHub implements McpPort {
     return [...this.entries.values()].flatMap((e) => (e.connection?.status === "connected" ? [e.connection] : []))
   }
 
-  private async load(trust: TrustAskContext | undefined): Promise<void> {
+  private async load(trust: TrustAskContext | undefined): Promise<Loaded> {
     const { workspaceFolder } = this.options
     const config = await loadMcpConfiguration(this.options.settings(), workspaceFolder, this.options.env)
     const workspaceServers = config.servers.filter((s) => s.source === "workspace" && !s.config.disabled)
@@ -147,7 +171,7 @@ export class McpHub implements McpPort {
         else this.declined.add(file.sha256)
       }
     }
-    if (this.disposed) return
+    if (this.disposed) return { connected: Promise.resolve() }
     // Keep connections whose configuration is unchanged; close the rest.
     const next = new Map<string, Entry>()
     for (const server of config.servers) {
@@ -166,7 +190,8 @@ export class McpHub implements McpPort {
     this.errors = config.errors
     await Promise.all(closing.map((e) => e.connection!.close()))
     this.changed()
-    await Promise.all([...next.values()].map((e) => (e.connection && e.connection.status !== "connected" ? e.connection.connect() : undefined)))
+    const connected = Promise.all([...next.values()].map((e) => (e.connection && e.connection.status !== "connected" ? e.connection.connect() : undefined)))
+    return { connected: connected.then(() => undefined) }
   }
 
   private changed(): void {

@@ -9,9 +9,9 @@ import { newTurnState } from "../pipeline/types"
 import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
+import type { BackgroundCommands } from "../terminal/background"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
-import { endedBackgroundCommands } from "../tools/execute-command"
 import { forRequest, interruptedResult, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
@@ -28,6 +28,15 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  /** Commands left running in the background, of this task service. */
+  background: BackgroundCommands
+  /** Problems after edits (the front's, or language servers the core started). */
+  diagnostics?: ToolContext["diagnostics"]
+  /**
+   * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
+   * answer, so their tools are in that request); resolves with a note for the task, or undefined.
+   */
+  beforeFirstRequest?: (task: { taskId: string; ask: AskPort; signal: AbortSignal }) => Promise<string | undefined>
 }
 
 type TurnEnd = "continue" | "completed" | "stop" | "aborted"
@@ -42,6 +51,9 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   rt.completedResult = undefined
   rt.setStatus("running")
   try {
+    const note = await env.beforeFirstRequest?.({ taskId: rt.taskId, ask: env.ask, signal })
+    if (signal.aborted) return
+    if (note) rt.progress(note)
     for (;;) {
       const end = await oneTurn(rt, env, signal)
       if (end === "aborted" || signal.aborted) return
@@ -120,7 +132,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     const reply = await pipeline.noToolCall(toolContext(rt, env, "no-tool-call", signal))
     if (signal.aborted) return "aborted"
     if (reply.stopTask || reply.waitForUser) return "stop"
-    rt.addMessage({ role: "user", content: [{ type: "text", text: reply.message }, ...queuedText(rt)] })
+    rt.addMessage({ role: "user", content: [{ type: "text", text: reply.message }, ...queuedText(rt, env)] })
     return "continue"
   }
 
@@ -138,7 +150,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     if (outcome.stopTask || outcome.waitForUser) stop = true
   }
   const unrun = calls.slice(results.length).map((call) => interruptedResult(call.id))
-  rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt)] }, summaries)
+  rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt, env)] }, summaries)
   if (signal.aborted) return "aborted"
   if (rt.completedResult !== undefined) return "completed"
   return stop ? "stop" : "continue"
@@ -174,9 +186,9 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 }
 
 /** What arrived while the model worked: the user's messages, and commands left running that have ended. */
-function queuedText(rt: TaskRuntime): ModelContentBlock[] {
+function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
   const fromUser = rt.queued.splice(0).map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
-  const ended = endedBackgroundCommands(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
+  const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
   return [...fromUser, ...ended]
 }
 
@@ -216,8 +228,10 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     editor: env.editor,
     ask: env.ask,
     task: env.control,
+    background: env.background,
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }
 }

@@ -33,6 +33,8 @@ export interface TaskServiceDeps {
   stateDir: string
   /** The MCP hub, handed to tools through ToolContext.mcp. */
   mcp?: ToolContext["mcp"]
+  /** Problems after edits, handed to tools through ToolContext.diagnostics. */
+  diagnostics?: ToolContext["diagnostics"]
 }
 
 /**

@@ -3,6 +3,7 @@ import { createModelProvider } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
 import { createToolPipeline } from "../pipeline/index"
+import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
@@ -26,6 +27,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   pipelineOptions?: Partial<ToolPipelineOptions>
   /** Default: a ModeRegistry over the workspace folders. */
   modes?: ModeLookup
+  /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
+  beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
 
 const LIVE_STATUSES = new Set(["running", "waiting", "paused"])
@@ -39,6 +42,8 @@ class Service implements TaskService {
   private readonly store: TaskStore
   private readonly modes: ModeLookup
   private readonly listeners = new Set<TaskEventListener>()
+  /** Commands the model's timeout left running, of this service's tasks. */
+  private readonly background = new BackgroundCommands()
   private readonly runtimes = new Map<string, TaskRuntime>()
   private readonly loadedFolders = new Set<string>()
   /** Set by agent/setMode without a task: the mode of new tasks. */
@@ -161,6 +166,7 @@ class Service implements TaskService {
   async dispose(): Promise<void> {
     const live = [...this.runtimes.values()].filter((rt) => rt.live)
     for (const rt of live) this.stop(rt, "interrupted")
+    this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.loop))
   }
 
@@ -195,7 +201,10 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      diagnostics: this.deps.diagnostics,
+      background: this.background,
       control: this.control(rt),
+      beforeFirstRequest: this.deps.beforeFirstRequest,
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
@@ -210,6 +219,7 @@ class Service implements TaskService {
   private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
     rt.stopped = true
+    this.background.kill(rt.taskId)
     rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
     rt.controller.abort(new Error(status))
   }

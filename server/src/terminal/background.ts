@@ -13,40 +13,46 @@ interface BackgroundEntry {
   outcome?: CommandOutcome
 }
 
-const entries = new Map<string, BackgroundEntry>()
-const reports = new Map<string, string[]>()
+/**
+ * The background commands of one task service (one per server or front session, not module-global, so
+ * two sessions in one process never see each other's commands). Handed to tools through ToolContext.
+ */
+export class BackgroundCommands {
+  private readonly entries = new Map<string, BackgroundEntry>()
+  private readonly reports = new Map<string, string[]>()
 
-export function registerBackground(taskId: string, command: string, run: RunningCommand): void {
-  const entry: BackgroundEntry = { taskId, command, run }
-  entries.set(run.artifactId, entry)
-  void run.done.then((outcome) => {
-    entry.outcome = outcome
-    const queue = reports.get(taskId) ?? []
-    queue.push(
-      `The command \`${command}\` that was left running in the background has ended: ${describeOutcome(outcome)}. ` +
-        `Its output is in artifact_id "${run.artifactId}" (read_command_output).`,
-    )
-    reports.set(taskId, queue)
-  })
-}
+  register(taskId: string, command: string, run: RunningCommand): void {
+    const entry: BackgroundEntry = { taskId, command, run }
+    this.entries.set(run.artifactId, entry)
+    void run.done.then((outcome) => {
+      entry.outcome = outcome
+      const queue = this.reports.get(taskId) ?? []
+      queue.push(
+        `The command \`${command}\` that was left running in the background has ended: ${describeOutcome(outcome)}. ` +
+          `Its output is in artifact_id "${run.artifactId}" (read_command_output).`,
+      )
+      this.reports.set(taskId, queue)
+    })
+  }
 
-/** Reports of background commands of `taskId` that ended since the last call (then forgotten). */
-export function takeBackgroundReports(taskId: string): string[] {
-  const queue = reports.get(taskId) ?? []
-  reports.delete(taskId)
-  return queue
-}
+  /** Reports of background commands of `taskId` that ended since the last call (then forgotten). */
+  takeReports(taskId: string): string[] {
+    const queue = this.reports.get(taskId) ?? []
+    this.reports.delete(taskId)
+    return queue
+  }
 
-/** "running", the outcome when it ended, or undefined for an id that never ran in the background. */
-export function backgroundState(artifactId: string): "running" | CommandOutcome | undefined {
-  const entry = entries.get(artifactId)
-  if (!entry) return undefined
-  return entry.outcome ?? "running"
-}
+  /** "running", the outcome when it ended, or undefined for an id that never ran in the background. */
+  state(artifactId: string): "running" | CommandOutcome | undefined {
+    const entry = this.entries.get(artifactId)
+    if (!entry) return undefined
+    return entry.outcome ?? "running"
+  }
 
-/** Kills the background commands of a task (on cancel). */
-export function killBackground(taskId: string): void {
-  for (const entry of entries.values()) if (entry.taskId === taskId && !entry.outcome) entry.run.kill("cancel")
+  /** Kills the background commands of a task (cancel), or of every task (shutdown). */
+  kill(taskId?: string): void {
+    for (const entry of this.entries.values()) if ((taskId === undefined || entry.taskId === taskId) && !entry.outcome) entry.run.kill("cancel")
+  }
 }
 
 /** "exit code 0", "killed by SIGTERM", … */

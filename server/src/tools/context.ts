@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
+import type { BackgroundCommands } from "../terminal/background"
 
 /**
  * The ports through which a tool reaches the world. Each front implements EditorPort and AskPort over its
@@ -119,6 +120,36 @@ export interface TaskControl {
   complete(result: string): void
 }
 
+/** A problem a language server reports in a file, as the model reads it (1-based line and column). */
+export interface Problem {
+  line: number
+  column: number
+  severity: "error" | "warning" | "information" | "hint"
+  message: string
+  source?: string
+  code?: string | number
+}
+
+/**
+ * Problems in the files the agent edits, so an edit's result can name the problems it introduced: the
+ * editor's own diagnostics (LSP agent/diagnostics) or language servers the agent starts itself.
+ */
+export interface DiagnosticsPort {
+  /**
+   * Before an edit of `path` (absolute; `text` is its content now, undefined for a new file): remembers
+   * the problems it has now. Undefined when no source covers this file.
+   */
+  watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined>
+}
+
+/** One file watched across one edit. */
+export interface DiagnosticsWatch {
+  /** The problems before the edit; undefined when the source gave none in time (then none can be told apart as new). */
+  readonly before: Problem[] | undefined
+  /** After the edit (the file now holds `text`): its problems, once the source has settled; undefined if it gave none in time. */
+  after(text: string, signal: AbortSignal): Promise<Problem[] | undefined>
+}
+
 /** Everything a tool may use. Built per tool call by the task. */
 export interface ToolContext {
   /** Workspace folders, absolute paths; the first is the default root. */
@@ -136,6 +167,10 @@ export interface ToolContext {
   emit(update: TaskUpdate): void
   /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
   readonly mcp?: McpPort
+  /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */
+  readonly diagnostics?: DiagnosticsPort
+  /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
+  readonly background: BackgroundCommands
 }
 
 /** What `available()` may look at: the configuration, not a particular call. */

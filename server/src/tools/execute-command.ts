@@ -7,7 +7,7 @@ import { findIgnoredCommandPath } from "../workspace/command-paths"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
 import { startCommand, type RunningCommand } from "../terminal/runner"
-import { describeOutcome, registerBackground, takeBackgroundReports } from "../terminal/background"
+import { describeOutcome } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 
 /** The model's view of one command's output is capped at this many bytes (and agent.terminal.outputLines lines). */
@@ -80,7 +80,7 @@ async function run(command: string, cwd: string, shownCwd: string, timeout: numb
   const waited = await Promise.race([running.done, patience])
   if (timer) clearTimeout(timer)
   if (waited === undefined) {
-    registerBackground(ctx.taskId, command, running)
+    ctx.background.register(ctx.taskId, command, running)
     const text =
       `The command is still running after ${timeout} s; it keeps running in the background (in ${shownCwd}). Output so far:\n\n` +
       `${outputText(running)}\n\nYou will be told when it ends; meanwhile read_command_output with artifact_id "${running.artifactId}" shows its output.`
@@ -105,12 +105,4 @@ function outputText(running: RunningCommand): string {
       `read_command_output with artifact_id "${running.artifactId}" (use search to find lines, offset to page) ...]`,
   )
   return text.trimEnd()
-}
-
-/**
- * Reports of commands this task left running (the model's `timeout`) that have ended since the last call;
- * the loop adds them to the next user message so the model learns how they ended.
- */
-export function endedBackgroundCommands(taskId: string): string[] {
-  return takeBackgroundReports(taskId)
 }

@@ -3,7 +3,7 @@ import { z } from "zod"
 import { defineTool, errorResult, textResult, type ToolResult } from "./tool"
 import { artifactPath } from "../terminal/artifacts"
 import { readArtifactWindow, searchArtifact } from "../terminal/artifact-read"
-import { backgroundState, describeOutcome } from "../terminal/background"
+import { describeOutcome, type BackgroundCommands } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 
 const DEFAULT_LIMIT_BYTES = 32 * 1024
@@ -26,7 +26,7 @@ export const readCommandOutput = defineTool({
   params,
   description,
   available: () => true,
-  async prepare(input) {
+  async prepare(input, ctx) {
     const path = artifactPath(input.artifact_id)
     if (!path || !existsSync(path)) {
       return {
@@ -35,7 +35,7 @@ export const readCommandOutput = defineTool({
         ),
       }
     }
-    const result = await read(path, input)
+    const result = await read(path, input, ctx.background)
     return {
       preview: { subject: { kind: "none" }, title: `Read command output ${input.artifact_id}`, detail: result.summary },
       run: async () => result,
@@ -43,8 +43,8 @@ export const readCommandOutput = defineTool({
   },
 })
 
-async function read(path: string, input: z.infer<typeof params>): Promise<ToolResult> {
-  const state = backgroundState(input.artifact_id)
+async function read(path: string, input: z.infer<typeof params>, background: BackgroundCommands): Promise<ToolResult> {
+  const state = background.state(input.artifact_id)
   const status = state === undefined ? "" : state === "running" ? " The command is still running." : ` The command has ended: ${describeOutcome(state)}.`
   if (input.search !== undefined) {
     const found = await searchArtifact(path, input.search, MAX_SEARCH_LINES)

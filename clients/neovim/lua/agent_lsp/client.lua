@@ -18,7 +18,8 @@ function M.capabilities()
   for _, key in ipairs(names.capabilities) do
     agent[key] = true
   end
-  caps.experimental = vim.tbl_extend("force", caps.experimental or {}, { agent = agent })
+  -- agentDiagnostics: the server asks for vim.diagnostic's problems after its edits (agent/diagnostics).
+  caps.experimental = vim.tbl_extend("force", caps.experimental or {}, { agent = agent, agentDiagnostics = true })
   return caps
 end
 

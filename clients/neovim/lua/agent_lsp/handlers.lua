@@ -73,6 +73,7 @@ function M.handlers()
     [names.methods.requestApproval] = on_request_approval,
     [names.methods.askFollowup] = on_ask_followup,
     [names.methods.saveDocuments] = save.handler,
+    [names.methods.diagnostics] = require("agent_lsp.diagnostics").handler,
     ["workspace/applyEdit"] = save.wrap_apply_edit(vim.lsp.handlers["workspace/applyEdit"]),
   }
 end

@@ -19,6 +19,7 @@ return {
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",
     saveDocuments = "agent/saveDocuments",
+    diagnostics = "agent/diagnostics",
   },
   commands = {
     newTask = "agent.newTask",

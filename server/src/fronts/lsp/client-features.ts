@@ -21,11 +21,13 @@ export interface ClientFeatures {
     taskUpdates: boolean
     deferredAnswers: boolean
   }
+  /** capabilities.experimental.agentDiagnostics: the client answers agent/diagnostics with its own diagnostics. */
+  agentDiagnostics: boolean
 }
 
 export function clientFeaturesFrom(params: Pick<InitializeParams, "capabilities" | "clientInfo">): ClientFeatures {
   const caps: ClientCapabilities = params.capabilities ?? {}
-  const experimental = (caps.experimental ?? {}) as { agent?: Record<string, unknown> }
+  const experimental = (caps.experimental ?? {}) as { agent?: Record<string, unknown>; agentDiagnostics?: unknown }
   const agent = experimental.agent ?? {}
   const flag = (key: string) => agent[key] === true
   return {
@@ -46,5 +48,7 @@ export function clientFeaturesFrom(params: Pick<InitializeParams, "capabilities"
       taskUpdates: flag("taskUpdates"),
       deferredAnswers: flag("deferredAnswers"),
     },
+    // PROTOCOL.md names it experimental.agentDiagnostics; experimental.agent.diagnostics is accepted too.
+    agentDiagnostics: experimental.agentDiagnostics === true || flag("diagnostics"),
   }
 }

@@ -14,6 +14,7 @@ import { LspAskPort } from "./ask-port"
 import type { ClientFeatures } from "./client-features"
 import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
+import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
 import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
@@ -110,6 +111,8 @@ export class LspServices {
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
         notify: (message) => this.showWarning(message),
+        // The features are fixed at initialize, so the choice of source is made once.
+        ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
       })
       core.onEvent((taskId, event) => {
         logTaskEvent(log, taskId, event)

@@ -1,7 +1,8 @@
-import type { ToolContext } from "../context"
+import type { DiagnosticsWatch, ToolContext } from "../context"
 import { textResult, type PrepareOutcome, type ToolResult } from "../tool"
 import { fileDiff } from "../../edits/unified-diff"
 import { changeLine, commitEdit, userEditNote } from "./commit"
+import { formatAllProblems, formatNewProblems, introducedProblems } from "./new-problems"
 import { editFailure, type EditTarget } from "./target"
 
 export interface FileEditOptions {
@@ -36,11 +37,13 @@ export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: s
     run: async (runOptions) => {
       const edited = runOptions?.editedText
       const finalText = edited ?? newText
+      const watch = await watchProblems(ctx, target)
       const outcome = await commitEdit(ctx, target, finalText, options.tool)
       if (!outcome.ok) return editFailure(outcome.message, `${options.tool} failed: ${target.shown}`)
       const parts = [changeLine(target, finalText, edited === undefined ? proposal : undefined), outcome.message]
       if (edited !== undefined && edited !== newText) parts.push(userEditNote(target.shown, newText, edited))
-      return finish(parts.join(" ") + notesText(options.notes), options.countsAsMistake)
+      const problems = watch ? await problemsNote(ctx, target, watch, finalText) : undefined
+      return finish(parts.join(" ") + notesText(options.notes) + (problems ? `\n\n${problems}` : ""), options.countsAsMistake)
     },
   }
 }
@@ -52,4 +55,23 @@ function finish(text: string, countsAsMistake: boolean | undefined): ToolResult 
 
 function notesText(notes: string[] | undefined): string {
   return notes?.length ? `\n\n${notes.join("\n\n")}` : ""
+}
+
+/** Starts watching the file's problems before the edit, when a diagnostics source covers it. */
+async function watchProblems(ctx: ToolContext, target: EditTarget): Promise<DiagnosticsWatch | undefined> {
+  if (!ctx.diagnostics || !ctx.settings.diagnostics.enabled) return undefined
+  return ctx.diagnostics.watch(target.absPath, target.before, ctx.signal).catch(() => undefined)
+}
+
+/** The problems the edit introduced, as a note for the result; undefined when there are none (or no answer). */
+async function problemsNote(ctx: ToolContext, target: EditTarget, watch: DiagnosticsWatch, text: string): Promise<string | undefined> {
+  const after = await watch.after(text, ctx.signal).catch(() => undefined)
+  if (!after) return undefined
+  const { minSeverity } = ctx.settings.diagnostics
+  if (!watch.before) {
+    const all = introducedProblems([], after, minSeverity)
+    return all.length ? formatAllProblems(target.shown, all) : undefined
+  }
+  const introduced = introducedProblems(watch.before, after, minSeverity)
+  return introduced.length ? formatNewProblems(target.shown, introduced) : undefined
 }

@@ -5,7 +5,6 @@ import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspa
 import { makeToolContext } from "../../../support/tool-context"
 import { defaultSettings } from "../../../../server/src/config/schema"
 import { setArtifactDir } from "../../../../server/src/terminal/artifacts"
-import { takeBackgroundReports, killBackground } from "../../../../server/src/terminal/background"
 import { executeCommand } from "../../../../server/src/tools/execute-command"
 import { readCommandOutput } from "../../../../server/src/tools/read-command-output"
 import { callTool, textOf } from "../read/run-tool"
@@ -86,7 +85,7 @@ describe("execute_command", () => {
     execFileSync("touch", [ws.path("release")])
     await until(() => readFileSync(ws.path(`.artifacts/${id}`), "utf8").includes("finished"))
     let reports: string[] = []
-    await until(() => (reports = takeBackgroundReports("task-bg")).length > 0)
+    await until(() => (reports = ctx.background.takeReports("task-bg")).length > 0)
     expect(reports[0]).toBe(
       `The command \`echo started; while [ ! -f release ]; do sleep 0.02; done; echo finished\` that was left running in the background has ended: exit code 0. Its output is in artifact_id "${id}" (read_command_output).`,
     )
@@ -144,6 +143,5 @@ describe("read_command_output", () => {
       expect(textOf(r)).toContain(`No command output with artifact_id "${id}"`)
     }
     expect(existsSync(ws.path(".artifacts"))).toBe(true)
-    killBackground("task-bg")
   })
 })

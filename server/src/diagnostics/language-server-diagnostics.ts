@@ -1,0 +1,109 @@
+import { extname } from "node:path"
+import { pathToFileURL } from "node:url"
+import type { Settings } from "../config/schema"
+import type { DiagnosticsPort, DiagnosticsWatch, Problem } from "../tools/context"
+import { LanguageServerClient } from "./language-server-client"
+import { toProblems } from "./problems"
+
+/** A publish, then this long without another, counts as the server's answer for a change. */
+const QUIET_MS = 800
+/** Documents kept open per server, so consecutive edits of a file need not wait for its "before" problems. */
+const MAX_OPEN_DOCUMENTS = 20
+
+export interface LanguageServerDiagnosticsOptions {
+  folders: () => readonly string[]
+  settings: () => Settings
+  log: (message: string) => void
+}
+
+/**
+ * Diagnostics from language servers the agent starts itself (diagnostics.languageServers), for editors that
+ * do not answer agent/diagnostics and for the ACP and headless fronts. A file is opened in its server with
+ * its text before the edit and changed to the text after it; what the server publishes, once settled, is
+ * the file's problems.
+ */
+export class LanguageServerDiagnostics implements DiagnosticsPort {
+  private readonly clients = new Map<string, LanguageServerClient>()
+  /** Per URI, the text the server has (documents kept open, oldest first). */
+  private readonly open = new Map<string, { client: LanguageServerClient; text: string }>()
+
+  constructor(private readonly options: LanguageServerDiagnosticsOptions) {}
+
+  /** True when at least one language server is configured. */
+  get configured(): boolean {
+    return Object.keys(this.options.settings().diagnostics.languageServers).length > 0
+  }
+
+  /** Starts every configured server now: a cold server takes seconds before it answers its first file. */
+  warm(): void {
+    const root = this.options.folders()[0]
+    if (!root) return
+    for (const languageId of Object.keys(this.options.settings().diagnostics.languageServers)) void this.clientFor(languageId, root)?.whenReady().catch(() => undefined)
+  }
+
+  async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
+    const languageId = this.languageOf(path)
+    const root = this.options.folders().find((f) => path.startsWith(f)) ?? this.options.folders()[0]
+    const client = languageId && root ? this.clientFor(languageId, root) : undefined
+    if (!client || client.failure) return undefined
+    const uri = pathToFileURL(path).toString()
+    const before = text === undefined ? [] : await this.problemsOf(client, uri, text, signal)
+    return { before, after: (newText, afterSignal) => this.problemsOf(client, uri, newText, afterSignal) }
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => c.dispose()))
+    this.clients.clear()
+    this.open.clear()
+  }
+
+  /** The file's problems with `text` as its content: sent to the server unless it already has that text. */
+  private async problemsOf(client: LanguageServerClient, uri: string, text: string, signal: AbortSignal): Promise<Problem[] | undefined> {
+    const known = this.open.get(uri)
+    const since = client.diagnostics.mark()
+    const timeoutMs = this.options.settings().diagnostics.timeoutSeconds * 1000
+    if (known?.client === client && known.text === text && client.isOpen(uri)) {
+      // Unchanged since the last edit: its settled diagnostics are the latest published (mark 0 = any).
+      const items = await client.diagnostics.settled(uri, 0, QUIET_MS, timeoutMs, signal)
+      return items && toProblems(items)
+    }
+    try {
+      if (client.isOpen(uri)) await client.change(uri, text)
+      else await client.open(uri, text)
+    } catch (error) {
+      this.options.log(`${client.name}: ${(error as Error).message}`)
+      return undefined
+    }
+    this.remember(uri, client, text)
+    const items = await client.diagnostics.settled(uri, since, QUIET_MS, timeoutMs, signal)
+    return items && toProblems(items)
+  }
+
+  private remember(uri: string, client: LanguageServerClient, text: string): void {
+    this.open.delete(uri)
+    this.open.set(uri, { client, text })
+    while (this.open.size > MAX_OPEN_DOCUMENTS) {
+      const [oldest, entry] = this.open.entries().next().value as [string, { client: LanguageServerClient }]
+      this.open.delete(oldest)
+      void entry.client.close(oldest)
+    }
+  }
+
+  private languageOf(path: string): string | undefined {
+    const ext = extname(path).toLowerCase()
+    const servers = this.options.settings().diagnostics.languageServers
+    return Object.keys(servers).find((id) => servers[id]!.extensions.some((e) => e.toLowerCase() === ext || `.${e.toLowerCase()}` === ext))
+  }
+
+  private clientFor(languageId: string, root: string): LanguageServerClient | undefined {
+    const config = this.options.settings().diagnostics.languageServers[languageId]
+    if (!config) return undefined
+    const key = `${root}\u0000${languageId}\u0000${config.command.join("\u0000")}`
+    let client = this.clients.get(key)
+    if (!client || client.failure) {
+      client = new LanguageServerClient({ languageId, command: config.command }, root, this.options.log)
+      this.clients.set(key, client)
+    }
+    return client
+  }
+}

@@ -1,0 +1,79 @@
+import { AgentMethods, Diagnostics } from "@agent-lsp/protocol"
+import type { Connection } from "vscode-languageserver/node"
+import type { Settings } from "../../config/schema"
+import { toProblems } from "../../diagnostics/problems"
+import type { DiagnosticsPort, DiagnosticsWatch, Problem } from "../../tools/context"
+import { pathToUri } from "./documents"
+
+/** The longest wait for the editor to answer agent/diagnostics. */
+const ANSWER_TIMEOUT_MS = 10_000
+
+/**
+ * The editor's own diagnostics over agent/diagnostics (clients that declared experimental.agentDiagnostics):
+ * asked before an edit, and again diagnostics.settleMs after it, when the editor's language servers have
+ * re-checked the buffer.
+ */
+export class LspDiagnosticsPort implements DiagnosticsPort {
+  constructor(
+    private readonly connection: Connection,
+    private readonly settings: () => Settings,
+  ) {}
+
+  async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
+    const uri = pathToUri(path)
+    const before = text === undefined ? [] : await this.fetch(uri)
+    return {
+      before,
+      after: async (_text, afterSignal) => {
+        if (!(await sleep(this.settings().diagnostics.settleMs, afterSignal))) return undefined
+        return this.fetch(uri)
+      },
+    }
+  }
+
+  /** The editor's problems for one file; undefined when it failed, answered nonsense or took too long. */
+  private async fetch(uri: string): Promise<Problem[] | undefined> {
+    let timer: NodeJS.Timeout | undefined
+    try {
+      const raw = await Promise.race([
+        this.connection.sendRequest(AgentMethods.diagnostics, { uris: [uri] }),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), ANSWER_TIMEOUT_MS))),
+      ])
+      const parsed = Diagnostics.result.safeParse(emptyObjectsAsLists(raw))
+      if (!parsed.success) return undefined
+      return toProblems(parsed.data.diagnostics.filter((d) => d.uri === uri).flatMap((d) => d.items))
+    } catch {
+      return undefined
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** Waits `ms`; false when `signal` aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false)
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort)
+      resolve(true)
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    signal.addEventListener("abort", onAbort, { once: true })
+  })
+}
+
+/**
+ * Lua clients (Neovim's vim.json) encode an empty table as `{}`, so an empty list of files or problems
+ * may arrive as an empty object: read those as empty lists.
+ */
+function emptyObjectsAsLists(raw: unknown): unknown {
+  const asList = (value: unknown) => (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value)
+  if (!raw || typeof raw !== "object") return raw
+  const diagnostics = asList((raw as { diagnostics?: unknown }).diagnostics)
+  if (!Array.isArray(diagnostics)) return raw
+  return { diagnostics: diagnostics.map((d) => (d && typeof d === "object" ? { ...d, items: asList((d as { items?: unknown }).items) } : d)) }
+}
