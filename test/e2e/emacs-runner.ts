@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from "node:child_process"
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { spawnSync } from "node:child_process"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { runEditorProcess, type EditorRun } from "./editor-process"
 
 /** The Emacs package folder of this checkout (put on every test Emacs's load-path). */
 export const EMACS_PACKAGE_DIR = resolve(import.meta.dirname, "..", "..", "clients", "emacs")
@@ -10,12 +11,8 @@ export const EMACS_PACKAGE_DIR = resolve(import.meta.dirname, "..", "..", "clien
 export const hasEmacsWithEglot =
   spawnSync("emacs", ["--batch", "--eval", "(require 'eglot)"], { stdio: "ignore" }).status === 0
 
-export interface EmacsRun<T> {
-  code: number | null
-  /** What the script passed to `(agent-lsp-test-observe PLIST)` (JSON), or undefined if it never did. */
-  observed: T | undefined
-  stderr: string
-}
+/** How an `emacs --batch` run ended; `observed` is what the script passed to `(agent-lsp-test-observe PLIST)`. */
+export type EmacsRun<T> = EditorRun<T>
 
 /**
  * Runs `emacs --batch` in `cwd` (no init file; the site start-up that puts Debian's elpa-eglot on the
@@ -54,19 +51,8 @@ export async function runEmacs<T = Record<string, unknown>>(
   )
   // HOME inside the temp folder keeps the user's own init, packages and eglot state out of the test.
   const env = { ...process.env, HOME: dir, ...options.env }
-  const child = spawn("emacs", ["--batch", "-l", main], { cwd: options.cwd, env, stdio: ["ignore", "pipe", "pipe"] })
-  let stderr = ""
-  child.stdout.on("data", (d) => (stderr += d))
-  child.stderr.on("data", (d) => (stderr += d))
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 30_000)
-  const code = await new Promise<number | null>((done) => child.on("close", (c) => done(c)))
-  clearTimeout(timer)
-  let observed: T | undefined
-  try {
-    observed = JSON.parse(await readFile(out, "utf8")) as T
-  } catch {
-    observed = undefined
-  }
+  const run = await runEditorProcess<T>("emacs", ["--batch", "-l", main], { cwd: options.cwd, env, timeoutMs: options.timeoutMs ?? 30_000, observationFile: out })
   await rm(dir, { recursive: true, force: true })
-  return { code, observed, stderr }
+  // Batch Emacs prints messages on stderr and stdout alike: keep both for failure reports.
+  return { ...run, stderr: run.stdout + run.stderr }
 }
