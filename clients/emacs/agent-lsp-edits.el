@@ -17,6 +17,7 @@
 
 (require 'cl-lib)
 (require 'eglot)
+(require 'agent-lsp-server)
 
 (defvar agent-lsp-confirm-edits)
 

@@ -35,6 +35,7 @@
 (require 'eglot)
 (require 'jsonrpc)
 (require 'diff-mode)
+(require 'agent-lsp-server)
 (require 'agent-lsp-transcript)
 
 (defgroup agent-lsp nil
@@ -58,9 +59,6 @@ This is the trusted source for keys a cloned repository must not set."
 (defcustom agent-lsp-show-transcript t
   "Whether a new task's transcript is shown in a window (without selecting it)."
   :type 'boolean)
-
-(defclass agent-lsp-server (eglot-lsp-server) ()
-  :documentation "An eglot connection to agent-lsp that handles the agent/* extensions.")
 
 (defvar agent-lsp--tasks (make-hash-table :test 'equal)
   "Task id -> plist (:server :title :status).")
