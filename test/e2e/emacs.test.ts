@@ -150,4 +150,28 @@ describe("Emacs package end to end (emacs --batch, eglot 1.9, built server, fake
     expect(last).toContain("keep the greeting")
     expect(seen!.transcript).toMatch(/apply_diff.*denied/)
   }, 90_000)
+
+  it("sends the active region as the task's context: exactly the selected lines", async () => {
+    fake = await startFakeAnthropic([{ toolCalls: [{ name: "attempt_completion", input: { result: "It declares a greeting." } }] }])
+    const script = `
+      (require 'agent-lsp)
+      (setq agent-lsp-server-command (list "node" ${JSON.stringify(SERVER_ENTRY)} "--stdio"))
+      (find-file "a.js")
+      (transient-mark-mode 1)
+      ;; The whole first line, as a user selects it: from its start to the start of the next line.
+      (goto-char (point-min))
+      (push-mark (point) t t)
+      (forward-line 1)
+      (agent-lsp-new-task "explain this" (agent-lsp--region-context))
+      (agent-lsp-test-wait (lambda () (equal (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status) "completed")) 45)
+      (agent-lsp-test-observe (list :status (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)))
+      (eglot-shutdown (eglot-current-server))
+    `
+    const run = await runEmacs<{ status?: string; scriptError?: string }>(script, { cwd: ws.root, env: env(), timeoutMs: 60_000 })
+    expect(run.observed, run.stderr.slice(-3000)).toEqual({ status: "completed" })
+    const first = JSON.stringify(fake.requests[0]!.body.messages[0])
+    expect(first).toContain("lines 1-1")
+    expect(first).toContain("const greeting = 'hello'")
+    expect(first).not.toContain("console.log")
+  }, 90_000)
 })
