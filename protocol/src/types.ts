@@ -65,8 +65,9 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     kind: z.literal("usage"),
     inputTokens: z.number().describe("Input tokens of the task so far."),
     outputTokens: z.number().describe("Output tokens of the task so far."),
-    cacheReadTokens: z.number().optional().describe("Input tokens read from the prompt cache."),
-    costUsd: z.number().optional().describe("Estimated cost of the task so far, in US dollars."),
+    cacheReadTokens: z.number().optional().describe("Input tokens read from the provider's prompt cache (billed far below plain input)."),
+    cacheWriteTokens: z.number().optional().describe("Input tokens written to the prompt cache (Anthropic bills them above plain input)."),
+    costUsd: z.number().optional().describe("Estimated cost of the task so far in US dollars, from list prices; absent when the model's price is unknown."),
   }),
 ])
 export type TaskUpdate = z.infer<typeof TaskUpdate>

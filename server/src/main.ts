@@ -11,7 +11,8 @@ Usage:
   agent-lsp --version    print the version
   agent-lsp --help       print this help
 
-Set ANTHROPIC_API_KEY in the editor's environment. Editor set-up: see the README.`
+Set ANTHROPIC_API_KEY in the editor's environment (for agent.provider "openai": OPENAI_API_KEY, or
+nothing for a local server such as Ollama). Editor set-up and models: see the README.`
 
 /** Flags some clients append on their own (vscode-languageclient passes the client's pid). */
 const IGNORED_FLAG = /^--clientProcessId=\d+$/

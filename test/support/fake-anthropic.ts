@@ -1,116 +1,48 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { ServerResponse } from "node:http"
+import { pieces, startLoopbackApi, writeFrames, type LoopbackApi, type RecordedRequest, type Scripted } from "./loopback-api"
 import type { ScriptedTurn } from "./scripted-model"
+
+export type { RecordedRequest } from "./loopback-api"
 
 /** A scripted reply: a turn to stream, an HTTP error, or a function of the request. */
 export type FakeReply =
   | ({ kind?: "turn"; delayMsBetweenEvents?: number; hangAfterEvents?: number } & ScriptedTurn)
   | { kind: "error"; status: number; body?: unknown; headers?: Record<string, string> }
 
-export interface RecordedRequest {
-  path: string
-  headers: Record<string, string | string[] | undefined>
-  /** The parsed JSON body: model, system, messages, tools, max_tokens, stream… */
-  body: any
-}
-
-export interface FakeAnthropic {
-  /** Base URL for ANTHROPIC_BASE_URL. */
-  url: string
-  requests: RecordedRequest[]
-  /** Requests whose connection the client closed before the reply ended (cancel aborts the stream). */
-  closedEarly: number
-  /** Appends replies to the script. */
-  push(...replies: (FakeReply | ((request: RecordedRequest) => FakeReply))[]): void
-  /** Resolves when `count` requests have arrived. */
-  waitForRequests(count: number, timeoutMs?: number): Promise<void>
-  close(): Promise<void>
-}
+/** The fake Messages API; `url` is the base URL for ANTHROPIC_BASE_URL. */
+export type FakeAnthropic = LoopbackApi<FakeReply>
 
 /**
  * A loopback fake of the Anthropic Messages API (POST /v1/messages), streaming SSE with `event:` lines
  * exactly as the real API does, driven by scripted replies, recording every request. The real SDK talks
  * to it through ANTHROPIC_BASE_URL.
  */
-export async function startFakeAnthropic(replies: (FakeReply | ((request: RecordedRequest) => FakeReply))[] = []): Promise<FakeAnthropic> {
-  const script = [...replies]
-  const requests: RecordedRequest[] = []
-  const waiters: { count: number; resolve: () => void }[] = []
-  const state = { closedEarly: 0 }
-  const server: Server = createServer((req, res) => void handle(req, res))
-
-  async function handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    let body: any
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8"))
-    } catch {
-      body = undefined
-    }
-    if (req.method !== "POST" || !req.url?.startsWith("/v1/messages")) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: `fake: no route ${req.method} ${req.url}` } }))
-      return
-    }
-    const recorded: RecordedRequest = { path: req.url, headers: req.headers, body }
-    requests.push(recorded)
-    for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
-      waiters.splice(waiters.indexOf(waiter), 1)
-      waiter.resolve()
-    }
-    const next = script.shift()
-    const reply = typeof next === "function" ? next(recorded) : next
-    if (!reply) {
-      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "api_error", message: `fake: no reply scripted for request ${requests.length}` } }))
-      return
-    }
-    if (reply.kind === "error") {
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
-      res.end(JSON.stringify(reply.body ?? { type: "error", error: { type: reply.status === 529 ? "overloaded_error" : "api_error", message: `fake error ${reply.status}` } }))
-      return
-    }
-    const events = sseEvents(reply, requests.length, body?.model ?? "claude-test")
-    if (body?.stream !== true) {
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(asMessage(reply, requests.length, body?.model ?? "claude-test")))
-      return
-    }
-    let finished = false
-    res.on("close", () => {
-      if (!finished) state.closedEarly++
-    })
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
-    for (const [index, event] of events.entries()) {
-      if (res.destroyed) return
-      if (reply.hangAfterEvents !== undefined && index >= reply.hangAfterEvents) return // never ends: a stuck stream
-      res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
-      if (reply.delayMsBetweenEvents) await new Promise((r) => setTimeout(r, reply.delayMsBetweenEvents))
-    }
-    finished = true
-    res.end()
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    get closedEarly() {
-      return state.closedEarly
+export function startFakeAnthropic(replies: Scripted<FakeReply>[] = []): Promise<FakeAnthropic> {
+  return startLoopbackApi<FakeReply>(
+    {
+      name: "fake-anthropic",
+      serves: (method, path) => method === "POST" && path.startsWith("/v1/messages"),
+      errorBody: (status, message) => ({ type: "error", error: { type: status === 529 ? "overloaded_error" : status === 404 ? "not_found_error" : "api_error", message } }),
+      write: writeReply,
     },
-    push: (...more) => void script.push(...more),
-    waitForRequests: (count, timeoutMs = 15_000) =>
-      requests.length >= count
-        ? Promise.resolve()
-        : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`fake-anthropic: ${requests.length}/${count} requests after ${timeoutMs} ms`)), timeoutMs)
-            waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) })
-          }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    replies,
+  )
+}
+
+async function writeReply(reply: FakeReply, request: RecordedRequest, res: ServerResponse, n: number): Promise<void> {
+  const body = request.body
+  if (reply.kind === "error") {
+    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
+    res.end(JSON.stringify(reply.body ?? { type: "error", error: { type: reply.status === 529 ? "overloaded_error" : "api_error", message: `fake error ${reply.status}` } }))
+    return
   }
+  const model = body?.model ?? "claude-test"
+  if (body?.stream !== true) {
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(asMessage(reply, n, model)))
+    return
+  }
+  const frames = sseEvents(reply, n, model).map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  await writeFrames(res, frames, { delayMs: reply.delayMsBetweenEvents, hangAfter: reply.hangAfterEvents })
 }
 
 type SseEvent = { type: string; [key: string]: unknown }
@@ -121,7 +53,21 @@ function sseEvents(turn: ScriptedTurn, n: number, model: string): SseEvent[] {
   const events: SseEvent[] = [
     {
       type: "message_start",
-      message: { id: `msg_fake_${n}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: inputTokens, output_tokens: 1 } },
+      message: {
+        id: `msg_fake_${n}`,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: {
+          input_tokens: inputTokens,
+          output_tokens: 1,
+          cache_read_input_tokens: turn.usage?.cacheReadTokens ?? 0,
+          cache_creation_input_tokens: turn.usage?.cacheWriteTokens ?? 0,
+        },
+      },
     },
   ]
   let index = 0
@@ -158,10 +104,4 @@ function asMessage(turn: ScriptedTurn, n: number, model: string) {
     stop_sequence: null,
     usage: { input_tokens: turn.usage?.inputTokens ?? 100, output_tokens: turn.usage?.outputTokens ?? 20 },
   }
-}
-
-function pieces(text: string, size: number): string[] {
-  const out: string[] = []
-  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size))
-  return out.length ? out : [""]
 }

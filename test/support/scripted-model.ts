@@ -5,7 +5,7 @@ export interface ScriptedTurn {
   text?: string
   toolCalls?: { id?: string; name: string; input?: unknown; rawJson?: string }[]
   stop?: "end_turn" | "tool_use" | "max_tokens"
-  usage?: { inputTokens: number; outputTokens: number }
+  usage?: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
 }
 
 /** Turns a scripted turn into the event stream a provider would yield (arguments in small pieces). */

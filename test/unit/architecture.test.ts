@@ -77,7 +77,7 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context"] },
     text: "diagnostics/ may import config/, workspace/, terminal/ and tools/context.ts (port types)",
   },
-  model: { ours: [], text: "model/ imports @anthropic-ai/sdk and protocol/ only of ours" },
+  model: { ours: [], text: "model/ imports @anthropic-ai/sdk, openai and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
   modes: { ours: [], text: "modes/ imports nothing of ours but protocol/ types" },
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
@@ -93,6 +93,7 @@ const EXCLUSIVE_PACKAGES: { prefix: string; area: Area; text: string }[] = [
   { prefix: "vscode-languageserver", area: "fronts/lsp", text: "only fronts/lsp/ imports vscode-languageserver*" },
   { prefix: "@agentclientprotocol/sdk", area: "fronts/acp", text: "only fronts/acp/ imports @agentclientprotocol/sdk" },
   { prefix: "@anthropic-ai/sdk", area: "model", text: "only model/ imports @anthropic-ai/sdk" },
+  { prefix: "openai", area: "model", text: "only model/ imports openai" },
 ]
 
 const root = fileURLToPath(new URL("../../", import.meta.url))

@@ -1,3 +1,4 @@
+import { unknownModeProfiles } from "./profiles-check"
 import { SettingsSchema, type Settings } from "./schema"
 import { isTrustedOnly, isTrustedSource, leafPaths, type SettingsSource } from "./trust"
 
@@ -33,6 +34,8 @@ export function describeSource(source: SettingsSource): string {
 export function resolveSettings(sources: SourcedSettings[]): { settings: Settings; problems: SettingsProblem[] } {
   const problems: SettingsProblem[] = []
   let merged: Record<string, unknown> = {}
+  /** Which source gave each key that was kept, for problems found on the merged result. */
+  const setBy = new Map<string, SettingsSource>()
   for (const { source, value } of sources) {
     if (value === undefined || value === null) continue
     if (typeof value !== "object" || Array.isArray(value)) {
@@ -57,11 +60,18 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
         continue
       }
       merged = candidate
+      setBy.set(path, source)
     }
   }
   const final = SettingsSchema.safeParse(merged)
   // Every leaf was checked above; a cross-field failure here falls back to defaults rather than failing.
-  return { settings: final.success ? final.data : SettingsSchema.parse({}), problems }
+  const settings = final.success ? final.data : SettingsSchema.parse({})
+  for (const unknown of unknownModeProfiles(settings)) {
+    delete settings.modeProfiles[unknown.mode]
+    const key = `modeProfiles.${unknown.mode}`
+    problems.push({ key: `agent.${key}`, source: setBy.get(key) ?? "defaults", message: unknown.message })
+  }
+  return { settings, problems }
 }
 
 function getPath(value: unknown, path: string): unknown {

@@ -5,6 +5,11 @@
  */
 export const TRUSTED_ONLY_KEYS = [
   "baseUrl",
+  // Which API and model receive the conversation (and, with baseUrl, the API key).
+  "provider",
+  "model",
+  "profiles",
+  "modeProfiles",
   "search.ripgrepPath",
   "log.file",
   "mcpServers",

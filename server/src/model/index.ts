@@ -1,22 +1,54 @@
 import type { ModelEvent, ModelProvider, ModelRequest } from "./provider"
-import type { AnthropicProviderOptions } from "./anthropic"
+import type { AnthropicProviderOptions } from "./anthropic/anthropic-provider"
+import type { ProviderName } from "./pricing"
 
 export * from "./provider"
-export { estimateCostUsd, contextWindowFor } from "./pricing"
+export { estimateCostUsd, contextWindowFor, maxOutputFor, type ProviderName, type TokenUsage } from "./pricing"
+
+/** Which API to reach, where, and how long its silence is tolerated: one provider instance each. */
+export interface ModelEndpoint {
+  provider?: ProviderName
+  baseUrl?: string
+  /** agent.timeouts.modelIdleSeconds in ms. */
+  idleMs?: number
+}
+
+/** Options a test may add: the environment to read keys from, and the retry policy. */
+export type ProviderOptions = Omit<AnthropicProviderOptions, "baseUrl" | "idleMs">
 
 /**
- * The model provider for these settings. The SDK is loaded on the first request, not at server start:
+ * The model provider for this endpoint. The SDK is loaded on the first request, not at server start:
  * starting the server must stay fast, and most editor sessions never start a task.
  */
-export function createModelProvider(settings: { baseUrl?: string }, options: Omit<AnthropicProviderOptions, "baseUrl"> = {}): ModelProvider {
+export function createModelProvider(endpoint: ModelEndpoint, options: ProviderOptions = {}): ModelProvider {
   let provider: ModelProvider | undefined
   return {
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       if (!provider) {
-        const { AnthropicProvider } = await import("./anthropic")
-        provider = new AnthropicProvider({ ...options, baseUrl: settings.baseUrl })
+        const settings = { ...options, baseUrl: endpoint.baseUrl, idleMs: endpoint.idleMs }
+        if (endpoint.provider === "openai") {
+          const { OpenAiProvider } = await import("./openai/openai-provider")
+          provider = new OpenAiProvider(settings)
+        } else {
+          const { AnthropicProvider } = await import("./anthropic/anthropic-provider")
+          provider = new AnthropicProvider(settings)
+        }
       }
       yield* provider.stream(request, signal)
     },
+  }
+}
+
+/**
+ * Providers by endpoint, made once each: a task that switches between profiles (a model per mode)
+ * keeps one client per API and base URL.
+ */
+export function modelProviders(options: ProviderOptions = {}): (endpoint: ModelEndpoint) => ModelProvider {
+  const made = new Map<string, ModelProvider>()
+  return (endpoint) => {
+    const key = JSON.stringify([endpoint.provider ?? "anthropic", endpoint.baseUrl ?? "", endpoint.idleMs ?? 0])
+    let provider = made.get(key)
+    if (!provider) made.set(key, (provider = createModelProvider(endpoint, options)))
+    return provider
   }
 }

@@ -1,45 +1,50 @@
+import { anthropicFacts, modelFacts, type ModelFacts } from "./model-table"
+
+/** Which API a model is reached through; decides what an unknown model name means. */
+export type ProviderName = "anthropic" | "openai"
+
+/** Token counts of one request or a task; cache reads and writes are apart from plain input. */
+export interface TokenUsage {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+}
+
+function factsFor(model: string, provider: ProviderName): ModelFacts | undefined {
+  return provider === "anthropic" ? anthropicFacts(model) : modelFacts(model)
+}
+
 /**
- * Prices and context windows of the models we know, for the usage estimate and the condensing
- * threshold. Unknown models fall back to Sonnet's figures: an estimate, clearly labelled as such.
+ * The model's context window in tokens, undefined when unknown (the setting agent.contextWindow
+ * overrides it, and an unknown openai-provider model needs it).
  */
-
-interface ModelFacts {
-  /** USD per million tokens. */
-  input: number
-  output: number
-  cacheRead: number
-  cacheWrite: number
-  contextWindow: number
+export function contextWindowFor(model: string, provider: ProviderName = "anthropic"): number | undefined {
+  return factsFor(model, provider)?.contextWindow
 }
 
-const SONNET: ModelFacts = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, contextWindow: 200_000 }
-const OPUS: ModelFacts = { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75, contextWindow: 200_000 }
-const OPUS_NEW: ModelFacts = { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, contextWindow: 200_000 }
-const HAIKU: ModelFacts = { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25, contextWindow: 200_000 }
-
-function factsFor(model: string): ModelFacts {
-  if (/opus-4-[5-9]|opus-[5-9]/.test(model)) return OPUS_NEW
-  if (model.includes("opus")) return OPUS
-  if (model.includes("haiku")) return HAIKU
-  return SONNET
+/** The model's output cap, undefined when unknown. */
+export function maxOutputFor(model: string, provider: ProviderName = "anthropic"): number | undefined {
+  return factsFor(model, provider)?.maxOutput
 }
 
-/** The model's context window in tokens (the setting agent.contextWindow overrides it). */
-export function contextWindowFor(model: string): number {
-  return factsFor(model).contextWindow
+/** Whether the model takes image parts; unknown models are sent a text note instead. */
+export function acceptsImages(model: string, provider: ProviderName = "anthropic"): boolean {
+  return factsFor(model, provider)?.images ?? false
 }
 
-/** Estimated cost in USD of these token counts. */
-export function estimateCostUsd(
-  model: string,
-  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number },
-): number {
-  const f = factsFor(model)
+/**
+ * Estimated cost in USD of these token counts, from list prices; undefined when the model's price is
+ * unknown (usage is then reported in tokens only). Cache writes cost more than input, reads far less.
+ */
+export function estimateCostUsd(model: string, usage: TokenUsage, provider: ProviderName = "anthropic"): number | undefined {
+  const price = factsFor(model, provider)?.price
+  if (!price) return undefined
   return (
-    (usage.inputTokens * f.input +
-      usage.outputTokens * f.output +
-      (usage.cacheReadTokens ?? 0) * f.cacheRead +
-      (usage.cacheWriteTokens ?? 0) * f.cacheWrite) /
+    (usage.inputTokens * price.input +
+      usage.outputTokens * price.output +
+      (usage.cacheReadTokens ?? 0) * price.cacheRead +
+      (usage.cacheWriteTokens ?? 0) * price.cacheWrite) /
     1_000_000
   )
 }

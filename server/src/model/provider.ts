@@ -53,7 +53,21 @@ export type ModelEvent =
 export class ModelError extends Error {
   constructor(
     message: string,
-    readonly code: "auth" | "missingKey" | "badRequest" | "overloaded" | "rateLimited" | "server" | "network" | "aborted",
+    readonly code:
+      | "auth"
+      | "missingKey"
+      | "badRequest"
+      /** The server does not know the model (or the path): a setting to fix. */
+      | "notFound"
+      /** The model cannot do what the agent needs (native tool calls). */
+      | "unsupported"
+      /** The settings do not say enough to make the request (e.g. an unknown model's context window). */
+      | "config"
+      | "overloaded"
+      | "rateLimited"
+      | "server"
+      | "network"
+      | "aborted",
     readonly retryable: boolean,
   ) {
     super(message)

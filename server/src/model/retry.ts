@@ -55,3 +55,6 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", onAbort, { once: true })
   })
 }
+
+/** agent.timeouts.modelIdleSeconds' default, for providers built without settings (tests). */
+export const DEFAULT_IDLE_MS = 120_000

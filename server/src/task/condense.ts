@@ -1,4 +1,5 @@
 import { ModelError, type ModelMessage, type ModelProvider, type ModelToolSpec } from "../model/provider"
+import type { ProviderName } from "../model/pricing"
 import { estimateTokens } from "../prompt/builder"
 import { charCount, forRequest, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
@@ -19,6 +20,8 @@ export function estimateContextTokens(rt: TaskRuntime): number {
 
 export interface CondenseEnv {
   provider: ModelProvider
+  /** Which API the model is reached through (for its price). */
+  providerName: ProviderName
   model: string
   maxTokens: number
   system: string
@@ -95,7 +98,7 @@ async function summarize(rt: TaskRuntime, env: CondenseEnv, older: ModelMessage[
     acc,
     () => {},
   )
-  addUsage(rt, env.model, acc.usage)
+  addUsage(rt, { model: env.model, provider: env.providerName }, acc.usage)
   if (!acc.text.trim()) throw new ModelError("The summary came back empty.", "server", false)
   return acc.text.trim()
 }

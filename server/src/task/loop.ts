@@ -1,7 +1,6 @@
 import { type as osType, release } from "node:os"
 import type { Todo } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
-import { contextWindowFor } from "../model/pricing"
 import { ModelError, type ModelContentBlock, type ModelMessage, type ModelProvider } from "../model/provider"
 import type { ModeLookup } from "../modes/registry"
 import type { ModeConfig } from "../modes/types"
@@ -15,13 +14,15 @@ import { maybeCondense } from "./condense"
 import { forRequest, interruptedResult, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
+import { modelForMode, type ModelChoice } from "./model-for-mode"
 import { addUsage } from "./usage"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
   settings(): Settings
   workspaceFolders(): readonly string[]
-  provider: ModelProvider
+  /** The provider for the model a request goes to (one per API and base URL). */
+  providerFor(choice: ModelChoice): ModelProvider
   modes: ModeLookup
   editor: EditorPort
   /** The task's gated AskPort (see ask-gate.ts). */
@@ -85,6 +86,9 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   const pipeline = rt.pipeline!
   const mode = modeOf(rt, env)
   const tools = pipeline.toolsFor(mode.slug)
+  // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
+  const choice = modelForMode(settings, mode.slug)
+  const provider = env.providerFor(choice)
   const system = buildSystemPrompt({
     mode,
     modes: env.modes.list(),
@@ -93,22 +97,24 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
   })
   await maybeCondense(rt, {
-    provider: env.provider,
-    model: settings.model,
-    maxTokens: settings.maxTokens,
+    provider,
+    providerName: choice.provider,
+    model: choice.model,
+    maxTokens: choice.maxTokens,
     system,
     tools,
     signal,
-    contextWindow: settings.contextWindow ?? contextWindowFor(settings.model),
+    contextWindow: choice.contextWindow,
     condenseAtPercent: settings.context.condenseAtPercent,
   })
   if (signal.aborted) return "aborted"
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.requestsSinceCheck++
-  rt.progress(`Waiting for the model (request ${rt.state.usage.requests + 1})`)
+  // Naming the model shows the user which profile the mode switched to.
+  rt.progress(`Waiting for ${choice.model} (${choice.profile ? `profile ${choice.profile}, ` : ""}request ${rt.state.usage.requests + 1})`)
   const acc = newAccumulator()
   try {
-    await streamTurn(env.provider, { model: settings.model, maxTokens: settings.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
+    await streamTurn(provider, { model: choice.model, maxTokens: choice.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
   } catch (error) {
     if (signal.aborted) return keepInterrupted(rt, acc)
     if (isContextOverflow(error) && !rt.overflowRetried && acc.text === "" && acc.calls.length === 0) {
@@ -122,7 +128,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   }
   if (signal.aborted) return keepInterrupted(rt, acc)
   rt.overflowRetried = false
-  addUsage(rt, settings.model, acc.usage)
+  addUsage(rt, choice, acc.usage)
   rt.addMessage(assistantMessage(acc))
   rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
   rt.messagesAtLastRequest = rt.state.messages.length

@@ -1,5 +1,5 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, TaskUpdate, Todo } from "@agent-lsp/protocol"
-import { createModelProvider } from "../model/index"
+import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
 import { createToolPipeline } from "../pipeline/index"
@@ -19,7 +19,7 @@ import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
 /** What createTaskService takes beyond what the core always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
-  /** Default: the Anthropic provider, SDK loaded on the first request. */
+  /** Replaces every provider (tests); default: the provider each mode's profile names, SDK loaded on the first request. */
   modelProvider?: ModelProvider
   /** One pipeline per task. Default: createToolPipeline with `pipelineOptions`. */
   pipelineFactory?: (task: { taskId: string; folder: string }) => ToolPipeline
@@ -46,6 +46,8 @@ class Service implements TaskService {
   private readonly background = new BackgroundCommands()
   private readonly runtimes = new Map<string, TaskRuntime>()
   private readonly loadedFolders = new Set<string>()
+  /** One provider per API endpoint, shared by the tasks (each profile may name another). */
+  private readonly providers = modelProviders()
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
   private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()
@@ -196,7 +198,7 @@ class Service implements TaskService {
     const env: LoopEnv = {
       settings: this.deps.settings,
       workspaceFolders: this.deps.workspaceFolders,
-      provider: this.deps.modelProvider ?? createModelProvider(this.deps.settings()),
+      providerFor: this.deps.modelProvider ? () => this.deps.modelProvider! : this.providers,
       modes: this.modes,
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),

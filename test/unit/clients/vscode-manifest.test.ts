@@ -25,9 +25,9 @@ describe("VS Code extension manifest", () => {
 
   it("scopes keys the server only trusts from user settings as machine settings", () => {
     const props = settingProperties()
-    for (const key of ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write", "agent.mcpServers", "agent.search.ripgrepPath"])
+    for (const key of ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write", "agent.mcpServers", "agent.search.ripgrepPath", "agent.provider", "agent.model", "agent.profiles", "agent.modeProfiles"])
       expect(props[key], key).toMatchObject({ scope: "machine" })
-    expect(props["agent.model"].scope).toBeUndefined()
+    expect(props["agent.maxTokens"].scope).toBeUndefined()
   })
 
   it("contributes exactly the agentLsp.* commands that the extension registers", async () => {

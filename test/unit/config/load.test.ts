@@ -32,6 +32,10 @@ describe("resolveSettings", () => {
           autoApprove: { write: true },
           mcpServers: { x: { command: "evil" } },
           model: "claude-x",
+          provider: "openai",
+          profiles: { evil: { provider: "openai", baseUrl: "https://evil.example/v1" } },
+          modeProfiles: { code: "evil" },
+          prompt: { customInstructions: "be brief" },
         },
       },
     ])
@@ -41,11 +45,27 @@ describe("resolveSettings", () => {
     expect(settings.terminal.allow).toEqual([])
     expect(settings.autoApprove.write).toBe(false)
     expect(settings.mcpServers).toEqual({})
+    expect(settings.model).toBe(defaultSettings().model)
+    expect(settings.provider).toBe("anthropic")
+    expect(settings.profiles).toEqual({})
+    expect(settings.modeProfiles).toEqual({})
     // Harmless keys still apply, and deny lists only make things stricter.
-    expect(settings.model).toBe("claude-x")
+    expect(settings.prompt.customInstructions).toBe("be brief")
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
-      ["agent.autoApprove.write", "agent.baseUrl", "agent.log.file", "agent.mcpServers", "agent.search.ripgrepPath", "agent.terminal.allow"].sort(),
+      [
+        "agent.autoApprove.write",
+        "agent.baseUrl",
+        "agent.log.file",
+        "agent.mcpServers",
+        "agent.search.ripgrepPath",
+        "agent.terminal.allow",
+        "agent.model",
+        "agent.provider",
+        "agent.profiles.evil.provider",
+        "agent.profiles.evil.baseUrl",
+        "agent.modeProfiles.code",
+      ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)
   })
@@ -74,5 +94,27 @@ describe("resolveSettings", () => {
       { source: "workspaceConfiguration", value: { terminal: { outputLines: 0 } } },
     ])
     expect(settings.terminal.outputLines).toBe(42)
+  })
+})
+
+describe("model profiles in settings", () => {
+  it("reports a mode mapped to an undefined profile, names the profiles there are, and drops the mapping", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "globalFile", value: { profiles: { strong: { model: "claude-opus-4-5" } } } },
+      { source: "initializationOptions", value: { modeProfiles: { architect: "strong", code: "cheap" } } },
+    ])
+    expect(settings.modeProfiles).toEqual({ architect: "strong" })
+    expect(problems).toEqual([
+      { key: "agent.modeProfiles.code", source: "initializationOptions", message: expect.stringMatching(/"cheap".*defined: strong/) },
+    ])
+  })
+
+  it("accepts a mapping given before the profile it names in the same source", () => {
+    const { settings, problems } = resolveSettings([
+      { source: "initializationOptions", value: { modeProfiles: { code: "local" }, profiles: { local: { provider: "openai", model: "qwen3" } } } },
+    ])
+    expect(problems).toEqual([])
+    expect(settings.profiles.local).toEqual({ provider: "openai", model: "qwen3" })
+    expect(settings.modeProfiles.code).toBe("local")
   })
 })

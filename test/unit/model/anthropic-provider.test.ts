@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { AnthropicProvider } from "../../../server/src/model/anthropic"
+import { AnthropicProvider } from "../../../server/src/model/anthropic/anthropic-provider"
 import { createModelProvider } from "../../../server/src/model/index"
 import { ModelError, type ModelEvent, type ModelRequest } from "../../../server/src/model/provider"
 import { LocalMessagesApi, replyEvents, type LocalReply } from "./local-messages-api"
@@ -136,5 +136,22 @@ describe("AnthropicProvider", () => {
     const auth = `${headers["x-api-key"] ?? ""} ${headers.authorization ?? ""}`
     expect(auth).toContain("sk-ant-test-key")
     expect(JSON.stringify(body)).not.toContain("sk-ant-test-key")
+  })
+
+  it("aborts a stream that goes silent for modelIdleSeconds after message_start and retries it", async () => {
+    const baseUrl = await serve([{ events: replyEvents("never").slice(0, 1), hang: true }, { events: replyEvents("fresh") }])
+    const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal))
+    expect(events.find((e) => e.kind === "retry")).toMatchObject({ message: expect.stringContaining("sent nothing for 0.2 s (agent.timeouts.modelIdleSeconds)") })
+    expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("fresh")
+    expect(api!.requests).toHaveLength(2)
+    await expect.poll(() => api!.closedEarly).toBe(1)
+  })
+
+  it("does not retry an idle stream after text reached the user (a retry would repeat it)", async () => {
+    const baseUrl = await serve([{ events: replyEvents("shown").slice(0, 3), hang: true }, { events: replyEvents("duplicate") }])
+    const error = await collect(new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal)).catch((e) => e)
+    expect(error).toBeInstanceOf(ModelError)
+    expect(error.code).toBe("network")
+    expect(api!.requests).toHaveLength(1)
   })
 })

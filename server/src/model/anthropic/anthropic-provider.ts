@@ -1,7 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk"
 import { toAnthropicParams } from "./anthropic-request"
-import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "./provider"
-import { DEFAULT_RETRY_POLICY, isRetryableStatus, retryDelayMs, sleep, type RetryPolicy } from "./retry"
+import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "../provider"
+import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from "../retry"
+import { retryingStream } from "../retrying-stream"
 
 /** Where the provider gets its key and endpoint; the key only ever comes from the environment. */
 export interface AnthropicProviderOptions {
@@ -10,6 +11,8 @@ export interface AnthropicProviderOptions {
   /** The environment to read ANTHROPIC_API_KEY from (tests pass their own). */
   env?: NodeJS.ProcessEnv
   retry?: Partial<RetryPolicy>
+  /** agent.timeouts.modelIdleSeconds in ms: silence that long aborts and retries the request. */
+  idleMs?: number
 }
 
 export const MISSING_KEY_MESSAGE =
@@ -32,34 +35,21 @@ export class AnthropicProvider implements ModelProvider {
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const client = this.getClient()
     const params = toAnthropicParams(request)
-    for (let attempt = 1; ; attempt++) {
-      let yielded = false
-      try {
-        const stream = client.messages.stream(params, { signal, maxRetries: 0 })
-        const toolIds = new Map<number, string>()
-        for await (const event of stream) {
-          for (const out of translate(event, toolIds)) {
-            // Usage alone is not output the user saw: a failure after it can still be retried.
-            if (out.kind !== "usage") yielded = true
-            yield out
-          }
-        }
-        // The SDK ends the iteration quietly on abort; the loop must still learn it was cancelled.
-        if (signal.aborted) throw new ModelError("The request was cancelled.", "aborted", false)
-        return
-      } catch (error) {
-        const failure = classify(error, signal)
-        // Output already reached the user: repeating the request would duplicate it.
-        if (!failure.retryable || yielded || attempt >= this.policy.maxAttempts) throw failure
-        const delayMs = retryDelayMs(attempt, this.policy, headersOf(error))
-        yield { kind: "retry", attempt, delayMs, message: `${failure.message} Retrying in ${formatSeconds(delayMs)} (retry ${attempt} of ${this.policy.maxAttempts - 1}).` }
-        try {
-          await sleep(delayMs, signal)
-        } catch {
-          throw new ModelError("The request was cancelled.", "aborted", false)
-        }
+    const open = async function* (attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
+      const stream = client.messages.stream(params, { signal: attemptSignal, maxRetries: 0 })
+      const toolIds = new Map<number, string>()
+      for await (const event of stream) {
+        alive()
+        yield* translate(event, toolIds)
       }
     }
+    yield* retryingStream(open, signal, {
+      policy: this.policy,
+      idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
+      idleMessage: "The Anthropic API",
+      classify,
+      headersOf,
+    })
   }
 
   private getClient(): Anthropic {
@@ -161,8 +151,4 @@ function classify(error: unknown, signal: AbortSignal): ModelError {
 
 function headersOf(error: unknown): { get(name: string): string | null } | undefined {
   return error instanceof Anthropic.APIError && error.headers ? error.headers : undefined
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk"
-import type { ModelContentBlock, ModelMessage, ModelRequest } from "./provider"
+import type { ModelContentBlock, ModelMessage, ModelRequest } from "../provider"
 
 type MessageParam = Anthropic.MessageParam
 type ContentBlockParam = Anthropic.ContentBlockParam
