@@ -23,7 +23,8 @@
   "The buffer showing what an approval or question is about.")
 
 (defun agent-lsp-ask--show (render)
-  "Fill the preview buffer with RENDER (called in it) and show it without selecting it."
+  "Fill the preview buffer with RENDER (called in it).
+Show it without selecting it."
   (let ((buffer (get-buffer-create agent-lsp-ask--buffer)))
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
@@ -87,7 +88,8 @@
                                 (list :feedback feedback)))))))
 
 (defun agent-lsp--ask-question (server params)
-  "Show the question PARAMS from SERVER whole, ask (suggestions or free text), send the answer."
+  "Show the question PARAMS from SERVER whole, ask, send the answer.
+The answer is a suggestion or any text."
   (let ((suggestions (mapcar (lambda (s) (plist-get s :text))
                              (append (plist-get params :suggestions) nil))))
     (agent-lsp-ask--show

@@ -22,9 +22,11 @@
 (defvar agent-lsp-confirm-edits)
 
 (defvar agent-lsp-edits--touched (make-hash-table :test 'eq :weakness 'key)
-  "Buffer -> (DIRTY-BEFORE . TICK): whether it had unsaved changes before the agent's
-first unsaved edit, and its `buffer-chars-modified-tick' right after the last one (text
-changes only: font-lock's property changes must not count as the user's edits).")
+  "Buffer -> (DIRTY-BEFORE . TICK) of the agent's unsaved edits.
+DIRTY-BEFORE: whether it had unsaved changes before the agent's first
+unsaved edit.  TICK: its `buffer-chars-modified-tick' right after the
+last one (text changes only: font-lock's property changes must not
+count as the user's edits).")
 
 (defun agent-lsp-edits--paths (edit)
   "The file paths a WorkspaceEdit EDIT touches."
@@ -62,7 +64,8 @@ changes only: font-lock's property changes must not count as the user's edits)."
     (and info (not (car info)) (= (cdr info) (buffer-chars-modified-tick buffer)))))
 
 (defun agent-lsp-edits--save (uri)
-  "Save the buffer visiting URI if only the agent changed it; return URI if it is saved."
+  "Save the buffer visiting URI if only the agent changed it.
+Return URI if it is saved."
   (let ((buffer (find-buffer-visiting (eglot--uri-to-path uri))))
     (cond ((null buffer) nil)
           ((not (buffer-modified-p buffer)) uri)

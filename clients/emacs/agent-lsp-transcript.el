@@ -51,7 +51,8 @@
           (current-buffer)))))
 
 (defun agent-lsp-transcript-set-title (task-id title)
-  "Put TITLE at the top of TASK-ID's transcript (its updates may have come before its title)."
+  "Put TITLE at the top of TASK-ID's transcript.
+Its updates may have come before its title."
   (with-current-buffer (agent-lsp-transcript-buffer task-id title)
     (save-excursion
       (goto-char (point-min))
@@ -75,7 +76,8 @@
     (dolist (w following) (set-window-point w (point-max)))))
 
 (defun agent-lsp-transcript--block (text)
-  "Append TEXT as a block of its own: closes open command output, starts on a fresh line."
+  "Append TEXT as a block of its own.
+Closes open command output and starts on a fresh line."
   (let ((prefix ""))
     (when (plist-get agent-lsp-transcript--state :output)
       (setq prefix (concat (if (agent-lsp-transcript--at-line-start) "" "\n") "```\n"))

@@ -48,7 +48,8 @@
   :type '(repeat string))
 
 (defcustom agent-lsp-initialization-options nil
-  "Settings sent as `initializationOptions', e.g. (:agent (:modes (:default \"code\"))).
+  "Settings sent as `initializationOptions'.
+For example (:agent (:modes (:default \"code\"))).
 This is the trusted source for keys a cloned repository must not set."
   :type 'sexp)
 
@@ -64,7 +65,8 @@ This is the trusted source for keys a cloned repository must not set."
   "Task id -> plist (:server :title :status).")
 
 (defvar agent-lsp--active-task nil
-  "The task `agent-lsp-send' and `agent-lsp-cancel' act on: the last one started or updated.")
+  "The task `agent-lsp-send' and `agent-lsp-cancel' act on.
+The last one started or updated.")
 
 ;;;; Connection
 
@@ -90,8 +92,10 @@ This is the trusted source for keys a cloned repository must not set."
                       (if (cl-typep current 'agent-lsp-server) (cons current (delq current all)) all))))
 
 (defun agent-lsp--server ()
-  "The connection for a command here: the buffer's, else the active task's, else any."
-  (let ((task-server (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :server))
+  "The connection for a command here.
+The buffer's, else the active task's, else any."
+  (let ((task-server (plist-get (gethash agent-lsp--active-task agent-lsp--tasks)
+                                :server))
         (servers (agent-lsp--servers)))
     (cond ((cl-typep (ignore-errors (eglot-current-server)) 'agent-lsp-server) (car servers))
           ((and task-server (jsonrpc-running-p task-server)) task-server)
@@ -116,7 +120,8 @@ This is the trusted source for keys a cloned repository must not set."
            (if plural (list (agent-lsp--language-id)) (agent-lsp--language-id)))))
 
 (defun agent-lsp--with-server (fn)
-  "Call FN with an agent-lsp connection, starting one here (asynchronously) if there is none."
+  "Call FN with an agent-lsp connection.
+Start one here (asynchronously) if there is none."
   (if-let ((server (agent-lsp--server)))
       (funcall fn server)
     (let ((buffer (current-buffer)) hook)
@@ -133,7 +138,8 @@ This is the trusted source for keys a cloned repository must not set."
       (message "agent-lsp: starting %s..." (car agent-lsp-server-command)))))
 
 (defun agent-lsp--request (server method params &optional on-result)
-  "Send METHOD with PARAMS to SERVER without waiting; call ON-RESULT with the result."
+  "Send METHOD with PARAMS to SERVER without waiting.
+Call ON-RESULT with the result."
   (jsonrpc-async-request
    server method params
    :success-fn (lambda (result) (when on-result (funcall on-result result)))
@@ -243,7 +249,8 @@ This is the trusted source for keys a cloned repository must not set."
 
 (cl-defmethod eglot-handle-request
   ((server agent-lsp-server) (_method (eql agent/requestApproval)) &rest params)
-  "Answer at once that the answer comes later, then ask in a timer (never block the process filter)."
+  "Answer at once that the answer comes later, then ask in a timer.
+Asking here would block the process filter."
   (run-at-time 0 nil #'agent-lsp--ask-approval server params)
   '(:deferred t))
 
