@@ -43,7 +43,12 @@ count as the user's edits).")
   (let* ((buffers (delq nil (mapcar #'find-buffer-visiting
                                     (agent-lsp-edits--paths (plist-get params :edit)))))
          (dirty (mapcar (lambda (b) (cons b (buffer-modified-p b))) buffers))
-         (result (let ((eglot-confirm-server-initiated-edits (and agent-lsp-confirm-edits 'confirm)))
+         ;; Eglot 1.9-1.15 call the option eglot-confirm-server-initiated-edits, 1.16+
+         ;; eglot-confirm-server-edits; nil means "do not ask" in both.
+         (quiet (unless agent-lsp-confirm-edits
+                  (cl-remove-if-not #'boundp '(eglot-confirm-server-initiated-edits
+                                               eglot-confirm-server-edits))))
+         (result (cl-progv quiet (make-list (length quiet) nil)
                    (cl-call-next-method))))
     (dolist (entry dirty)
       (let* ((buffer (car entry))
