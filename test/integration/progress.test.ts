@@ -24,6 +24,11 @@ describe("work-done progress", () => {
     expect(values.some((v) => v.kind === "report" && /building step (one|two)/.test(v.message))).toBe(true)
     expect(new Set(server.progress.map((p) => p.token)).size).toBe(1)
     expect(server.serverRequests.filter((r) => r.method === "window/workDoneProgress/create")).toHaveLength(1)
+    // Nothing that trails the end begins a progress the editor would show forever.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const begun = server.serverRequests.filter((r) => r.method === "window/workDoneProgress/create").map((r) => r.params.token)
+    const ended = server.progress.filter((p) => p.value.kind === "end").map((p) => p.token)
+    expect(ended).toEqual(begun)
   })
 
   it("cancels the task when the user cancels its progress", async () => {
