@@ -25,7 +25,7 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: "none",
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm"],
+  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "re2-wasm"],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },

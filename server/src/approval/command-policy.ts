@@ -1,94 +1,131 @@
-import { splitCommand } from "./command-splitter"
+import { parseCommandLine, programName, type NotUnderstood, type ParsedCommandLine, type Redirect, type ShellWord, type SimpleCommand } from "../shell"
 
-/** What the terminal allow/deny lists decide for a whole command line. */
+/** What the terminal allow/deny lists decide for a whole command line (redirections aside: see policy.ts). */
 export type CommandDecision =
   | { decision: "allow" }
-  /** A sub-command matched a deny prefix (at least as long as any matching allow prefix). */
+  /** A command matched a deny prefix (at least as long as any matching allow prefix). */
   | { decision: "deny"; command: string; prefix: string }
-  /** Some sub-command matched no prefix, or the line holds a dangerous expansion. */
-  | { decision: "ask"; unmatched: string[]; dangerous: string[] }
+  /** Some command matched no allow prefix, or part of the line could not be understood. */
+  | { decision: "ask"; unmatched: string[]; unknown: string[]; rememberPrefixes: string[] }
+
+/** The full reading of a line against the lists, for the policy. */
+export interface CommandVerdict {
+  denied?: { command: string; prefix: string }
+  /** Commands no allow prefix covers (or that set variables for themselves). */
+  unmatched: SimpleCommand[]
+  unknown: NotUnderstood[]
+  /** Redirections that write a file (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`), /dev/null and the like aside. */
+  writes: Redirect[]
+  /** What "allow always" would remember: one prefix per unmatched command that has one. */
+  rememberPrefixes: string[]
+}
 
 /**
- * Checks every sub-command (see splitCommand) against the prefix lists: for each, the longest
- * matching prefix wins and a tie denies; any denied part rejects the whole line; an unmatched part or
- * a dangerous expansion asks; only a line whose every part is allowed is allowed. `*` matches anything
- * (as the shortest possible prefix). Matching ignores case and runs of whitespace; a prefix that ends
- * in a letter or digit must end at a word boundary ("git" matches "git push", not "gitk").
+ * Checks every simple command of `line` (see shell/) on its own: the longest matching prefix wins and a tie
+ * denies; any denied command refuses the line; a command no allow prefix covers, a command with its own
+ * `VAR=value` assignments, or anything not understood asks. A transparent wrapper (`time`, `nice`, `env`…)
+ * needs no allowing of its own: the command it wraps, listed separately, does. Prefixes match argv words
+ * (quotes removed), ignoring case; `*` matches anything; the deny list also matches a program by base name.
  */
-export function decideCommand(command: string, allow: readonly string[], deny: readonly string[]): CommandDecision {
-  const { commands, dangerous } = splitCommand(command)
-  const unmatched: string[] = []
-  for (const part of commands) {
-    // The deny list also sees through wrappers: `sudo rm`, `env X=1 rm`, `xargs rm` are checked as `rm`.
-    for (const variant of unwrapped(part)) {
-      const allowedVariant = longestMatch(variant, allow)
-      const denied = longestMatch(variant, deny)
-      if (denied && (!allowedVariant || denied.length >= allowedVariant.length)) return { decision: "deny", command: part, prefix: denied.prefix }
+export function checkCommandLine(line: ParsedCommandLine, allow: readonly string[], deny: readonly string[]): CommandVerdict {
+  const unmatched: SimpleCommand[] = []
+  for (const command of line.commands) {
+    const allowed = command.assignments.length === 0 ? longestMatch(command.words, allow, false) : undefined
+    const denied = longestMatch(command.words, deny, true)
+    if (denied && (!allowed || denied.length >= allowed.length)) {
+      return { denied: { command: describe(command), prefix: denied.prefix }, unmatched, unknown: line.unknown, writes: [], rememberPrefixes: [] }
     }
-    if (!longestMatch(part, allow)) unmatched.push(part)
+    if (!allowed && !(command.transparentWrapper && command.assignments.length === 0)) unmatched.push(command)
   }
-  if (commands.length === 0) return { decision: "ask", unmatched: [command.trim()], dangerous }
-  if (unmatched.length > 0 || dangerous.length > 0) return { decision: "ask", unmatched, dangerous }
+  const writes = line.redirects.filter((r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)))
+  const rememberPrefixes = line.unknown.length > 0 ? [] : unique(unmatched.map(suggestedPrefix).filter((p): p is string => p !== undefined))
+  return { unmatched, unknown: line.unknown, writes, rememberPrefixes }
+}
+
+/** Files a shell may write without it being a write: discarding output or writing to the terminal. */
+export function isHarmlessTarget(path: string): boolean {
+  return ["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].includes(path) || /^\/dev\/fd\/[012]$/.test(path)
+}
+
+/** `checkCommandLine` on the text, as one decision (the grammar must be loaded: see workspace/shell-grammars.ts). */
+export function decideCommand(text: string, allow: readonly string[], deny: readonly string[]): CommandDecision {
+  const line = parseCommandLine(text)
+  const verdict = checkCommandLine(line, allow, deny)
+  if (verdict.denied) return { decision: "deny", ...verdict.denied }
+  const empty = line.commands.length === 0 && line.unknown.length === 0
+  const unknown = [...verdict.unknown.map((u) => `${u.reason}: ${u.text}`), ...(empty ? ["an empty command line"] : [])]
+  // Without a workspace to judge them by, every file write asks (the policy decides them in context).
+  unknown.push(...verdict.writes.map((w) => `writes ${w.target?.text ?? "a file"} (${w.operator})`))
+  if (verdict.unmatched.length > 0 || unknown.length > 0) {
+    return { decision: "ask", unmatched: verdict.unmatched.map(describe), unknown, rememberPrefixes: verdict.rememberPrefixes }
+  }
   return { decision: "allow" }
 }
 
-/** The longest prefix of `prefixes` that matches `command`, with its normalised length. */
-export function longestMatch(command: string, prefixes: readonly string[]): { prefix: string; length: number } | undefined {
-  const normalised = normalise(command)
+/** The longest prefix of `prefixes` that matches the argv `words`, with its length in characters. */
+export function longestMatch(words: readonly ShellWord[], prefixes: readonly string[], byBaseName: boolean): { prefix: string; length: number } | undefined {
   let best: { prefix: string; length: number } | undefined
   for (const prefix of prefixes) {
-    const p = normalise(prefix)
-    if (p === "") continue
-    const length = p === "*" ? 0 : matches(normalised, p) ? p.length : -1
+    const wanted = prefixWords(prefix)
+    if (wanted.length === 0) continue
+    const length = wanted.length === 1 && wanted[0] === "*" ? 0 : matches(words, wanted, byBaseName) ? wanted.join(" ").length : -1
     if (length >= 0 && (!best || length > best.length)) best = { prefix, length }
   }
   return best
 }
 
+/** A prefix's words, lower-cased; a remembered prefix may quote a word with spaces (`python3 -c 'print(1)'`). */
+function prefixWords(prefix: string): string[] {
+  if (!/['"\\$]/.test(prefix)) return prefix.trim().toLowerCase().split(/\s+/).filter(Boolean)
+  const [first] = parseCommandLine(prefix).commands
+  return first?.words.every((w) => w.static) ? first.words.map((w) => w.text.toLowerCase()) : [prefix.trim().toLowerCase()]
+}
+
+function matches(words: readonly ShellWord[], wanted: string[], byBaseName: boolean): boolean {
+  if (words.length < wanted.length) return false
+  return wanted.every((want, i) => {
+    const word = words[i]!
+    if (!word.static) return false
+    let text = word.text.toLowerCase()
+    if (i === 0 && byBaseName) text = programName(text)
+    if (text === want) return true
+    // A prefix word that ends in punctuation ("./scripts/", "--format=") may be the start of a longer word.
+    return i === wanted.length - 1 && !/[a-z0-9]$/.test(want) && text.startsWith(want)
+  })
+}
+
 /**
- * The prefix "allow always" remembers for a sub-command: its program plus, when the second word is a
- * plain subcommand (npm test, git status, cargo build), that word too.
+ * Programs that run code named in their arguments. "Allow always" on one of them remembers the whole command
+ * (`python3 script.py`), never the interpreter alone, which would allow any script.
  */
-export function suggestedPrefix(command: string): string {
-  const words = normalise(command).split(" ")
-  const [program, sub] = words
-  if (sub && /^[a-z][\w:-]*$/i.test(sub)) return `${program} ${sub}`
-  return program ?? ""
+const INTERPRETERS = new Set([
+  "python", "python2", "python3", "node", "nodejs", "bash", "sh", "zsh", "dash", "ksh", "fish", "ruby", "perl", "php", "deno", "bun",
+  "npx", "pnpx", "bunx", "uvx", "pipx", "lua", "luajit", "rscript", "julia", "tclsh", "osascript", "pwsh", "powershell", "source", ".",
+  "eval", "exec", "sudo", "doas", "xargs", "env", "awk", "gawk", "java", "groovy", "scala", "kotlin", "swift", "tsx", "ts-node",
+])
+/** Package-manager subcommands that download and run a package. */
+const RUNNING_SUBCOMMANDS = new Set(["pnpm dlx", "npm exec", "yarn dlx", "uv run", "uv tool", "pipx run", "bun x", "deno run", "cargo run", "go run"])
+
+/**
+ * The prefix "allow always" remembers for a command: the whole command for an interpreter (so only that
+ * script is allowed), else its program plus a plain subcommand (npm test, git status, cargo build).
+ * Undefined when the command has dynamic words or sets variables.
+ */
+export function suggestedPrefix(command: SimpleCommand): string | undefined {
+  if (command.assignments.length > 0 || command.words.length === 0 || !command.words.every((w) => w.static)) return undefined
+  const words = command.words.map((w) => (/^[\w@%+=:,./-]+$/.test(w.text) ? w.text : `'${w.text.replaceAll("'", `'\\''`)}'`))
+  const program = programName(words[0]!).toLowerCase()
+  const sub = words[1]
+  if (INTERPRETERS.has(program) || (sub && RUNNING_SUBCOMMANDS.has(`${program} ${sub.toLowerCase()}`))) return words.join(" ")
+  if (sub && /^[a-z][\w:-]*$/i.test(sub)) return `${words[0]} ${sub}`
+  return words[0]
 }
 
-/** Programs that run the command after them (with their own options first). */
-const WRAPPERS = new Set(["sudo", "doas", "env", "nohup", "nice", "ionice", "command", "builtin", "exec", "time", "xargs", "timeout", "stdbuf", "setsid", "chrt", "taskset", "unbuffer"])
-/** Wrapper options that take a value (`sudo -u root`, `nice -n 5`, `xargs -I {}`, `timeout -s KILL`). */
-const OPTIONS_WITH_VALUE = new Set(["-u", "-g", "-n", "-I", "-L", "-P", "-s", "-k", "-d", "-E", "-C"])
-
-/** The command itself, then what it runs once each leading wrapper or VAR=value assignment is removed. */
-export function unwrapped(command: string): string[] {
-  const variants = [command]
-  let words = command.trim().split(/\s+/)
-  for (let guard = 0; guard < 8 && words.length > 1; guard++) {
-    const first = words[0]!
-    const program = first.slice(first.lastIndexOf("/") + 1)
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) words = words.slice(1)
-    else if (WRAPPERS.has(program)) {
-      let i = 1
-      while (i < words.length && (words[i]!.startsWith("-") || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i += OPTIONS_WITH_VALUE.has(words[i]!) ? 2 : 1
-      // timeout's first operand is the duration.
-      if (program === "timeout" && i < words.length && /^\d/.test(words[i]!)) i++
-      words = words.slice(i)
-    } else break
-    if (words.length === 0) break
-    variants.push(words.join(" "))
-  }
-  return variants
+function describe(command: SimpleCommand): string {
+  const text = [...command.assignments, ...command.words.map((w) => w.text)].join(" ")
+  return command.wrappedBy ? `${text} (run by ${command.wrappedBy})` : text
 }
 
-function normalise(text: string): string {
-  return text.trim().replace(/\s+/g, " ").toLowerCase()
-}
-
-function matches(command: string, prefix: string): boolean {
-  if (!command.startsWith(prefix)) return false
-  if (command.length === prefix.length) return true
-  if (!/[a-z0-9]$/.test(prefix)) return true
-  return command[prefix.length] === " "
+function unique(values: string[]): string[] {
+  return [...new Set(values)]
 }

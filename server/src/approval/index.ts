@@ -1,6 +1,5 @@
-/** Approvals: the auto-approval policy, the command splitter and the approval flow over AskPort. */
-export { splitCommand, type SplitCommand } from "./command-splitter"
-export { decideCommand, longestMatch, suggestedPrefix, type CommandDecision } from "./command-policy"
+/** Approvals: the auto-approval policy, the command checks (on the shell/ parser) and the approval flow over AskPort. */
+export { checkCommandLine, decideCommand, longestMatch, suggestedPrefix, type CommandDecision, type CommandVerdict } from "./command-policy"
 export { isProtectedPath, userConfigDir } from "./protected-paths"
 export { decideApproval, type PolicyContext } from "./policy"
 export { TaskApprovals } from "./task-approvals"

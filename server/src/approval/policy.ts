@@ -1,5 +1,7 @@
 import type { Settings } from "../config/schema"
-import { decideCommand, suggestedPrefix } from "./command-policy"
+import { isAbsolute, relative, resolve } from "node:path"
+import { parseCommandLine, type ParsedCommandLine, type Redirect } from "../shell"
+import { checkCommandLine } from "./command-policy"
 import { isProtectedPath, userConfigDir } from "./protected-paths"
 import type { TaskApprovals } from "./task-approvals"
 import type { ApprovalSubject } from "../tools/context"
@@ -22,7 +24,7 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
   const { settings, remembered } = context
   const auto = settings.autoApprove
   if (subject.kind === "none") return { decision: "allow", reason: "nothing to approve" }
-  if (subject.kind === "command") return decideCommandSubject(subject.command, context)
+  if (subject.kind === "command") return decideCommandSubject(subject, context)
   if (remembered.rejectedTools.has(tool)) return { decision: "deny", reason: `The user chose to always reject ${tool} in this task.` }
 
   switch (subject.kind) {
@@ -47,22 +49,60 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
   }
 }
 
-function decideCommandSubject(command: string, context: PolicyContext): PolicyDecision {
+function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command" }>, context: PolicyContext): PolicyDecision {
   const { terminal } = context.settings
   const allow = [...terminal.allow, ...context.remembered.allowedCommandPrefixes]
   const deny = [...terminal.deny, ...context.remembered.deniedCommandPrefixes]
-  const verdict = decideCommand(command, allow, deny)
-  if (verdict.decision === "allow") return { decision: "allow", reason: "every part of the command matches an allowed prefix" }
-  if (verdict.decision === "deny") {
+  const line = parseCommandLine(subject.command)
+  const verdict = checkCommandLine(line, allow, deny)
+  if (verdict.denied) {
     return {
       decision: "deny",
-      reason: `The command was refused without running: "${verdict.command}" matches the denied command prefix "${verdict.prefix}" (agent.terminal.deny). Do not try to work around this; use another approach or ask the user.`,
+      reason: `The command was refused without running: "${verdict.denied.command}" matches the denied command prefix "${verdict.denied.prefix}" (agent.terminal.deny). Do not try to work around this; use another approach or ask the user.`,
     }
   }
-  const reason = verdict.dangerous.length
-    ? `the command uses ${verdict.dangerous.join(", ")}, which always asks`
-    : `not auto-approved: ${verdict.unmatched.join("; ")}`
-  return { decision: "ask", reason, rememberPrefixes: unique(verdict.unmatched.map(suggestedPrefix).filter(Boolean)) }
+  const reasons = verdict.unknown.map((u) => `${u.reason} (${u.text})`)
+  if (line.commands.length === 0 && line.unknown.length === 0) reasons.push("an empty command line")
+  if (verdict.unmatched.length > 0) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
+  reasons.push(...writeReasons(subject, line, verdict.writes, context))
+  if (reasons.length === 0) return { decision: "allow", reason: "every command matches an allowed prefix and nothing else needs asking" }
+  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
+}
+
+/** Commands after which a relative target no longer resolves against the command's working directory. */
+const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"])
+
+/** Why the line's file redirections (and the real paths the tool resolved for them) need asking, if they do. */
+function writeReasons(subject: Extract<ApprovalSubject, { kind: "command" }>, line: ParsedCommandLine, writes: Redirect[], context: PolicyContext): string[] {
+  const reasons: string[] = []
+  const folders = context.workspaceFolders
+  const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
+  const movesAround = line.commands.some((c) => c.words[0]?.static && CHANGES_DIRECTORY.has(c.words[0].text))
+  const protectedDirs = context.protectedDirs ?? [userConfigDir()]
+  const paths: string[] = [...(subject.writePaths ?? [])]
+  for (const write of writes) {
+    const target = write.target
+    if (!target || !target.static) {
+      reasons.push(`writes to a file named at run time (${write.operator}${target?.text ?? ""})`)
+      continue
+    }
+    if (movesAround && !isAbsolute(target.text)) {
+      reasons.push(`writes ${target.text} after changing directory`)
+      continue
+    }
+    paths.push(resolve(cwd, target.text))
+  }
+  for (const path of unique(paths)) {
+    if (!folders.some((folder) => inside(folder, path))) reasons.push(`writes ${path}, outside the workspace`)
+    else if (isProtectedPath(path, folders, protectedDirs)) reasons.push(`writes ${path}, a protected file: writes to it always ask`)
+    else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
+  }
+  return reasons
+}
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path)
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
 }
 
 function allowIf(condition: boolean, yes: string, no: string): PolicyDecision {

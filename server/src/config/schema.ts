@@ -118,6 +118,10 @@ export const SettingsSchema = z.object({
       /** Hard limit per command; 0 = none. */
       timeoutSeconds: z.number().min(0).default(0).describe("Seconds after which a running command is killed; 0 means no limit."),
       outputLines: z.number().int().positive().default(500).describe("Lines of a command's output the model sees (the middle is cut; the whole output is kept in a file)."),
+      shell: z
+        .enum(["sh", "bash"])
+        .default("sh")
+        .describe("The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read."),
     })
     .prefault({}),
   approval: z

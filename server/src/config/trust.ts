@@ -14,6 +14,7 @@ export const TRUSTED_ONLY_KEYS = [
   "log.file",
   "mcpServers",
   "terminal.allow",
+  "terminal.shell",
   "autoApprove",
   "stateDir",
   "client.serverPath",

@@ -46,7 +46,8 @@ export const BLOCK_FORMAT = [
 /**
  * Parses the `diff` param of apply_diff. Content lines that equal a marker must be escaped with a
  * backslash (`\=======`); the backslash is removed here. `N | ` prefixes copied from read_file are
- * stripped when every line of the block has one.
+ * stripped from SEARCH when every line of it has one, and from REPLACE when every line of that has one too.
+ * A `:start_line:` line inside REPLACE is refused rather than written into the file.
  */
 export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
   const lines = toLf(diff).split("\n")
@@ -87,15 +88,19 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
       const content = lines[i]!
       if (isSearch(content) || isDivider(content))
         return fail(`Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`)
+      if (START_LINE.test(content))
+        return fail(`Block ${index}: "${content.trim()}" is inside the REPLACE part, where it would be written into the file. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"; remove it from the replacement. Expected format:\n${BLOCK_FORMAT}`)
       replace.push(unescape(content))
     }
     if (i >= lines.length) return fail(`Block ${index} is not closed: add ">>>>>>> REPLACE" after its replacement lines. Expected format:\n${BLOCK_FORMAT}`)
     i++
     let searchText = search.join("\n")
     let replaceText = replace.join("\n")
-    if (everyLineNumbered(searchText) && (replaceText === "" || everyLineNumbered(replaceText))) {
+    // SEARCH copied from read_file carries `N | ` on every line; REPLACE is stripped only when all of its
+    // lines carry one too (a replacement without prefixes is already the text to write).
+    if (everyLineNumbered(searchText)) {
       searchText = stripLineNumbers(searchText)
-      replaceText = replaceText === "" ? "" : stripLineNumbers(replaceText)
+      if (everyLineNumbered(replaceText)) replaceText = stripLineNumbers(replaceText)
     }
     blocks.push({ index, search: searchText, replace: replaceText, ...(startLine !== undefined ? { startLine } : {}) })
   }

@@ -1,7 +1,7 @@
 import { parse as parseYaml } from "yaml"
 import { z } from "zod"
 import { TOOL_GROUP_NAMES } from "./groups"
-import { compileFileRegex } from "./permissions"
+import { fileRegexProblem } from "./permissions"
 import type { GroupEntry, ModeConfig, ModeFileError } from "./types"
 
 /**
@@ -15,8 +15,9 @@ const GroupOptionsSchema = z
     fileRegex: z
       .string()
       .optional()
-      .refine((source) => source === undefined || compileFileRegex(source) !== null, {
-        message: "fileRegex is not a valid regular expression",
+      .superRefine((source, ctx) => {
+        const problem = source === undefined ? undefined : fileRegexProblem(source)
+        if (problem) ctx.addIssue({ code: "custom", message: problem })
       }),
     description: z.string().optional(),
   })
@@ -48,6 +49,8 @@ export interface ParsedModesFile {
 
 /** Parses a custom modes file's text. `file` is only used in error reports. */
 export function parseCustomModes(text: string, file: string): ParsedModesFile {
+  // Editors and tools that add a byte-order mark to a file that already has one leave several.
+  text = text.replace(/^\uFEFF+/, "")
   const errors: ModeFileError[] = []
   if (text.trim() === "") return { modes: [], errors }
   let document: unknown

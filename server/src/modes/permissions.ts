@@ -1,3 +1,4 @@
+import { RE2 } from "re2-wasm"
 import { groupOfTool, isAlwaysAvailable, type ToolGroupName } from "./groups"
 import { groupName, groupOptions, type ModeConfig } from "./types"
 
@@ -60,18 +61,41 @@ export function defaultTouchedPaths(params: Record<string, unknown>): string[] {
   return paths
 }
 
-const compiled = new Map<string, RegExp | null>()
+/** A compiled fileRegex: RE2 (linear time), so a workspace's .roomodes cannot freeze the server. */
+export interface FileRegex {
+  test(path: string): boolean
+}
 
-/** Compiles (and caches) a mode's fileRegex; null when it does not compile. */
-export function compileFileRegex(source: string): RegExp | null {
+const compiled = new Map<string, FileRegex | null>()
+
+/** Compiles (and caches) a mode's fileRegex with RE2; null when RE2 cannot run it (see fileRegexProblem). */
+export function compileFileRegex(source: string): FileRegex | null {
   let pattern = compiled.get(source)
   if (pattern === undefined) {
-    try {
-      pattern = new RegExp(source)
-    } catch {
-      pattern = null
-    }
+    pattern = fileRegexProblem(source) === undefined ? new RE2(source, "u") : null
     compiled.set(source, pattern)
   }
   return pattern
+}
+
+/**
+ * Why `source` cannot be a fileRegex, or undefined when it can. RE2 has no lookaround and no backreferences
+ * (the features that let a pattern take exponential time); such a pattern is refused with that said.
+ */
+export function fileRegexProblem(source: string): string | undefined {
+  try {
+    new RE2(source, "u")
+    return undefined
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    let javascript = true
+    try {
+      new RegExp(source)
+    } catch {
+      javascript = false
+    }
+    return javascript
+      ? `fileRegex uses syntax RE2 cannot run (${detail}); lookahead, lookbehind and backreferences are not supported, so rewrite the pattern without them`
+      : `fileRegex is not a valid regular expression (${detail})`
+  }
 }

@@ -212,7 +212,7 @@ function modeOf(rt: TaskRuntime, env: LoopEnv): ModeConfig {
 }
 
 function systemInfo(rt: TaskRuntime, env: LoopEnv) {
-  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (process.env.SHELL ?? "/bin/sh")
+  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (env.settings().terminal.shell === "bash" ? "/bin/bash" : "/bin/sh")
   const folders = env.workspaceFolders()
   return {
     os: `${osType()} ${release()}`,

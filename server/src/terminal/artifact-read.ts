@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs"
 import { open, stat } from "node:fs/promises"
+import { RE2 } from "re2-wasm"
 import { createInterface } from "node:readline"
 import { stripAnsi } from "./output-window"
 
@@ -39,14 +40,30 @@ export interface ArtifactMatches {
   totalMatches: number
 }
 
-/** Lines matching `pattern` (a case-insensitive regex; an invalid regex is matched literally). */
-export async function searchArtifact(path: string, pattern: string, maxLines: number, maxLineChars = 500): Promise<ArtifactMatches> {
-  let re: RegExp
+/**
+ * The search pattern as RE2 (linear time: a model's pattern cannot freeze the server). A pattern that is no
+ * regex at all is matched literally; one that is a JavaScript regex RE2 cannot run (lookaround,
+ * backreferences) is an error that says so.
+ */
+export function searchPattern(pattern: string): { re: RE2 } | { error: string } {
   try {
-    re = new RegExp(pattern, "i")
-  } catch {
-    re = new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i")
+    return { re: new RE2(pattern, "iu") }
+  } catch (error) {
+    try {
+      new RegExp(pattern)
+    } catch {
+      return { re: new RE2(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu") }
+    }
+    const detail = error instanceof Error ? error.message : String(error)
+    return { error: `The search pattern /${pattern}/ uses syntax the RE2 engine cannot run (${detail}). Lookahead, lookbehind and backreferences are not supported; use a plain pattern (e.g. alternatives with |), or search twice.` }
   }
+}
+
+/** Lines matching `pattern` (a case-insensitive RE2 regex; see searchPattern), or why the pattern cannot run. */
+export async function searchArtifact(path: string, pattern: string, maxLines: number, maxLineChars = 500): Promise<ArtifactMatches | { error: string }> {
+  const compiled = searchPattern(pattern)
+  if ("error" in compiled) return compiled
+  const re = compiled.re
   const lines: ArtifactMatches["lines"] = []
   let totalMatches = 0
   let lineNo = 0

@@ -22,7 +22,11 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   return env
 }
 
-/** The user's shell ($SHELL), else /bin/sh. */
-export function userShell(base: NodeJS.ProcessEnv = process.env): string {
-  return base.SHELL && base.SHELL.trim() !== "" ? base.SHELL : "/bin/sh"
+/**
+ * The shell that runs commands: /bin/sh, or bash when the user chose it (agent.terminal.shell, a trusted-only
+ * key). Never $SHELL: approval reads command lines as sh/bash syntax, and a zsh would run `=(cmd)` or glob
+ * qualifiers that this reading does not see.
+ */
+export function commandShell(choice: "sh" | "bash" = "sh"): string {
+  return choice === "bash" ? "/bin/bash" : "/bin/sh"
 }

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import { finished } from "node:stream/promises"
 import { newArtifact } from "./artifacts"
-import { commandEnv, userShell } from "./env"
+import { commandEnv, commandShell } from "./env"
 import { OutputWindow } from "./output-window"
 import { killGroup, waitForGroupExit } from "./process-group"
 
@@ -65,7 +65,7 @@ export function startCommand(options: CommandOptions): RunningCommand {
   const startedAt = Date.now()
   const artifact = newArtifact()
   const window = new OutputWindow(options.maxLines, options.maxBytes)
-  const child = spawn(options.shell ?? userShell(), ["-c", options.command], {
+  const child = spawn(options.shell ?? commandShell(), ["-c", options.command], {
     cwd: options.cwd,
     env: options.env ?? commandEnv(),
     detached: true, // its own process group: pgid = pid
@@ -122,7 +122,7 @@ export function startCommand(options: CommandOptions): RunningCommand {
     }
     child.on("error", (error) => {
       artifact.stream.write(`agent-lsp: could not start the shell: ${error.message}\n`)
-      window.push(Buffer.from(`could not start the shell (${options.shell ?? userShell()}): ${error.message}\n`))
+      window.push(Buffer.from(`could not start the shell (${options.shell ?? commandShell()}): ${error.message}\n`))
       exit = { code: 127, signal: null }
       void settle()
     })

@@ -66,7 +66,11 @@ export type ApprovalSubject =
   | { kind: "none" }
   | { kind: "read"; paths: string[]; outsideWorkspace?: boolean }
   | { kind: "write"; paths: string[] }
-  | { kind: "command"; command: string; cwd: string }
+  /**
+   * A command line; `cwd` as shown, `absoluteCwd` to resolve redirection targets against, `writePaths` the real
+   * paths (symlinks resolved) of the files its redirections write, as the tool found them.
+   */
+  | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[] }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }

@@ -3,7 +3,8 @@ import { z } from "zod"
 import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
-import { findIgnoredCommandPath } from "../workspace/command-paths"
+import { commandWritePaths, findIgnoredCommandPath } from "../workspace/command-paths"
+import { commandShell } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
 import { startCommand, type RunningCommand } from "../terminal/runner"
@@ -25,7 +26,7 @@ const params = z.object({
     .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
 })
 
-const description = `Run a shell command in the user's shell (non-interactive: stdin is empty) inside the workspace, and get its exit \
+const description = `Run a shell command with /bin/sh (POSIX sh syntax; bash when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
 code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
 read_command_output. For servers or watchers set timeout (seconds): you get the output so far and the command keeps running; you will \
 be told when it ends. Prefer relative paths, and explain what the command does.`
@@ -44,11 +45,12 @@ export const executeCommand = defineTool({
     if (!statSync(where.absPath, { throwIfNoEntry: false })?.isDirectory()) {
       return { result: errorResult(`The working directory ${shownCwd} does not exist or is not a directory. Use list_files to find the right one.`) }
     }
-    const blocked = findIgnoredCommandPath(command, where.absPath, ctx.workspaceFolders)
+    const blocked = await findIgnoredCommandPath(command, where.absPath, ctx.workspaceFolders, process.platform === "win32" ? "powershell" : "sh")
     if (blocked !== undefined) return { result: errorResult(rooIgnoreError(blocked)) }
+    const writePaths = await commandWritePaths(command, where.absPath)
     return {
       preview: {
-        subject: { kind: "command", command, cwd: shownCwd },
+        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths },
         title: `Run: ${command}`,
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,
@@ -63,6 +65,7 @@ async function run(command: string, cwd: string, shownCwd: string, timeout: numb
   const running = startCommand({
     command,
     cwd,
+    shell: commandShell(ctx.settings.terminal.shell),
     hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
     maxLines: ctx.settings.terminal.outputLines,
     maxBytes: COMMAND_OUTPUT_BYTES,

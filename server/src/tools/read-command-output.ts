@@ -48,6 +48,7 @@ async function read(path: string, input: z.infer<typeof params>, background: Bac
   const status = state === undefined ? "" : state === "running" ? " The command is still running." : ` The command has ended: ${describeOutcome(state)}.`
   if (input.search !== undefined) {
     const found = await searchArtifact(path, input.search, MAX_SEARCH_LINES)
+    if ("error" in found) return errorResult(found.error)
     if (found.totalMatches === 0) return textResult(`No lines match /${input.search}/ in ${input.artifact_id}.${status}`)
     const more = found.more ? `\n(Showing ${found.lines.length} of ${found.totalMatches} matching lines; make the pattern more specific.)` : ""
     const text = `${found.totalMatches} lines match /${input.search}/ in ${input.artifact_id}.${status}\n\n${found.lines.map((l) => `${l.line} | ${l.text}`).join("\n")}${more}`

@@ -1,6 +1,8 @@
-import { statSync } from "node:fs"
-import { basename, resolve } from "node:path"
+import { realpathSync, statSync } from "node:fs"
+import { basename, dirname, join, resolve } from "node:path"
 import { isIgnored } from "./ignore-rules"
+import { parseCommandLine, powershellCommands, staticArgv } from "../shell"
+import { loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
  * `.rooignore` for commands, as Roo-Code does it: a file-reading command (cat, head, grep, sed…) whose file
@@ -19,92 +21,91 @@ export const FILE_READING_COMMANDS = new Set([
 /** Commands whose first operand is a pattern or a script, not a file. */
 const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "gawk", "mawk", "jq", "yq", "select-string", "sls"])
 
-/** Wrappers that run the command after them. */
-const WRAPPERS = new Set(["sudo", "env", "time", "nice", "nohup", "command", "exec", "xargs"])
+/** The shell syntax a command line is written in. */
+export type ShellDialect = "sh" | "powershell"
 
 /**
  * The first argument (as written) of a file-reading command in `command` that names a `.rooignore`d path,
- * resolved against `cwd`; undefined when none does. Input redirections (`< file`) count for any command.
+ * resolved against `cwd`; undefined when none does. Every simple command counts (pipelines, lists,
+ * substitutions, wrapped commands such as `sudo cat x`), read by the one shell parser; input redirections
+ * (`< file`) count for any command. PowerShell lines go through the PowerShell grammar.
  */
-export function findIgnoredCommandPath(command: string, cwd: string, workspaceFolders: readonly string[]): string | undefined {
+export async function findIgnoredCommandPath(command: string, cwd: string, workspaceFolders: readonly string[], dialect: ShellDialect = "sh"): Promise<string | undefined> {
   const blocked = (arg: string) => {
     if (arg === "" || arg.startsWith("~") || arg.startsWith("$")) return false
     const abs = resolve(cwd, arg)
     return isIgnored(workspaceFolders, abs, statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false)
   }
-  for (const words of splitCommands(command)) {
-    for (let i = 0; i < words.length - 1; i++) if (/^\d?<$/.test(words[i]!) && blocked(words[i + 1]!)) return words[i + 1]
-    let start = 0
-    while (start < words.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!) || WRAPPERS.has(words[start]!))) start++
-    const name = basename(words[start] ?? "").toLowerCase()
-    if (!FILE_READING_COMMANDS.has(name)) continue
-    let skipPattern = PATTERN_FIRST.has(name)
-    for (const word of words.slice(start + 1)) {
-      if (/^\d?[<>]/.test(word)) break
-      if (word.startsWith("-")) {
-        // With -e/-f the pattern is an option value, so every operand is a file.
-        if (/^-(e|f|-regexp|-file)/.test(word)) skipPattern = false
-        continue
-      }
-      if (skipPattern) {
-        skipPattern = false
-        continue
-      }
-      if (blocked(word)) return word
+  const parsers = await loadShellParser()
+  if (dialect === "powershell") {
+    for (const found of powershellCommands(parsers.powershell, command)) {
+      const hit = firstIgnoredArgument(found.name, found.args.filter((a) => a.static).map((a) => a.text), blocked)
+      if (hit !== undefined) return hit
     }
+    return undefined
+  }
+  const line = parseCommandLine(command)
+  for (const redirect of line.redirects) {
+    if ((redirect.kind === "read" || redirect.kind === "readWrite") && redirect.target?.static && blocked(redirect.target.text)) return redirect.target.text
+  }
+  for (const found of line.commands) {
+    const argv = staticArgv(found)
+    if (!argv || argv.length === 0) continue
+    const hit = firstIgnoredArgument(argv[0]!, argv.slice(1), blocked)
+    if (hit !== undefined) return hit
   }
   return undefined
 }
 
-/** Splits a command line into simple commands (on | || && ; & and newlines), each as unquoted words. */
-export function splitCommands(command: string): string[][] {
-  const commands: string[][] = []
-  let words: string[] = []
-  let word = ""
-  let inWord = false
-  let quote: "'" | '"' | undefined
-  const endWord = () => {
-    if (inWord) words.push(word)
-    word = ""
-    inWord = false
-  }
-  const endCommand = () => {
-    endWord()
-    if (words.length) commands.push(words)
-    words = []
-  }
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i]!
-    if (quote) {
-      if (ch === quote) quote = undefined
-      else if (ch === "\\" && quote === '"' && i + 1 < command.length) word += command[++i]
-      else word += ch
+/** The first file operand of a file-reading command that `blocked` refuses. */
+function firstIgnoredArgument(program: string, args: string[], blocked: (arg: string) => boolean): string | undefined {
+  const name = basename(program.replaceAll("\\", "/")).toLowerCase().replace(/\.exe$/, "")
+  if (!FILE_READING_COMMANDS.has(name)) return undefined
+  let skipPattern = PATTERN_FIRST.has(name)
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    if (word.startsWith("-")) {
+      // With -e/-f the pattern is an option value, so every operand is a file; PowerShell names its file parameters.
+      if (/^-(e|f|-regexp|-file)/.test(word)) skipPattern = false
+      if (/^-(path|literalpath|lp|filepath)$/i.test(word) && args[i + 1] !== undefined && blocked(args[i + 1]!)) return args[i + 1]
+      if (/^-(pattern|encoding|tail|totalcount|head|first|last|delimiter|raw|context)$/i.test(word)) i++
       continue
     }
-    if (ch === "'" || ch === '"') {
-      quote = ch
-      inWord = true
-    } else if (ch === "\\" && i + 1 < command.length) {
-      word += command[++i]
-      inWord = true
-    } else if (ch === "|" || ch === "&" || ch === ";" || ch === "\n" || ch === "(" || ch === ")") {
-      endCommand()
-    } else if (ch === "<" || ch === ">") {
-      // Keep a redirection operator as its own word (with an fd digit written right before it).
-      const fd = inWord && /^\d$/.test(word) ? word : ""
-      if (!fd) endWord()
-      else {
-        word = ""
-        inWord = false
-      }
-      words.push(`${fd}${ch}`)
-    } else if (ch === " " || ch === "\t") {
-      endWord()
-    } else {
-      word += ch
-      inWord = true
+    if (skipPattern) {
+      skipPattern = false
+      continue
+    }
+    if (blocked(word)) return word
+  }
+  return undefined
+}
+
+/**
+ * The real paths (symlinks resolved, as far as the path exists) of the files the redirections in `command`
+ * write, resolved against `cwd`: a `> link` whose link points into `.git/` is a write into `.git/`.
+ */
+export async function commandWritePaths(command: string, cwd: string): Promise<string[]> {
+  const paths: string[] = []
+  for (const redirect of (await parseShellLine(command)).redirects) {
+    if (redirect.kind !== "write" && redirect.kind !== "readWrite") continue
+    if (!redirect.target?.static || redirect.target.text.startsWith("/dev/")) continue
+    paths.push(realPathOf(resolve(cwd, redirect.target.text)))
+  }
+  return paths
+}
+
+/** `path` with its deepest existing ancestor's real path in front of the part that does not exist yet. */
+function realPathOf(path: string): string {
+  let existing = path
+  const rest: string[] = []
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest)
+    } catch {
+      const parent = dirname(existing)
+      if (parent === existing) return path
+      rest.unshift(basename(existing))
+      existing = parent
     }
   }
-  endCommand()
-  return commands
 }

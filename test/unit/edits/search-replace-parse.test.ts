@@ -25,6 +25,22 @@ describe("parseSearchReplaceBlocks", () => {
     expect(parsed.ok && parsed.blocks[0]).toMatchObject({ search: "  foo()\nbar()", replace: "  baz()" })
   })
 
+  it("strips N | prefixes from SEARCH when REPLACE has none, as read_file prints them", () => {
+    const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\n 9 | if (x) {\n10 |   run()\n11 | \n12 | }\n=======\nif (y) {\n  walk()\n\n}\n>>>>>>> REPLACE")
+    expect(parsed.ok && parsed.blocks[0]).toMatchObject({ search: "if (x) {\n  run()\n\n}", replace: "if (y) {\n  walk()\n\n}" })
+  })
+
+  it("keeps REPLACE as written when only some of its lines look numbered", () => {
+    const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\n1 | a\n2 | b\n=======\n3 | kept as text\nplain\n>>>>>>> REPLACE")
+    expect(parsed.ok && parsed.blocks[0]).toMatchObject({ search: "a\nb", replace: "3 | kept as text\nplain" })
+  })
+
+  it("refuses a :start_line: line inside REPLACE instead of writing it into the file", () => {
+    const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\nold\n=======\n:start_line:4\n-------\nnew\n>>>>>>> REPLACE")
+    expect(parsed.ok).toBe(false)
+    if (!parsed.ok) expect(parsed.error).toMatch(/^Block 1: ":start_line:4" is inside the REPLACE part, where it would be written into the file\. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"/)
+  })
+
   it("keeps N | text when only some lines have it", () => {
     const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\n12 | foo\nbar\n=======\nbaz\n>>>>>>> REPLACE")
     expect(parsed.ok && parsed.blocks[0]!.search).toBe("12 | foo\nbar")

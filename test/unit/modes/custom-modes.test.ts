@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { ModeRegistry, parseCustomModes, type ModeFileError } from "../../../server/src/modes"
+import { checkToolAccess, ModeRegistry, parseCustomModes, type ModeFileError } from "../../../server/src/modes"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 
 const docsYaml = `customModes:
@@ -66,10 +66,29 @@ describe("parseCustomModes", () => {
     expect(modes.map((m) => m.slug)).toEqual(["ok"])
     expect(errors.map((e) => e.reason)).toEqual([
       'mode 1 ("bad slug") was skipped: slug: slug must use only letters, digits and dashes',
-      'mode 3 ("rx") was skipped: groups.0.1.fileRegex: fileRegex is not a valid regular expression',
+      expect.stringMatching(/^mode 3 \("rx"\) was skipped: groups\.0\.1\.fileRegex: fileRegex is not a valid regular expression \(/),
       'mode 4 ("ok") was skipped: the slug "ok" is already defined earlier in this file',
       'mode 5 ("grp") was skipped: groups.1: a group must be one of read, edit, command, browser, mcp, modes, or [group, { fileRegex?, description? }]',
     ])
+  })
+
+  it("refuses a fileRegex RE2 cannot run, saying why, and runs a catastrophic one in linear time", () => {
+    const text = `customModes:
+  - { slug: look, name: L, roleDefinition: r, groups: [[edit, { fileRegex: "^(?!secret).*\\\\.md$" }]] }
+  - { slug: redos, name: R, roleDefinition: r, groups: [[edit, { fileRegex: "^(a+)+$" }]] }
+`
+    const { modes, errors } = parseCustomModes(text, ".roomodes")
+    expect(errors.map((e) => e.reason)).toEqual([expect.stringMatching(/^mode 1 \("look"\) was skipped: .*lookahead, lookbehind and backreferences are not supported/)])
+    const redos = modes.find((m) => m.slug === "redos")!
+    // With a backtracking engine this input takes minutes; RE2 answers at once.
+    expect(checkToolAccess(redos, { name: "write_to_file", touchedPaths: [`${"a".repeat(40)}!`] })).toMatchObject({ allowed: false, reason: "fileRestriction" })
+    expect(checkToolAccess(redos, { name: "write_to_file", touchedPaths: ["aaaa"] })).toEqual({ allowed: true })
+  })
+
+  it("loads a file that starts with two byte-order marks", () => {
+    const { modes, errors } = parseCustomModes("\uFEFF\uFEFFcustomModes:\n  - { slug: bom, name: B, roleDefinition: r, groups: [read] }\n", ".roomodes")
+    expect(errors).toEqual([])
+    expect(modes.map((m) => m.slug)).toEqual(["bom"])
   })
 
   it("treats an empty file as no modes and a file without customModes as an error", () => {

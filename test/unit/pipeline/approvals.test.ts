@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
+import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
 import { newTurnState } from "../../../server/src/pipeline/types"
 import type { ApprovalAnswer } from "../../../server/src/tools/context"
 import { z } from "zod"
@@ -13,6 +14,11 @@ function answer(optionId: string, extra: Partial<Extract<ApprovalAnswer, { decis
 }
 
 const write = { path: "src/a.ts", content: "new" }
+
+// execute_command loads the shell grammar in its prepare step; these fake command tools rely on it loaded.
+beforeAll(async () => {
+  await loadShellParser()
+})
 
 describe("approvals in the pipeline", () => {
   it("asks before a write with the preview and the four options, and shows awaitingApproval", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { commandEnv, userShell } from "../../../server/src/terminal/env"
+import { commandEnv, commandShell } from "../../../server/src/terminal/env"
 
 describe("command environment", () => {
   it("drops the Anthropic key and other API keys and auth tokens, keeps the rest", () => {
@@ -15,8 +15,9 @@ describe("command environment", () => {
     expect(env).toEqual({ PATH: "/bin", HOME: "/home/u", PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" })
   })
 
-  it("uses $SHELL, else /bin/sh", () => {
-    expect(userShell({ SHELL: "/bin/zsh" })).toBe("/bin/zsh")
-    expect(userShell({})).toBe("/bin/sh")
+  it("runs commands with /bin/sh, or bash when chosen, never $SHELL", () => {
+    expect(commandShell()).toBe("/bin/sh")
+    expect(commandShell("sh")).toBe("/bin/sh")
+    expect(commandShell("bash")).toBe("/bin/bash")
   })
 })

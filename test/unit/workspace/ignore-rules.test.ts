@@ -3,7 +3,7 @@ import { utimesSync, writeFileSync } from "node:fs"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { isIgnored, rooIgnoreError } from "../../../server/src/workspace/ignore-rules"
 import { guardPath } from "../../../server/src/workspace/guard"
-import { findIgnoredCommandPath, splitCommands } from "../../../server/src/workspace/command-paths"
+import { findIgnoredCommandPath } from "../../../server/src/workspace/command-paths"
 
 let ws: TempWorkspace
 beforeEach(async () => {
@@ -56,41 +56,55 @@ describe(".rooignore rules", () => {
 
 describe("file-reading commands and .rooignore", () => {
   const check = (command: string, cwd = ws.root) => findIgnoredCommandPath(command, cwd, [ws.root])
+  const checkPowerShell = (command: string) => findIgnoredCommandPath(command, ws.root, [ws.root], "powershell")
 
-  it("refuses cat, head, tail, less and friends on an ignored file", () => {
-    expect(check("cat app.key")).toBe("app.key")
-    expect(check("head -n 5 secrets/a.txt")).toBe("secrets/a.txt")
-    expect(check("tail -f src/a.ts app.key")).toBe("app.key")
-    expect(check("less 'secrets/a.txt'")).toBe("secrets/a.txt")
+  it("refuses cat, head, tail, less and friends on an ignored file", async () => {
+    expect(await check("cat app.key")).toBe("app.key")
+    expect(await check("head -n 5 secrets/a.txt")).toBe("secrets/a.txt")
+    expect(await check("tail -f src/a.ts app.key")).toBe("app.key")
+    expect(await check("less 'secrets/a.txt'")).toBe("secrets/a.txt")
   })
 
-  it("treats the first operand of grep, sed and awk as the pattern", () => {
-    expect(check("grep app.key src/a.ts")).toBeUndefined()
-    expect(check("grep -r password secrets")).toBe("secrets")
-    expect(check("sed -n 1p app.key")).toBe("app.key")
-    expect(check("awk '{print}' app.key")).toBe("app.key")
-    expect(check("grep -e foo app.key")).toBe("app.key")
+  it("treats the first operand of grep, sed and awk as the pattern", async () => {
+    expect(await check("grep app.key src/a.ts")).toBeUndefined()
+    expect(await check("grep -r password secrets")).toBe("secrets")
+    expect(await check("sed -n 1p app.key")).toBe("app.key")
+    expect(await check("awk '{print}' app.key")).toBe("app.key")
+    expect(await check("grep -e foo app.key")).toBe("app.key")
   })
 
-  it("looks into pipelines, lists, wrappers and input redirections", () => {
-    expect(check("echo hi && sudo cat app.key | wc -l")).toBe("app.key")
-    expect(check("FOO=1 cat app.key")).toBe("app.key")
-    expect(check("wc -l < secrets/a.txt")).toBe("secrets/a.txt")
-    expect(check("sort<app.key")).toBe("app.key")
+  it("looks into pipelines, lists, wrappers and input redirections", async () => {
+    expect(await check("echo hi && sudo cat app.key | wc -l")).toBe("app.key")
+    expect(await check("FOO=1 cat app.key")).toBe("app.key")
+    expect(await check("wc -l < secrets/a.txt")).toBe("secrets/a.txt")
+    expect(await check("sort<app.key")).toBe("app.key")
   })
 
-  it("resolves arguments against the working directory", () => {
-    expect(check("cat a.txt", ws.path("secrets"))).toBe("a.txt")
-    expect(check("cat a.ts", ws.path("src"))).toBeUndefined()
+  it("resolves arguments against the working directory", async () => {
+    expect(await check("cat a.txt", ws.path("secrets"))).toBe("a.txt")
+    expect(await check("cat a.ts", ws.path("src"))).toBeUndefined()
   })
 
-  it("lets other commands and allowed files through", () => {
-    expect(check("cat public.key src/a.ts")).toBeUndefined()
-    expect(check("npm test")).toBeUndefined()
-    expect(check("echo app.key > out.txt")).toBeUndefined()
+  it("lets other commands and allowed files through", async () => {
+    expect(await check("cat public.key src/a.ts")).toBeUndefined()
+    expect(await check("npm test")).toBeUndefined()
+    expect(await check("echo app.key > out.txt")).toBeUndefined()
   })
 
-  it("splits command lines on operators outside quotes", () => {
-    expect(splitCommands(`a "b | c" && d 'e;f'; g\\ h`)).toEqual([["a", "b | c"], ["d", "e;f"], ["g h"]])
+  it("finds reads inside substitutions, subshells, eval and sh -c, with quotes and escapes resolved", async () => {
+    expect(await check("echo $(cat app.key)")).toBe("app.key")
+    expect(await check("(cd src; ls) && { head 'secrets/a.txt'; }")).toBe("secrets/a.txt")
+    expect(await check(`sh -c "cat app\\.key"`)).toBe("app.key")
+    expect(await check("eval 'tail app.key'")).toBe("app.key")
+    expect(await check("cat ap\\p.key")).toBe("app.key")
+    expect(await check(`echo "x $(nl app.key)"`)).toBe("app.key")
+  })
+
+  it("reads PowerShell lines with the PowerShell grammar", async () => {
+    expect(await checkPowerShell("Get-Content -Path app.key")).toBe("app.key")
+    expect(await checkPowerShell("Get-Content 'secrets/a.txt' | Measure-Object")).toBe("secrets/a.txt")
+    expect(await checkPowerShell('Select-String -Pattern foo -Path "app.key"')).toBe("app.key")
+    expect(await checkPowerShell("Select-String -Pattern app.key -Path src/a.ts")).toBeUndefined()
+    expect(await checkPowerShell("gc public.key")).toBeUndefined()
   })
 })

@@ -1,5 +1,5 @@
-import { createRequire } from "node:module"
-import type { Language, Node, Parser } from "web-tree-sitter"
+import type { Node, Parser } from "web-tree-sitter"
+import { newParser } from "./grammar-loader"
 import type { LanguageSpec } from "./languages"
 
 /**
@@ -18,35 +18,14 @@ export interface Definition {
   depth: number
 }
 
-type TreeSitter = typeof import("web-tree-sitter")
+const parsers = new Map<string, Promise<Parser>>()
 
-let runtime: Promise<TreeSitter> | undefined
-const languages = new Map<string, Promise<Language>>()
-const parsers = new Map<string, Parser>()
-
-// Resolved at run time: web-tree-sitter and the grammars stay outside the esbuild bundle.
-const requireHere = createRequire(typeof __filename === "string" ? __filename : import.meta.url)
-
-async function loadRuntime(): Promise<TreeSitter> {
-  runtime ??= import("web-tree-sitter").then(async (mod) => {
-    await mod.Parser.init()
-    return mod
-  })
-  return runtime
-}
-
-async function parserFor(spec: LanguageSpec): Promise<Parser> {
-  const existing = parsers.get(spec.grammar)
-  if (existing) return existing
-  const ts = await loadRuntime()
-  let language = languages.get(spec.grammar)
-  if (!language) {
-    language = ts.Language.load(requireHere.resolve(`@vscode/tree-sitter-wasm/wasm/${spec.grammar}`))
-    languages.set(spec.grammar, language)
+function parserFor(spec: LanguageSpec): Promise<Parser> {
+  let parser = parsers.get(spec.grammar)
+  if (!parser) {
+    parser = newParser(spec.grammar)
+    parsers.set(spec.grammar, parser)
   }
-  const parser = new ts.Parser()
-  parser.setLanguage(await language)
-  parsers.set(spec.grammar, parser)
   return parser
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { execFileSync } from "node:child_process"
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspace"
 import { makeToolContext } from "../../../support/tool-context"
 import { defaultSettings } from "../../../../server/src/config/schema"
@@ -43,7 +43,7 @@ describe("execute_command", () => {
     const r = await callTool(executeCommand, { command: "cat a.txt; exit 2", cwd: "src" }, makeToolContext(ws.root))
     expect(r.isError).toBe(false)
     expect(textOf(r)).toBe("Command finished with exit code 2 (in src).\n\nOutput:\nhello")
-    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src" })
+    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src", absoluteCwd: ws.path("src"), writePaths: [] })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
 
@@ -73,6 +73,18 @@ describe("execute_command", () => {
     const page = textOf(await callTool(readCommandOutput, { artifact_id: id, offset: 0, limit: 20 }, ctx))
     // 20 bytes end inside line "10": the window stops at the last whole line.
     expect(page).toBe(`Bytes 0-18 of 3893 (3.8 KB) of ${id}. To read on, call read_command_output with offset 18.\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\n`)
+  })
+
+  it("searches output with RE2: a catastrophic pattern answers at once, lookaround is refused with the reason, a non-regex matches literally", async () => {
+    const ctx = makeToolContext(ws.root)
+    await callTool(executeCommand, { command: `printf '%s!\\n' ${"a".repeat(40)}; echo 'x(y'` }, ctx)
+    const id = readdirSync(ws.path(".artifacts")).find((name) => readFileSync(ws.path(`.artifacts/${name}`), "utf8").includes("x(y"))!
+    // (a+)+$ against "aaaa…a!" backtracks for minutes in a JavaScript RegExp.
+    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "^(a+)+$" }, ctx))).toBe(`No lines match /^(a+)+$/ in ${id}.`)
+    const refused = await callTool(readCommandOutput, { artifact_id: id, search: "a(?=!)" }, ctx)
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toMatch(/^The search pattern \/a\(\?=!\)\/ uses syntax the RE2 engine cannot run .*Lookahead, lookbehind and backreferences are not supported/)
+    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "x(y" }, ctx))).toContain("2 | x(y")
   })
 
   it("returns what was printed when the model's timeout passes and reports the end later", async () => {

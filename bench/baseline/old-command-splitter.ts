@@ -1,4 +1,9 @@
 /**
+ * BASELINE ONLY, for bench/shell-parse.bench.ts: the hand-written command splitter that approval used before
+ * the tree-sitter parser (server/src/shell/), as it was at commit dc87896 (server/src/approval/command-splitter.ts).
+ * Nothing in the server imports it; it exists so the bench can time the old reading beside the new one.
+ */
+/**
  * Splits a shell command line into the sub-commands the shell would run, so each can be checked
  * against the allow/deny prefix lists. Separators: newlines, `&&`, `||`, `;`, `|`, `|&`, `&`; command
  * substitutions `$(…)` and backticks, and process substitutions `<(…)`/`>(…)`, are commands of their

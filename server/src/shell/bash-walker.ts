@@ -1,0 +1,274 @@
+import type { Node, Parser } from "web-tree-sitter"
+import type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
+import { joinedWord, wordValue } from "./words"
+import { programName, unwrap } from "./wrappers"
+
+/**
+ * Reads a tree-sitter-bash tree into every simple command the shell would run. The walker knows each node
+ * type of the grammar; a type it does not handle, a parse error, a function definition or a program name
+ * decided at run time is recorded as not understood, so the line is never approved silently.
+ */
+
+/** Nesting of re-parsed texts (backticks, eval, sh -c) beyond which the line is not understood. */
+const MAX_DEPTH = 16
+
+/** Nodes whose children are statements or expressions to read in turn, with nothing of their own to check. */
+const CONTAINERS = new Set([
+  "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "negated_command", "if_statement", "elif_clause",
+  "else_clause", "while_statement", "case_statement", "case_item", "test_command", "parenthesized_expression", "binary_expression",
+  "unary_expression", "ternary_expression", "postfix_expression", "concatenation", "string", "array", "heredoc_body",
+  "heredoc_redirect", "herestring_redirect", "variable_assignments", "process_substitution", "translated_string", "brace_expression",
+])
+/** Leaves: words and names that run nothing by themselves. */
+const LEAVES = new Set([
+  "word", "raw_string", "ansi_c_string", "number", "string_content", "heredoc_start", "heredoc_end", "heredoc_content",
+  "test_operator", "regex", "extglob_pattern", "file_descriptor", "special_variable_name", "variable_name", "simple_expansion",
+])
+/** Commands that set shell variables from data (whose value bash may later evaluate as arithmetic code). */
+const ASSIGNING = new Set(["read", "mapfile", "readarray", "printf", "getopts", "declare", "typeset", "local", "export", "readonly", "let"])
+const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/
+/** Reserved words: tree-sitter recovers from misplaced ones (`sudo if x; then rm y; fi`) by reading them as program names. */
+const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "{", "}", "[[", "]]", "!"])
+
+export class BashWalker {
+  readonly result: ParsedCommandLine = { commands: [], redirects: [], unknown: [] }
+  private assigns = false
+  private arithmeticOnVariable = false
+  private arithmeticDepth = 0
+
+  constructor(
+    private readonly parser: Parser,
+    private readonly depth = 0,
+  ) {}
+
+  /** Parses `text` and reads it; call once per walker. */
+  read(text: string): ParsedCommandLine {
+    if (this.depth > MAX_DEPTH) return this.unknownOnly("nested too deeply to check", text)
+    const tree = this.parser.parse(text)
+    if (!tree) return this.unknownOnly("the parser gave up on this text", text)
+    try {
+      this.visit(tree.rootNode, text)
+    } finally {
+      tree.delete()
+    }
+    if (this.assigns && this.arithmeticOnVariable) this.notUnderstood("arithmetic on a variable this line sets: bash may run its value as code", text)
+    return this.result
+  }
+
+  private unknownOnly(reason: string, text: string): ParsedCommandLine {
+    this.notUnderstood(reason, text)
+    return this.result
+  }
+
+  private notUnderstood(reason: string, text: string): void {
+    const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text
+    this.result.unknown.push({ reason, text: shown } satisfies NotUnderstood)
+  }
+
+  private visit(node: Node, src: string): void {
+    if (node.isMissing) return this.notUnderstood("incomplete syntax (something is missing)", node.parent?.text ?? src)
+    if (node.type === "ERROR") return this.notUnderstood("syntax the parser does not understand", node.text)
+    if (!node.isNamed) return
+    const type = node.type
+    if (LEAVES.has(type)) {
+      if (this.arithmeticDepth > 0 && (type === "variable_name" || type === "simple_expansion" || (type === "word" && /^[A-Za-z_]/.test(node.text))))
+        this.arithmeticOnVariable = true
+      return
+    }
+    if (CONTAINERS.has(type)) {
+      const arithmetic = type === "test_command" && (node.firstChild?.type === "((" || node.firstChild?.type === "[[")
+      return this.children(node, src, arithmetic)
+    }
+    switch (type) {
+      case "comment":
+        return this.comment(node, src)
+      case "command":
+        return this.command(node, src)
+      case "declaration_command":
+      case "unset_command":
+        return this.declaration(node, src)
+      case "variable_assignment":
+        this.assigns = true
+        if (node.parent?.type !== "command" && node.parent?.type !== "declaration_command") {
+          this.result.commands.push({ words: [], assignments: [node.text], redirects: [], source: node.text })
+        }
+        return this.children(node, src, false)
+      case "redirected_statement":
+        return this.children(node, src, false)
+      case "file_redirect":
+        return this.redirect(node, src)
+      case "for_statement":
+        this.assigns = true
+        return this.children(node, src, false)
+      case "c_style_for_statement":
+      case "arithmetic_expansion":
+      case "subscript":
+        return this.children(node, src, true)
+      case "expansion":
+        return this.expansion(node, src)
+      case "command_substitution":
+        return this.substitution(node, src)
+      case "function_definition":
+        this.notUnderstood("defines a function (its body and later calls cannot be matched to the allow list)", node.text)
+        // Its body is still read, so the deny list sees what it would run.
+        return this.visit(node.childForFieldName("body") ?? node, src)
+      default:
+        return this.notUnderstood(`shell syntax this checker does not handle (${type})`, node.text)
+    }
+  }
+
+  private children(node: Node, src: string, arithmetic: boolean): void {
+    if (arithmetic) this.arithmeticDepth++
+    for (const child of node.children) if (child) this.visit(child, src)
+    if (arithmetic) this.arithmeticDepth--
+  }
+
+  /** tree-sitter ends a word at `#` (`a#b`) where the shell does not: a comment must start a word. */
+  private comment(node: Node, src: string): void {
+    const before = src[node.startIndex - 1]
+    if (before !== undefined && !/[\s;&|()<>]/.test(before)) this.notUnderstood("a # inside a word, which the shell does not read as a comment", node.text)
+  }
+
+  private expansion(node: Node, src: string): void {
+    const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type)
+    if (operators.includes("!") && operators.indexOf("!") === 1) this.notUnderstood("an indirect expansion ${!name}, which can run code through array subscripts", node.text)
+    if (operators.includes("@") && node.children.some((c) => c?.type === "P" || (c?.text === "P" && !c.isNamed)))
+      this.notUnderstood("a prompt expansion ${name@P}, which runs command substitutions in the value", node.text)
+    // ${x:offset:length} evaluates its offsets as arithmetic.
+    this.children(node, src, operators.includes(":"))
+  }
+
+  private substitution(node: Node, src: string): void {
+    if (node.firstChild?.type !== "`") return this.children(node, src, false)
+    // tree-sitter does not read nested backticks; the shell unescapes \\, \` and \$ and reads the text again.
+    const inner = node.text.slice(1, node.text.endsWith("`") ? -1 : undefined).replace(/\\([\\`$])/g, "$1")
+    this.merge(this.nested(inner))
+  }
+
+  private nested(text: string): ParsedCommandLine {
+    const walker = new BashWalker(this.parser, this.depth + 1)
+    const result = walker.read(text)
+    if (walker.assigns) this.assigns = true
+    if (walker.arithmeticOnVariable) this.arithmeticOnVariable = true
+    return result
+  }
+
+  private merge(part: ParsedCommandLine, via?: string): void {
+    for (const command of part.commands) this.result.commands.push(via && !command.wrappedBy ? { ...command, wrappedBy: via } : command)
+    this.result.redirects.push(...part.redirects)
+    this.result.unknown.push(...part.unknown)
+  }
+
+  private redirect(node: Node, src: string, owner?: SimpleCommand): void {
+    const descriptor = node.childForFieldName("descriptor")
+    const fd = descriptor?.text
+    const targets = node.childrenForFieldName("destination").filter((c): c is Node => c !== null)
+    // The operator is what stands between the fd and the target (tree-sitter reads `<>` as `<` plus an error).
+    const operator = src.slice(descriptor?.endIndex ?? node.startIndex, targets[0]?.startIndex ?? node.endIndex).replace(/\s+/g, "")
+    for (const child of node.namedChildren) if (child) this.visit(child, src)
+    const target = targets.length > 0 ? joinedWord(targets) : undefined
+    const redirect: Redirect = { operator, kind: redirectKind(operator, target), ...(fd ? { fd } : {}), ...(target ? { target } : {}) }
+    this.result.redirects.push(redirect)
+    owner?.redirects.push(redirect)
+  }
+
+  private declaration(node: Node, src: string): void {
+    this.assigns = true
+    const keyword = node.firstChild?.type ?? "declare"
+    const words: ShellWord[] = [{ text: keyword, static: true }]
+    for (const child of node.namedChildren) {
+      if (!child) continue
+      this.visit(child, src)
+      words.push(wordValue(child))
+    }
+    this.result.commands.push({ words, assignments: [], redirects: [], source: node.text })
+  }
+
+  private command(node: Node, src: string): void {
+    const command: SimpleCommand = { words: [], assignments: [], redirects: [], source: node.text }
+    const argNodes: Node[] = []
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)
+      if (!child) continue
+      const field = node.fieldNameForChild(i)
+      if (child.type === "variable_assignment") {
+        command.assignments.push(child.text)
+        this.children(child, src, false)
+      } else if (child.type === "file_redirect") this.redirect(child, src, command)
+      else if (child.type === "heredoc_redirect" || child.type === "herestring_redirect") {
+        this.visit(child, src)
+        command.redirects.push({ operator: child.type === "heredoc_redirect" ? "<<" : "<<<", kind: child.type === "heredoc_redirect" ? "heredoc" : "herestring" })
+      } else if (field === "name" || field === "argument" || !child.isNamed) {
+        argNodes.push(child)
+        this.visit(child.type === "command_name" ? (child.firstChild ?? child) : child, src)
+      } else this.visit(child, src)
+    }
+    command.words = groupWords(argNodes, src)
+    this.result.commands.push(command)
+    if (command.words.length === 0) return
+    const name = command.words[0]!
+    if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
+    if (RESERVED.has(name.text)) return this.notUnderstood(`the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`, command.source)
+    const program = programName(name.text)
+    if (program === "let") this.arithmeticOnVariable ||= command.words.slice(1).some((w) => /[A-Za-z_]/.test(w.text))
+    if (ASSIGNING.has(program)) this.assigns = true
+    if (program === "[[" || program === "[" || program === "test") {
+      if (command.words.some((w) => ARITHMETIC_TEST.test(w.text))) this.arithmeticOnVariable ||= command.words.some((w) => !w.static)
+    }
+    this.unwrapInto(command, 0)
+  }
+
+  /** Lists what a wrapper command runs as commands of their own (recursively: `sudo env nice rm`). */
+  private unwrapInto(command: SimpleCommand, level: number): void {
+    const first = command.words[0]
+    if (!first?.static || level > MAX_DEPTH) return
+    const found = unwrap(command.words)
+    if (!found) return
+    // Alone (`env`, `exec 3>f`) a wrapper is a command of its own that needs allowing.
+    if (found.transparent && (found.scripts.length > 0 || found.commands.some((c) => c.words.length > 0))) command.transparentWrapper = true
+    if (found.unknown) this.notUnderstood(found.unknown, command.source)
+    for (const script of found.scripts) this.merge(this.nested(script.text), script.via)
+    for (const inner of found.commands) {
+      const wrapped: SimpleCommand = {
+        words: inner.words,
+        assignments: inner.assignments,
+        redirects: [],
+        source: inner.words.map((w) => w.text).join(" "),
+        wrappedBy: inner.via,
+      }
+      this.result.commands.push(wrapped)
+      const innerName = inner.words[0]
+      if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
+      else if (innerName && RESERVED.has(innerName.text)) this.notUnderstood(`${inner.via} is given the shell keyword "${innerName.text}" as its program`, command.source)
+      else this.unwrapInto(wrapped, level + 1)
+    }
+  }
+}
+
+/** Joins argument nodes the shell reads as one word (nothing but line continuations between them). */
+function groupWords(nodes: Node[], src: string): ShellWord[] {
+  const groups: Node[][] = []
+  for (const node of nodes) {
+    const last = groups[groups.length - 1]
+    const previous = last?.[last.length - 1]
+    if (previous && src.slice(previous.endIndex, node.startIndex).replaceAll("\\\n", "") === "") last!.push(node)
+    else groups.push([node])
+  }
+  return groups.map((group) => {
+    const parts = group.map((n) => (n.type === "command_name" ? (n.firstChild ?? n) : n))
+    if (parts.some((n) => !n.isNamed)) return { text: group.map((n) => n.text).join(""), static: false }
+    return joinedWord(parts)
+  })
+}
+
+function redirectKind(operator: string, target: ShellWord | undefined): RedirectKind {
+  if (operator.endsWith("-")) return "close"
+  if (operator === "<>") return "readWrite"
+  if (operator === ">&" || operator === "<&") {
+    if (target?.static && /^\d+$/.test(target.text)) return "duplicate"
+    if (target?.static && target.text === "-") return "close"
+    return operator === ">&" ? "write" : "read"
+  }
+  if (operator.includes(">")) return "write"
+  return "read"
+}

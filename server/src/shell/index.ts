@@ -1,0 +1,40 @@
+import type { Parser } from "web-tree-sitter"
+import { BashWalker } from "./bash-walker"
+import type { ParsedCommandLine } from "./types"
+
+/**
+ * The one shell parser: tree-sitter-bash (and tree-sitter-powershell) read a command line into the simple
+ * commands, redirections and not-understood parts that approval and the workspace checks work on. The
+ * grammars are loaded elsewhere (workspace/shell-grammars.ts, where IO lives) and installed here.
+ */
+export type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
+export { staticArgv } from "./types"
+export { programName } from "./wrappers"
+export { powershellCommands, type PowerShellCommand } from "./powershell"
+
+/** Parsers with the bash and PowerShell grammars set (web-tree-sitter, initialised by the loader). */
+export interface ShellParsers {
+  bash: Parser
+  powershell: Parser
+}
+
+let installed: ShellParsers | undefined
+
+/** Makes the parsers available to the synchronous functions below. */
+export function installShellParsers(parsers: ShellParsers): void {
+  installed = parsers
+}
+
+/** The installed parsers, if the grammars are loaded. */
+export function shellParsers(): ShellParsers | undefined {
+  return installed
+}
+
+/**
+ * Every simple command `text` would run under sh or bash. Before the grammar is loaded the whole line is
+ * "not understood" (so it asks rather than passes).
+ */
+export function parseCommandLine(text: string): ParsedCommandLine {
+  if (!installed) return { commands: [], redirects: [], unknown: [{ reason: "the shell grammar is not loaded yet", text }] }
+  return new BashWalker(installed.bash).read(text)
+}

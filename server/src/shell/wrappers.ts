@@ -1,0 +1,165 @@
+import type { ShellWord } from "./types"
+
+/**
+ * Programs that run another command given in their arguments. For each, what it runs is read from its argv:
+ * a command (`sudo rm x` runs `rm x`), or a script text to parse (`sh -c '…'`, `eval …`, `env -S '…'`).
+ */
+
+/** What one wrapper runs. */
+export interface Unwrapped {
+  /** The wrapper only changes how its command runs; the wrapped command alone needs allowing. */
+  transparent: boolean
+  commands: { words: ShellWord[]; assignments: string[]; via: string }[]
+  scripts: { text: string; via: string }[]
+  /** Why the wrapped command cannot be known (a dynamic script, a shell whose syntax is not bash). */
+  unknown?: string
+}
+
+interface OptionSpec {
+  /** Options that take the next word as their value (`-u root`); `--long=value` always carries its own. */
+  withValue: string[]
+  /** Leading operands before the command (timeout's duration, chroot's new root, taskset's mask). */
+  operands?: number
+  transparent: boolean
+  /** `VAR=value` words may stand before the command (env, sudo). */
+  assignments?: boolean
+}
+
+const WRAPPERS: Record<string, OptionSpec> = {
+  sudo: { withValue: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R"], transparent: false, assignments: true },
+  doas: { withValue: ["-u", "-C"], transparent: false },
+  env: { withValue: ["-u", "-C", "-S", "--unset", "--chdir", "--split-string"], transparent: true, assignments: true },
+  nice: { withValue: ["-n", "--adjustment"], transparent: true },
+  nohup: { withValue: [], transparent: true },
+  time: { withValue: ["-f", "-o", "--format", "--output"], transparent: true },
+  timeout: { withValue: ["-s", "-k", "--signal", "--kill-after"], operands: 1, transparent: true },
+  stdbuf: { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"], transparent: true },
+  ionice: { withValue: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], transparent: true },
+  chroot: { withValue: ["--userspec", "--groups"], operands: 1, transparent: false },
+  setsid: { withValue: [], transparent: true },
+  taskset: { withValue: [], operands: 1, transparent: true },
+  chrt: { withValue: [], operands: 1, transparent: true },
+  unbuffer: { withValue: [], transparent: true },
+  command: { withValue: [], transparent: true },
+  builtin: { withValue: [], transparent: true },
+  exec: { withValue: ["-a"], transparent: true },
+  coproc: { withValue: [], transparent: false },
+  xargs: {
+    withValue: ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
+    transparent: false,
+  },
+  flock: { withValue: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1, transparent: false },
+  su: { withValue: ["-c", "-s", "-g", "-G", "--command", "--shell", "--group"], transparent: false },
+}
+
+/** Shells whose `-c` script is bash syntax (parsed); other shells' scripts are not understood. */
+const BASH_LIKE = new Set(["sh", "bash", "dash", "ash", "rbash", "posh"])
+const OTHER_SHELLS = new Set(["zsh", "ksh", "mksh", "ksh93", "fish", "csh", "tcsh", "busybox", "yash", "elvish", "nu", "xonsh", "pwsh", "powershell"])
+
+/** The program's base name (`/usr/bin/sudo` → `sudo`). */
+export function programName(word: string): string {
+  return word.slice(word.lastIndexOf("/") + 1)
+}
+
+/** What `words` (a static program name first) runs besides itself; undefined when it is no wrapper. */
+export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
+  const name = programName(words[0]!.text)
+  const args = words.slice(1)
+  if (name === "eval") return scriptOf(args, "eval", args.map((w) => w.text).join(" "))
+  if (name === "trap") {
+    const action = args[0]
+    if (!action || action.text.startsWith("-")) return undefined
+    return scriptOf([action], "trap", action.text)
+  }
+  if (name === "watch") return watch(args)
+  if (name === "find") return find(args)
+  if (BASH_LIKE.has(name) || OTHER_SHELLS.has(name)) return shell(name, args)
+  const spec = WRAPPERS[name]
+  return spec ? wrapped(name, args, spec) : undefined
+}
+
+function scriptOf(words: readonly ShellWord[], via: string, text: string): Unwrapped {
+  if (!words.every((w) => w.static)) return { transparent: false, commands: [], scripts: [], unknown: `${via} runs a text decided at run time` }
+  return { transparent: false, commands: [], scripts: [{ text, via }] }
+}
+
+function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
+  const out: Unwrapped = { transparent: spec.transparent, commands: [], scripts: [] }
+  const assignments: string[] = []
+  let i = 0
+  for (; i < args.length; i++) {
+    const word = args[i]!
+    if (!word.static) break
+    const text = word.text
+    if (text === "--") {
+      i++
+      break
+    }
+    if (name === "env" && (text === "-S" || text.startsWith("--split-string") || /^-[^-]*S/.test(text))) {
+      const inline = text.startsWith("--split-string=") ? text.slice(15) : /^-[^-]*S(.+)$/.exec(text)?.[1]
+      const rest = inline !== undefined ? args.slice(i + 1) : args.slice(i + 2)
+      const split = inline !== undefined ? [{ text: inline, static: true }] : args.slice(i + 1, i + 2)
+      return { ...scriptOf([...split, ...rest], "env -S", [...split, ...rest].map((w) => w.text).join(" ")), transparent: true }
+    }
+    if ((name === "su" || name === "flock") && (text === "-c" || text === "--command")) return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+      assignments.push(text)
+      continue
+    }
+    if (text.startsWith("-") && text !== "-") {
+      if (spec.withValue.includes(text)) i++
+      // nice -5 / nice -n5: the value is glued on
+      continue
+    }
+    break
+  }
+  // /usr/bin/time -o FILE writes its report to FILE: then it is no longer a harmless wrapper.
+  if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text))) out.transparent = false
+  i += Math.min(spec.operands ?? 0, args.length - i)
+  const rest = args.slice(i)
+  if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
+  else if (assignments.length > 0) out.commands.push({ words: [], assignments, via: name })
+  return out
+}
+
+function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    if (!word.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
+    const text = word.text
+    if (["-o", "+o", "-O", "+O", "--rcfile", "--init-file"].includes(text)) {
+      i++
+      continue
+    }
+    if (/^[-+][A-Za-z]+$/.test(text) && text.includes("c") && text.startsWith("-")) {
+      const script = args[i + 1]
+      if (!script) return { transparent: false, commands: [], scripts: [], unknown: `${name} ${text} without a script` }
+      if (OTHER_SHELLS.has(name)) return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
+      return scriptOf([script], `${name} -c`, script.text)
+    }
+    if (text.startsWith("-") || text.startsWith("+")) continue
+    return undefined // `bash script.sh`: an interpreter running a file, checked as itself
+  }
+  return undefined
+}
+
+function find(args: ShellWord[]): Unwrapped | undefined {
+  const out: Unwrapped = { transparent: false, commands: [], scripts: [] }
+  for (let i = 0; i < args.length; i++) {
+    const action = args[i]!.text
+    if (!["-exec", "-execdir", "-ok", "-okdir"].includes(action)) continue
+    let end = i + 1
+    while (end < args.length && !(args[end]!.static && (args[end]!.text === ";" || args[end]!.text === "+"))) end++
+    const words = args.slice(i + 1, end)
+    if (words.length > 0) out.commands.push({ words, assignments: [], via: `find ${action}` })
+    i = end
+  }
+  return out.commands.length > 0 ? out : undefined
+}
+
+function watch(args: ShellWord[]): Unwrapped {
+  let i = 0
+  while (i < args.length && args[i]!.static && args[i]!.text.startsWith("-")) i += ["-n", "--interval"].includes(args[i]!.text) ? 2 : 1
+  const rest = args.slice(i)
+  return scriptOf(rest, "watch", rest.map((w) => w.text).join(" "))
+}
