@@ -12,7 +12,8 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 const staging = `dist.building-${process.pid}`
 rmSync(staging, { recursive: true, force: true })
 await build({
-  entryPoints: { "agent-lsp": "server/src/main.ts" },
+  // The definitions parser runs in a child process that exits when idle (workspace/definitions/out-of-process.ts).
+  entryPoints: { "agent-lsp": "server/src/main.ts", "definitions-parser": "server/src/workspace/definitions/parser-process.ts" },
   outdir: staging,
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",
@@ -25,7 +26,7 @@ await build({
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: "none",
-  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "re2-wasm"],
+  external: ["@vscode/ripgrep", "web-tree-sitter", "@vscode/tree-sitter-wasm", "re2-wasm", "@lancedb/lancedb", "apache-arrow", "@qdrant/js-client-rest"],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },

@@ -159,6 +159,21 @@ export const RestoreCheckpoint = request(
   }),
   z.object({ restored: z.array(z.string()).describe("The files restored.") }),
 )
+/** The codebase index of the workspace (codebase_search): how far it is, and what it holds. */
+export const IndexStatus = request(
+  AgentMethods.indexStatus,
+  "The codebase index of the workspace (codebase_search): how far it is, and what it holds (extension).",
+  z.object({}).passthrough(),
+  z.object({
+    state: z.enum(["disabled", "indexing", "ready", "error"]).describe("`disabled` when codebaseIndex.enabled is false or no folder is open."),
+    files: z.number().int().describe("Files indexed (all workspace folders together)."),
+    chunks: z.number().int().describe("Chunks indexed (all workspace folders together)."),
+    semantic: z.boolean().describe("True when an embedder is configured and vectors take part in the ranking."),
+    message: z.string().optional().describe("Progress or what went wrong, for the user."),
+    embedded: z.number().int().optional().describe("Chunks with vectors (semantic only)."),
+    embedPending: z.number().int().optional().describe("Chunks still waiting for a vector (semantic only)."),
+  }),
+)
 
 // ---- server → client ----------------------------------------------------------------
 
@@ -256,6 +271,7 @@ export const AgentProtocol = {
   listCheckpoints: ListCheckpoints,
   diffCheckpoint: DiffCheckpoint,
   restoreCheckpoint: RestoreCheckpoint,
+  indexStatus: IndexStatus,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

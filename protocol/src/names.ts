@@ -18,6 +18,7 @@ export const AgentMethods = {
   listCheckpoints: "agent/listCheckpoints",
   diffCheckpoint: "agent/diffCheckpoint",
   restoreCheckpoint: "agent/restoreCheckpoint",
+  indexStatus: "agent/indexStatus",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)
@@ -45,6 +46,7 @@ export const AgentCommands = {
   listCheckpoints: "agent.listCheckpoints",
   diffCheckpoint: "agent.diffCheckpoint",
   restoreCheckpoint: "agent.restoreCheckpoint",
+  rebuildIndex: "agent.rebuildIndex",
 } as const
 
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]
@@ -75,6 +77,7 @@ export const AgentCommandDocs: Record<keyof typeof AgentCommands, { arguments: s
   listCheckpoints: { arguments: "[taskId?]", effect: "Returns what agent/listCheckpoints returns." },
   diffCheckpoint: { arguments: "[id, toId?]", effect: "Returns what agent/diffCheckpoint returns." },
   restoreCheckpoint: { arguments: "[id, rewindConversation?]", effect: "Returns what agent/restoreCheckpoint returns." },
+  rebuildIndex: { arguments: "[]", effect: "Starts rebuilding the codebase index; progress follows as $/progress and agent/indexStatus tells where it is." },
 }
 
 /** What each capabilities.experimental.agent key promises the server. */

@@ -6,7 +6,13 @@ export type { RecordedRequest } from "./loopback-api"
 
 /** A scripted reply: a turn to stream, an HTTP error, or a function of the request. */
 export type FakeReply =
-  | ({ kind?: "turn"; delayMsBetweenEvents?: number; hangAfterEvents?: number } & ScriptedTurn)
+  | ({
+      kind?: "turn"
+      delayMsBetweenEvents?: number
+      hangAfterEvents?: number
+      /** Called right before each SSE event is written (benches time the way from here to the editor). */
+      onEvent?: (event: { type: string; [key: string]: unknown }) => void
+    } & ScriptedTurn)
   | { kind: "error"; status: number; body?: unknown; headers?: Record<string, string> }
 
 /** The fake Messages API; `url` is the base URL for ANTHROPIC_BASE_URL. */
@@ -41,8 +47,10 @@ async function writeReply(reply: FakeReply, request: RecordedRequest, res: Serve
     res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(asMessage(reply, n, model)))
     return
   }
-  const frames = sseEvents(reply, n, model).map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
-  await writeFrames(res, frames, { delayMs: reply.delayMsBetweenEvents, hangAfter: reply.hangAfterEvents })
+  const events = sseEvents(reply, n, model)
+  const frames = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  const onEvent = reply.onEvent
+  await writeFrames(res, frames, { delayMs: reply.delayMsBetweenEvents, hangAfter: reply.hangAfterEvents, ...(onEvent ? { beforeFrame: (i: number) => onEvent(events[i]!) } : {}) })
 }
 
 type SseEvent = { type: string; [key: string]: unknown }

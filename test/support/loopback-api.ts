@@ -105,11 +105,16 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
 }
 
 /** Writes SSE frames with an optional delay, stopping (never ending the response) after `hangAfter` frames. */
-export async function writeFrames(res: ServerResponse, frames: string[], options: { delayMs?: number; hangAfter?: number }): Promise<void> {
+export async function writeFrames(
+  res: ServerResponse,
+  frames: string[],
+  options: { delayMs?: number; hangAfter?: number; /** Called right before frame `index` is written (bench timing). */ beforeFrame?: (index: number) => void },
+): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
   for (const [index, frame] of frames.entries()) {
     if (res.destroyed) return
     if (options.hangAfter !== undefined && index >= options.hangAfter) return // never ends: a stuck stream
+    options.beforeFrame?.(index)
     res.write(frame)
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs))
   }

@@ -73,6 +73,8 @@ export class ServerHarness {
   exitCode: number | null | undefined = undefined
   handlers: ClientHandlers
   initializeResult: any
+  /** Called as each agent/taskUpdate arrives (benches timestamp them). */
+  onTaskUpdate: ((params: ReceivedUpdate) => void) | undefined
   private listeners: (() => void)[] = []
 
   constructor(
@@ -110,7 +112,10 @@ export class ServerHarness {
     connection.onRequest("window/workDoneProgress/create", (p) => (record("window/workDoneProgress/create")(p), null))
     connection.onRequest("client/registerCapability", () => null)
     connection.onNotification((method: string, params: any) => {
-      if (method === "agent/taskUpdate") this.updates.push(params)
+      if (method === "agent/taskUpdate") {
+        this.onTaskUpdate?.(params)
+        this.updates.push(params)
+      }
       this.notifications.push({ method, params })
       this.notify()
     })

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { homedir } from "node:os"
 import { join } from "node:path"
 
@@ -14,4 +15,12 @@ export function globalSettingsFile(env: NodeJS.ProcessEnv = process.env): string
 /** Default state directory: $XDG_STATE_HOME/agent-lsp (default ~/.local/state/agent-lsp). */
 export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_STATE_HOME || join(homedir(), ".local", "state"), "agent-lsp")
+}
+
+/**
+ * A workspace folder's own name inside the state dir: a short hash of its path, so paths with odd
+ * characters never matter. (task/store.ts and checkpoints/ compute the same hash today.)
+ */
+export function workspaceKey(folder: string): string {
+  return createHash("sha256").update(folder).digest("hex").slice(0, 16)
 }

@@ -204,6 +204,36 @@ export const SettingsSchema = z.object({
     .prefault({}),
   /** Where tasks, transcripts and checkpoints live; undefined = $XDG_STATE_HOME/agent-lsp. */
   stateDir: z.string().min(1).optional().describe("Folder for task files, transcripts and checkpoints; unset means $XDG_STATE_HOME/agent-lsp."),
+  codebaseIndex: z
+    .object({
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe("Index the workspace in the background (no set-up needed) so codebase_search can find code by meaning; false turns the index and the tool off."),
+      maxResults: z.number().int().min(1).max(50).default(10).describe("Most results one codebase_search call returns."),
+      embedder: z
+        .object({
+          provider: z.literal("openai-compatible"),
+          baseUrl: z.string().url(),
+          model: z.string().min(1),
+          dimensions: z.number().int().positive().optional(),
+        })
+        .optional()
+        .describe(
+          "An OpenAI-compatible /embeddings endpoint (OpenAI, Ollama, LM Studio, vLLM, llama.cpp): baseUrl includes the version, e.g. http://localhost:11434/v1. With it, search ranks by vectors and words together. Trusted sources only.",
+        ),
+      qdrantUrl: z
+        .string()
+        .url()
+        .optional()
+        .describe("Store the vectors in this Qdrant server (shareable by a team) instead of the embedded LanceDB; key from QDRANT_API_KEY. Trusted sources only."),
+      apiKeyEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .optional()
+        .describe("Name of the environment variable holding the embedder's API key (default OPENAI_API_KEY). Trusted sources only."),
+    })
+    .prefault({}),
   /** Read by editor clients only (which server binary to start). */
   client: z
     .object({ serverPath: z.string().optional().describe("Editor clients only: the agent-lsp server to start instead of the bundled one.") })

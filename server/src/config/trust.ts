@@ -18,6 +18,9 @@ export const TRUSTED_ONLY_KEYS = [
   "autoApprove",
   "stateDir",
   "client.serverPath",
+  "codebaseIndex.embedder",
+  "codebaseIndex.qdrantUrl",
+  "codebaseIndex.apiKeyEnv",
   "diagnostics.languageServers",
 ] as const
 

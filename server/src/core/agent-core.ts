@@ -6,12 +6,14 @@ import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
 import type { McpServerInfo } from "../mcp/port"
 import { ModeRegistry } from "../modes/registry"
+import type { EnvironmentPort } from "../task/environment"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
 import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
+import { CodebaseIndexService } from "./codebase-index"
 
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
@@ -20,6 +22,8 @@ export interface AgentCoreDeps {
   settings: () => Settings
   /** The editor's documents (LSP: applyEdit and open buffers; ACP: fs/*; CLI: the disk only). */
   editor: EditorPort
+  /** What the editor knows of the user's buffers, for the model's first and later turns; none in the CLI. */
+  environment?: EnvironmentPort
   /** The user (approvals and questions), in the front's own way of asking. */
   ask: AskPort
   log: Logger
@@ -27,6 +31,8 @@ export interface AgentCoreDeps {
   stateDir: string
   /** Shows the user a warning the front has no better place for (LSP: window/showMessage). */
   notify: (message: string) => void
+  /** Tests: longest codebase_search waits for an unfinished index (default 3 s). */
+  indexSearchWaitMs?: number
   /**
    * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
    * the language servers of diagnostics.languageServers itself.
@@ -46,6 +52,8 @@ export class AgentCore {
   readonly checkpoints: CheckpointRegistry
   /** Built-in and custom modes (.roomodes, the global file), watched; a broken file is shown to the user. */
   readonly modes: ModeRegistry
+  /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
+  readonly index: CodebaseIndexService
   /** Language servers the core started (when the front brought no diagnostics of its own). */
   private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
@@ -66,8 +74,10 @@ export class AgentCore {
     const folder = deps.folders()[0]
     this.mcpFile = folder ? join(folder, ".roo", "mcp.json") : undefined
     if (this.mcpFile) watchFile(this.mcpFile, { interval: 2000, persistent: false }, this.onMcpFileChange)
+    this.index = new CodebaseIndexService({ folders: deps.folders, settings, stateDir, log, searchWaitMs: deps.indexSearchWaitMs })
     const hub = this.hub
     const checkpoints = this.checkpoints
+    const index = this.index
     if (!deps.diagnostics) {
       this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
       // A cold language server takes seconds for its first file: start it now, not at the first edit.
@@ -77,16 +87,18 @@ export class AgentCore {
       workspaceFolders: deps.folders,
       settings,
       editor: deps.editor,
+      ...(deps.environment ? { environment: deps.environment } : {}),
       ask: deps.ask,
       log,
       stateDir,
       modes: this.modes,
       mcp: hub,
+      codebaseIndexes: () => index.ports(),
       diagnostics: deps.diagnostics ?? this.languageServers,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
-        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: false, hasBrowser: false, mcp: hub }),
+        availability: () => ({ settings: settings(), workspaceFolders: deps.folders(), mcpServerNames: hub.connectedServerNames(), hasCodebaseIndex: index.enabled, hasBrowser: false, mcp: hub }),
         beforeDestructive: async (call, ctx, info) => {
           if (!settings().checkpoints.enabled) return
           // The turn is identified by where the conversation stood before this assistant message (already
@@ -97,6 +109,14 @@ export class AgentCore {
         },
       },
     })
+  }
+
+  /**
+   * Background work that should not wait for the first task: the codebase index starts here. Fronts call it
+   * once they know the workspace folders (LSP: after `initialized`); it never blocks.
+   */
+  start(): void {
+    this.index.start()
   }
 
   /** Every task event: the task service's and the core's own (checkpoints before user messages). */
@@ -179,6 +199,7 @@ export class AgentCore {
   async dispose(): Promise<void> {
     if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
+    await this.index.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
     await this.languageServers?.dispose()

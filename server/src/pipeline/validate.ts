@@ -64,7 +64,7 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
 
 function unavailableReason(tool: ToolDefinition, availability: AvailabilityContext): string {
   if (tool.group === "mcp" && availability.mcpServerNames.length === 0) return "no MCP server is connected"
-  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "no codebase index is configured"
+  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open)"
   if (tool.name === "browser_action" && !availability.hasBrowser) return "no browser is configured"
   return "it is not part of this build of agent-lsp"
 }

@@ -11,6 +11,7 @@ import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/con
 import type { BackgroundCommands } from "../terminal/background"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
+import { environmentDetails, type EnvironmentPort } from "./environment"
 import { forRequest, interruptedResult, userText } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
@@ -29,6 +30,7 @@ export interface LoopEnv {
   ask: AskPort
   control: TaskControl
   mcp?: ToolContext["mcp"]
+  codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
   /** Problems after edits (the front's, or language servers the core started). */
@@ -37,6 +39,8 @@ export interface LoopEnv {
    * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
    */
+  /** The editor's buffers (see environment.ts); absent in a front that knows none. */
+  environment?: EnvironmentPort | undefined
   beforeFirstRequest?: (task: { taskId: string; ask: AskPort; signal: AbortSignal }) => Promise<string | undefined>
 }
 
@@ -108,6 +112,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     condenseAtPercent: settings.context.condenseAtPercent,
   })
   if (signal.aborted) return "aborted"
+  await addEnvironment(rt, env)
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.requestsSinceCheck++
   // Naming the model shows the user which profile the mode switched to.
@@ -160,6 +165,16 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if (signal.aborted) return "aborted"
   if (rt.completedResult !== undefined) return "completed"
   return stop ? "stop" : "continue"
+}
+
+/**
+ * What changed in the editor since the last request, as a user-turn text block (recorded, so later
+ * requests repeat it byte for byte and stay cacheable); the system prompt never changes for it.
+ */
+async function addEnvironment(rt: TaskRuntime, env: LoopEnv): Promise<void> {
+  const firstTurn = !rt.state.messages.some((m) => m.role === "assistant")
+  const details = await environmentDetails(env.environment, rt.environment, { folder: rt.state.folder || (env.workspaceFolders()[0] ?? ""), workspaceFolders: env.workspaceFolders(), firstTurn })
+  if (details) rt.addMessage({ role: "user", content: [{ type: "text", text: details }] })
 }
 
 function isContextOverflow(error: unknown): boolean {
@@ -238,6 +253,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     signal,
     emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
     ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }
 }

@@ -1,6 +1,7 @@
 import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
 import type { ModelMessage } from "../model/provider"
 import type { ToolPipeline } from "../pipeline/types"
+import { newEnvironmentMemory } from "./environment"
 import type { TaskRecord } from "./records"
 import type { TaskStore } from "./store"
 import type { TaskState } from "./task-state"
@@ -27,6 +28,8 @@ export class TaskRuntime {
   overflowRetried = false
   requestsSinceCheck = 0
   costCheckpointUsd = 0
+  /** What the model was last told about the editor (environment.ts): later turns say only what changed. */
+  readonly environment = newEnvironmentMemory()
   /** Set when the task was cancelled or the server stops: the unwinding loop must not change the status. */
   stopped = false
   private waiter: { resolve: (text: string) => void } | undefined

@@ -33,6 +33,8 @@ export interface TaskServiceDeps {
   stateDir: string
   /** The MCP hub, handed to tools through ToolContext.mcp. */
   mcp?: ToolContext["mcp"]
+  /** The codebase indexes, handed to tools through ToolContext.codebaseIndexes (codebase_search). */
+  codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Problems after edits, handed to tools through ToolContext.diagnostics. */
   diagnostics?: ToolContext["diagnostics"]
 }

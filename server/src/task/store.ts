@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto"
 import { redactSecrets } from "../config/redact"
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
+import { SummaryIndex, type StoredTask } from "./summary-index"
+import { headerOf } from "./task-headers"
 
 /** Folder name of a workspace folder's tasks: a short hash, so paths with odd characters never matter. */
 export function workspaceHash(folder: string): string {
@@ -44,31 +46,71 @@ export class TaskStore {
     appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
-  /** Every task file of a workspace folder. Unreadable lines are skipped, never fatal. */
-  loadFolder(folder: string): LoadedTaskFile[] {
+  /**
+   * Each task of a folder as a summary, without its messages: from the folder's summary index when the
+   * task file did not change since, else from the file (see headerOf), and then remembered.
+   */
+  scanFolder(folder: string): Map<string, StoredTask> {
+    const dir = this.folderDir(folder)
     let names: string[]
     try {
-      names = readdirSync(this.folderDir(folder)).filter((name) => name.endsWith(".jsonl"))
+      names = readdirSync(dir).filter((name) => name.endsWith(".jsonl"))
     } catch {
-      return []
+      return new Map()
     }
-    const out: LoadedTaskFile[] = []
+    const index = this.indexOf(dir)
+    const out = new Map<string, StoredTask>()
     for (const name of names) {
-      const loaded = this.loadFile(join(this.folderDir(folder), name), name.slice(0, -".jsonl".length))
-      if (loaded) out.push(loaded)
+      const taskId = name.slice(0, -".jsonl".length)
+      const path = join(dir, name)
+      let size: number
+      try {
+        size = statSync(path).size
+      } catch {
+        continue
+      }
+      const known = index.get(taskId, size)
+      if (known) {
+        out.set(taskId, known)
+        continue
+      }
+      const text = readTaskText(path)
+      const header = text === undefined ? undefined : headerOf(taskId, text)
+      if (!header) continue
+      const task = { summary: header.summary(), folder: header.folder }
+      out.set(taskId, task)
+      index.put(taskId, Buffer.byteLength(text!, "utf8"), task)
     }
+    index.compact(new Set(out.keys()))
     return out
   }
 
-  private loadFile(path: string, taskId: string): LoadedTaskFile | undefined {
-    let text: string
+  /** Remembers a task's summary as of now (after its last record), so the next scan need not read its file. */
+  remember(taskId: string, task: StoredTask): void {
+    const dir = this.folderDir(task.folder)
     try {
-      text = readFileSync(path, "utf8")
-      // Files written by an older build may have looser modes; tighten them on sight.
-      chmodSync(path, 0o600)
+      this.indexOf(dir).put(taskId, statSync(join(dir, `${taskId}.jsonl`)).size, task)
     } catch {
-      return undefined
+      // no file (nothing was recorded): nothing to remember
     }
+  }
+
+  private readonly indexes = new Map<string, SummaryIndex>()
+
+  private indexOf(dir: string): SummaryIndex {
+    let index = this.indexes.get(dir)
+    if (!index) this.indexes.set(dir, (index = new SummaryIndex(dir)))
+    return index
+  }
+
+  /** One task file, fully. */
+  loadTask(folder: string, taskId: string): LoadedTaskFile | undefined {
+    return this.loadFile(this.filePath(folder, taskId), taskId)
+  }
+
+  private loadFile(path: string, taskId: string): LoadedTaskFile | undefined {
+    const text = readTaskText(path)
+    if (text === undefined) return undefined
     if (text.length > 0 && !text.endsWith("\n")) this.torn.add(path)
     const records: TaskRecord[] = []
     let skippedLines = 0
@@ -82,5 +124,16 @@ export class TaskStore {
     }
     if (records[0]?.type !== "created") return undefined
     return { taskId, records, skippedLines }
+  }
+}
+
+function readTaskText(path: string): string | undefined {
+  try {
+    const text = readFileSync(path, "utf8")
+    // Files written by an older build may have looser modes; tighten them on sight.
+    chmodSync(path, 0o600)
+    return text
+  } catch {
+    return undefined
   }
 }

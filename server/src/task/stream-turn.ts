@@ -16,8 +16,10 @@ export function newAccumulator(): TurnAccumulator {
 }
 
 /**
- * Characters a call's JSON must grow by before the next streaming update: a long write streams thousands
- * of deltas, and re-parsing the whole text on each would be quadratic. The first delta is always shown.
+ * A call's JSON must grow by this many characters, and by a quarter of what was last shown, before the
+ * next streaming update. Each update carries the whole partial arguments (PROTOCOL.md), so a fixed step
+ * made a 100 KB write send ~20 MB of updates; growing the step with the size keeps the total at a few
+ * times the arguments' size, and re-parsing linear too. The first delta is always shown.
  */
 const PARTIAL_UPDATE_CHARS = 256
 
@@ -54,7 +56,7 @@ export async function streamTurn(
         if (!call) break
         call.json += event.delta
         const last = lastPartial.get(call.id) ?? -1
-        if (last >= 0 && call.json.length - last < PARTIAL_UPDATE_CHARS) break
+        if (last >= 0 && call.json.length - last < Math.max(PARTIAL_UPDATE_CHARS, last >> 2)) break
         const params = parsePartialJson(call.json)
         if (params !== undefined) {
           lastPartial.set(call.id, call.json.length)

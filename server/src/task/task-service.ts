@@ -7,6 +7,7 @@ import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
+import type { EnvironmentPort } from "./environment"
 import type { TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
@@ -27,6 +28,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   pipelineOptions?: Partial<ToolPipelineOptions>
   /** Default: a ModeRegistry over the workspace folders. */
   modes?: ModeLookup
+  /** The editor's buffers, told to the model in its user turns (see environment.ts). */
+  environment?: EnvironmentPort
   /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
   beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
@@ -44,7 +47,13 @@ class Service implements TaskService {
   private readonly listeners = new Set<TaskEventListener>()
   /** Commands the model's timeout left running, of this service's tasks. */
   private readonly background = new BackgroundCommands()
+  /**
+   * Tasks held in memory: those running or waiting, and any a request is about to continue. A task's
+   * runtime is dropped when its loop ends (see retire); its summary stays in `stored`.
+   */
   private readonly runtimes = new Map<string, TaskRuntime>()
+  /** Summaries (and folders) of the tasks on disk, read once per folder without their messages. */
+  private readonly stored = new Map<string, { summary: TaskSummary; folder: string }>()
   private readonly loadedFolders = new Set<string>()
   /** One provider per API endpoint, shared by the tasks (each profile may name another). */
   private readonly providers = modelProviders()
@@ -124,11 +133,10 @@ class Service implements TaskService {
   }
 
   async listTasks(): Promise<TaskSummary[]> {
-    this.loadAll()
     const folders = new Set(this.deps.workspaceFolders())
-    return [...this.runtimes.values()]
-      .filter((rt) => folders.size === 0 || folders.has(rt.state.folder) || rt.state.folder === "")
-      .map((rt) => rt.state.summary())
+    return this.allTasks()
+      .filter((task) => folders.size === 0 || folders.has(task.folder) || task.folder === "")
+      .map((task) => task.summary)
       .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
   }
 
@@ -152,12 +160,12 @@ class Service implements TaskService {
   }
 
   activeTaskId(): string | undefined {
-    this.loadAll()
-    const all = [...this.runtimes.values()]
     // The deepest live task is the one doing the work (a paused parent waits on it).
-    const running = all.filter((rt) => rt.live && rt.state.status !== "paused").sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]
+    const running = [...this.runtimes.values()]
+      .filter((rt) => rt.live && rt.state.status !== "paused")
+      .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]
     if (running) return running.taskId
-    return all.sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))[0]?.taskId
+    return this.allTasks().sort((a, b) => b.summary.updatedAt.localeCompare(a.summary.updatedAt))[0]?.summary.taskId
   }
 
   onEvent(listener: TaskEventListener): () => void {
@@ -185,6 +193,7 @@ class Service implements TaskService {
   }
 
   private start(rt: TaskRuntime): void {
+    this.runtimes.set(rt.taskId, rt)
     rt.controller = new AbortController()
     rt.stopped = false
     rt.pipeline ??= this.pipelineFor(rt)
@@ -203,16 +212,19 @@ class Service implements TaskService {
       editor: this.deps.editor,
       ask: gatedAsk(rt, this.deps.ask),
       mcp: this.deps.mcp,
+      codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,
       background: this.background,
       control: this.control(rt),
       beforeFirstRequest: this.deps.beforeFirstRequest,
+      environment: this.deps.environment,
     }
     const loop = runLoop(rt, env)
       .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
       .finally(() => {
         if (rt.loop === loop) rt.loop = undefined
         this.settleSubtask(rt)
+        this.retire(rt)
       })
     rt.loop = loop
   }
@@ -329,27 +341,57 @@ class Service implements TaskService {
     })
   }
 
-  /** Reads the task files of every workspace folder once; tasks that were live are now interrupted. */
+  /** Reads the summaries of every workspace folder's tasks once; tasks that were live are now interrupted. */
   private loadAll(): void {
     for (const folder of this.deps.workspaceFolders()) {
       if (this.loadedFolders.has(folder)) continue
       this.loadedFolders.add(folder)
-      for (const file of this.store.loadFolder(folder)) {
-        if (this.runtimes.has(file.taskId)) continue
-        if (file.skippedLines) this.deps.log.warn(`task ${file.taskId}: skipped ${file.skippedLines} unreadable line(s) of its task file`)
-        const state = TaskState.replay(file.taskId, file.records)
-        const rt = new TaskRuntime(state, this.store, (id, update) => this.emit(id, update))
-        this.runtimes.set(file.taskId, rt)
-        if (LIVE_STATUSES.has(state.status)) rt.setStatus("interrupted", "The server stopped while the task ran.")
+      for (const [taskId, task] of this.store.scanFolder(folder)) {
+        if (this.runtimes.has(taskId)) continue
+        this.stored.set(taskId, task)
+        if (!LIVE_STATUSES.has(task.summary.status)) continue
+        const rt = this.load(taskId)
+        rt?.setStatus("interrupted", "The server stopped while the task ran.")
+        if (rt) this.remember(rt)
       }
     }
   }
 
+  /** Every task: those in memory as they are now, the others as stored. */
+  private allTasks(): { summary: TaskSummary; folder: string }[] {
+    this.loadAll()
+    const inMemory = [...this.runtimes.values()].map((rt) => ({ summary: rt.state.summary(), folder: rt.state.folder }))
+    return [...inMemory, ...[...this.stored.entries()].filter(([id]) => !this.runtimes.has(id)).map(([, task]) => task)]
+  }
+
+  /** A stored task's full state, read from its file (not kept: see require). */
+  private load(taskId: string): TaskRuntime | undefined {
+    const folder = this.stored.get(taskId)?.folder
+    const file = folder === undefined ? undefined : this.store.loadTask(folder, taskId)
+    if (!file) return undefined
+    if (file.skippedLines) this.deps.log.warn(`task ${file.taskId}: skipped ${file.skippedLines} unreadable line(s) of its task file`)
+    return new TaskRuntime(TaskState.replay(file.taskId, file.records), this.store, (id, update) => this.emit(id, update))
+  }
+
+  /** A task's runtime: the one in memory, else read from its file (kept only once start() runs it). */
   private require(taskId: string): TaskRuntime {
     this.loadAll()
-    const rt = this.runtimes.get(taskId)
+    const rt = this.runtimes.get(taskId) ?? this.load(taskId)
     if (!rt) throw new TaskRequestError(`No task "${taskId}". agent/listTasks lists the tasks of this workspace.`, "notFound")
     return rt
+  }
+
+  /** A task whose loop ended leaves memory (its file holds everything); its summary stays listed. */
+  private retire(rt: TaskRuntime): void {
+    if (rt.live || rt.queued.length > 0 || this.runtimes.get(rt.taskId) !== rt) return
+    this.remember(rt)
+    this.runtimes.delete(rt.taskId)
+  }
+
+  private remember(rt: TaskRuntime): void {
+    const task = { summary: rt.state.summary(), folder: rt.state.folder }
+    this.stored.set(rt.taskId, task)
+    this.store.remember(rt.taskId, task)
   }
 
   private requireMode(mode: string): void {

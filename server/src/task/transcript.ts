@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from "@agent-lsp/protocol"
+import { ENVIRONMENT_OPEN } from "./environment"
 import type { TaskState } from "./task-state"
 
 /**
@@ -11,7 +12,8 @@ export function transcriptOf(state: TaskState): TranscriptEntry[] {
   state.messages.forEach((message, i) => {
     const at = state.messageTimes[i] ?? state.updatedAt
     const text = message.content
-      .filter((block) => block.type === "text")
+      // What the model was told about the editor is context for it, not part of the conversation shown.
+      .filter((block) => block.type === "text" && !isEnvironmentText(block.text))
       .map((block) => (block as { text: string }).text)
       .join("\n")
     const toolCalls: NonNullable<TranscriptEntry["toolCalls"]> = []
@@ -30,6 +32,10 @@ export function transcriptOf(state: TaskState): TranscriptEntry[] {
     entries.push({ role: message.role, at, ...(text ? { text } : {}), ...(toolCalls.length ? { toolCalls } : {}) })
   })
   return entries
+}
+
+function isEnvironmentText(text: string): boolean {
+  return text.startsWith(ENVIRONMENT_OPEN)
 }
 
 function firstLine(text: string): string {

@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
+import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
 
 /**
@@ -171,6 +172,8 @@ export interface ToolContext {
   emit(update: TaskUpdate): void
   /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
   readonly mcp?: McpPort
+  /** The codebase index of each workspace folder (codebase_search); absent or empty when it is off. */
+  readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */
   readonly diagnostics?: DiagnosticsPort
   /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
@@ -183,7 +186,7 @@ export interface AvailabilityContext {
   readonly workspaceFolders: readonly string[]
   /** Names of connected MCP servers (dynamic tools and use_mcp_tool need at least one). */
   readonly mcpServerNames: readonly string[]
-  /** True when a codebase index is configured (codebase_search). */
+  /** True when the codebase index is on (codebase_search): `codebaseIndex.enabled` and a workspace folder. */
   readonly hasCodebaseIndex: boolean
   /** True when a browser is configured (browser_action). */
   readonly hasBrowser: boolean

@@ -58,7 +58,7 @@ describe("validation steps, each an is_error result that does not end the turn",
   it("says a tool that is not built is not available here", async () => {
     const h = harness({ tools: [...FAKE_TOOLS, notBuiltTool("codebase_search", "read")] })
     const r = await once(h, "codebase_search", { query: "x" })
-    expect(r.text).toBe(`Tool "codebase_search" is not available here: no codebase index is configured. Tools available in code mode: ${CODE_TOOLS}.`)
+    expect(r.text).toBe(`Tool "codebase_search" is not available here: the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open). Tools available in code mode: ${CODE_TOOLS}.`)
   })
 
   it("says an MCP tool is not available when no MCP server is connected", async () => {

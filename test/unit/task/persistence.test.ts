@@ -1,24 +1,15 @@
 import { appendFileSync, readFileSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { createModelProvider } from "../../../server/src/model/index"
 import { workspaceHash } from "../../../server/src/task/store"
 import { INTERRUPTED_RESULT } from "../../../server/src/task/messages"
 import { ScriptedModel } from "../../support/scripted-model"
 import { LocalMessagesApi, replyEvents } from "../model/local-messages-api"
 import { HangingModel } from "./hanging-model"
-import { makeFixture, requestText, type Fixture } from "./service-fixture"
+import { fixturesCleanedAfterEach, requestText, type Fixture } from "./service-fixture"
 
-const fixtures: Fixture[] = []
-afterEach(async () => {
-  for (const fx of fixtures.reverse()) await fx.cleanup()
-  fixtures.length = 0
-})
-async function fixture(...args: Parameters<typeof makeFixture>): Promise<Fixture> {
-  const fx = await makeFixture(...args)
-  fixtures.push(fx)
-  return fx
-}
+const fixture = fixturesCleanedAfterEach()
 
 function taskFile(fx: Fixture, taskId: string): string {
   return join(fx.stateDir, "tasks", workspaceHash(fx.ws.root), `${taskId}.jsonl`)

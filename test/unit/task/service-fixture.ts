@@ -2,10 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TaskStatus, TaskUpdate } from "@agent-lsp/protocol"
+import { afterEach } from "vitest"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import type { ModelProvider } from "../../../server/src/model/provider"
 import { ModeRegistry } from "../../../server/src/modes/registry"
 import { createTaskService } from "../../../server/src/task/index"
+import type { EnvironmentPort } from "../../../server/src/task/environment"
 import type { TaskService } from "../../../server/src/task/service"
 import { FakeAsk } from "../../support/fake-ask"
 import { FakeEditor } from "../../support/fake-editor"
@@ -35,6 +37,7 @@ export interface FixtureOptions {
   settings?: (s: Settings) => void
   stateDir?: string
   ws?: TempWorkspace
+  environment?: EnvironmentPort
 }
 
 /** A TaskService over a real temp workspace and state directory, the real pipeline and tools, a scripted model. */
@@ -56,6 +59,7 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
     log: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
     stateDir,
     modelProvider: options.provider ?? model,
+    ...(options.environment ? { environment: options.environment } : {}),
     // No global modes file: the user's own custom modes must not change what tests see.
     modes: new ModeRegistry({ workspaceFolders: () => [ws.root], globalConfigDir: null }),
   })
@@ -87,4 +91,18 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
 /** The text of every text block and tool result of a request's messages, for assertions. */
 export function requestText(request: { messages: { content: unknown[] }[] }): string {
   return JSON.stringify(request.messages)
+}
+
+/** makeFixture for a test file: every fixture it makes is cleaned up after each test (newest first). */
+export function fixturesCleanedAfterEach(): (...args: Parameters<typeof makeFixture>) => Promise<Fixture> {
+  const fixtures: Fixture[] = []
+  afterEach(async () => {
+    for (const fx of fixtures.reverse()) await fx.cleanup()
+    fixtures.length = 0
+  })
+  return async (...args) => {
+    const fx = await makeFixture(...args)
+    fixtures.push(fx)
+    return fx
+  }
 }

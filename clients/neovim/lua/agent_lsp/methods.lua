@@ -15,6 +15,7 @@ return {
     listCheckpoints = "agent/listCheckpoints",
     diffCheckpoint = "agent/diffCheckpoint",
     restoreCheckpoint = "agent/restoreCheckpoint",
+    indexStatus = "agent/indexStatus",
     taskUpdate = "agent/taskUpdate",
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",
@@ -34,6 +35,7 @@ return {
     listCheckpoints = "agent.listCheckpoints",
     diffCheckpoint = "agent.diffCheckpoint",
     restoreCheckpoint = "agent.restoreCheckpoint",
+    rebuildIndex = "agent.rebuildIndex",
   },
   capabilities = {
     "requestApproval",

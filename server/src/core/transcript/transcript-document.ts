@@ -17,6 +17,10 @@ export class TranscriptDocument {
   private chain: Promise<void> = Promise.resolve()
   /** False until the editor was asked to show the document; edits before that would open it unasked. */
   private shown = false
+  /** Where `text` ends, kept as text is added (scanning the whole text per flush was quadratic). */
+  private end: { line: number; character: number }
+  /** True once the disk holds exactly what was sent so far: later flushes append instead of rewriting. */
+  private diskInStep = false
 
   constructor(
     readonly path: string,
@@ -26,6 +30,7 @@ export class TranscriptDocument {
   ) {
     this.uri = pathToFileURL(path).toString()
     this.text = initialText
+    this.end = endPosition(initialText)
   }
 
   /** The full text, including what is still waiting to be sent. */
@@ -47,6 +52,8 @@ export class TranscriptDocument {
   prepend(text: string): boolean {
     if (this.shown) return false
     this.text = text + this.text
+    this.end = endPosition(this.text)
+    this.diskInStep = false
     return true
   }
 
@@ -63,12 +70,17 @@ export class TranscriptDocument {
     const addition = redactSecrets(this.pendingText)
     this.pendingText = ""
     if (addition === "") return this.chain
-    const at = endPosition(this.text)
+    const at = this.end
+    this.end = advance(at, addition)
     this.text += addition
     const full = this.text
     this.chain = this.chain.then(async () => {
+      // Decided here, in the chain, so it sees how every earlier write went.
+      const append = this.diskInStep && this.io.appendFile ? this.io.appendFile.bind(this.io) : undefined
       // The disk first: an editor that reloads files then sees the same text the edit makes.
-      await this.guard("write", () => this.io.writeFile(this.path, full))
+      const written = append ? await this.guard("append", () => append(this.path, addition)) : await this.guard("write", () => this.io.writeFile(this.path, full))
+      // After a failed write the disk may hold anything: the next flush rewrites it whole.
+      this.diskInStep = written !== false
       if (this.shown) {
         const edits: TranscriptTextEdit[] = [{ range: { start: at, end: at }, newText: addition }]
         await this.guard("applyEdit", () => this.io.applyEdit(this.uri, edits))
@@ -82,7 +94,7 @@ export class TranscriptDocument {
     await this.flush()
     const full = this.text
     this.chain = this.chain.then(async () => {
-      await this.guard("write", () => this.io.writeFile(this.path, full))
+      this.diskInStep = (await this.guard("write", () => this.io.writeFile(this.path, full))) !== false
       const ok = await this.guard("showDocument", () => this.io.showDocument(this.uri, takeFocus))
       // Later appends go to the editor's copy only once it has the document (an applyEdit on a file the
       // editor does not show would open it unasked, or fail).
@@ -100,6 +112,15 @@ export class TranscriptDocument {
       return false
     }
   }
+}
+
+/** The end position after appending `added` at `from`. */
+function advance(from: { line: number; character: number }, added: string): { line: number; character: number } {
+  const lastBreak = added.lastIndexOf("\n")
+  if (lastBreak < 0) return { line: from.line, character: from.character + added.length }
+  let breaks = 0
+  for (let i = added.indexOf("\n"); i !== -1; i = added.indexOf("\n", i + 1)) breaks++
+  return { line: from.line + breaks, character: added.length - (lastBreak + 1) }
 }
 
 /** The LSP position of the end of `text` (UTF-16 code units, which is what JS string lengths count). */

@@ -15,6 +15,8 @@ export interface TranscriptIo {
   showDocument(uri: string, takeFocus: boolean): Promise<boolean>
   /** Writes the whole file (creating its folder); transcripts are private like task files (mode 0600). */
   writeFile(path: string, text: string): Promise<void>
+  /** Appends to a file writeFile wrote; without it every flush rewrites the whole file. */
+  appendFile?(path: string, text: string): Promise<void>
   /** Reads a transcript written before (a resumed task); undefined when there is none. */
   readFile?(path: string): Promise<string | undefined>
   /** A line for the server log. */

@@ -31,6 +31,8 @@ export interface CommandDeps {
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
   /** Shows the transcript (or tells its path); resolves where it is. */
   showTranscript: (taskId: string) => Promise<{ uri: string; path: string }>
+  /** Starts rebuilding the codebase index (progress follows as $/progress; agent/indexStatus tells). */
+  rebuildIndex: () => Promise<void>
   /** Called after agent.newTask started a task (announce it). */
   onStarted: (taskId: string, text: string) => void
 }
@@ -94,6 +96,11 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     [AgentCommands.restoreCheckpoint]: async (args) => {
       const [id, rewindConversation] = parse(AgentCommands.restoreCheckpoint, Args.restoreCheckpoint, args)
       return deps.request(AgentMethods.restoreCheckpoint, { id, rewindConversation })
+    },
+    [AgentCommands.rebuildIndex]: async (args) => {
+      parse(AgentCommands.rebuildIndex, Args.none, args)
+      await deps.rebuildIndex()
+      return {}
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)

@@ -7,6 +7,7 @@ import type {
   DidOpenTextDocumentParams,
   DidSaveTextDocumentParams,
 } from "vscode-languageserver/node"
+import type { EnvironmentPort } from "../../task/environment"
 import type { OpenDocument } from "../../tools/context"
 
 interface Tracked {
@@ -42,11 +43,16 @@ export function pathToUri(path: string): string {
 export class DocumentStore {
   private readonly byPath = new Map<string, Tracked>()
   private readonly expectations = new Map<string, Expectation[]>()
+  /** Paths the user changed since the task layer last asked (EnvironmentPort.takeUserEdits). */
+  private readonly userEdits = new Set<string>()
+  /** The last range the editor asked code actions for: where the user's cursor or selection is. */
+  private selection: { path: string; startLine: number; endLine: number } | undefined
 
   didOpen({ textDocument: d }: DidOpenTextDocumentParams): void {
     const path = uriToPath(d.uri)
     if (!path) return
     const tracked: Tracked = { doc: TextDocument.create(d.uri, d.languageId, d.version, d.text), path, dirtyByUser: false }
+    this.byPath.delete(path) // re-inserted last: the Map's order is the buffers' recency
     this.byPath.set(path, tracked)
     // A buffer may open already unsaved (restored editor session, a server restart, a late attach): if it
     // differs from the disk, those are the user's changes and nothing may be written behind them.
@@ -62,6 +68,8 @@ export class DocumentStore {
     const path = uriToPath(textDocument.uri)
     const tracked = path ? this.byPath.get(path) : undefined
     if (!path || !tracked) return
+    this.byPath.delete(path)
+    this.byPath.set(path, tracked)
     tracked.doc = TextDocument.update(tracked.doc, contentChanges, textDocument.version ?? tracked.doc.version + 1)
     const text = tracked.doc.getText()
     const waiting = this.expectations.get(path) ?? []
@@ -72,8 +80,10 @@ export class DocumentStore {
     }
     // Editors may deliver one edit as several didChange notifications, so a change while an edit is
     // awaited is only suspect: if the awaited text never arrives, it was the user's (see expect()).
-    if (waiting.length === 0) tracked.dirtyByUser = true
-    else for (const expectation of waiting) expectation.sawOtherChange = true
+    if (waiting.length === 0) {
+      tracked.dirtyByUser = true
+      this.userEdits.add(path)
+    } else for (const expectation of waiting) expectation.sawOtherChange = true
   }
 
   didSave({ textDocument }: DidSaveTextDocumentParams): void {
@@ -85,6 +95,32 @@ export class DocumentStore {
   didClose({ textDocument }: DidCloseTextDocumentParams): void {
     const path = uriToPath(textDocument.uri)
     if (path) this.byPath.delete(path)
+  }
+
+  /** Code actions are asked for where the user is: the best an LSP server learns of the selection. */
+  noteCodeActionRange(uri: string, range: { start: { line: number }; end: { line: number } }): void {
+    const path = uriToPath(uri)
+    if (path && this.byPath.has(path)) this.selection = { path, startLine: range.start.line + 1, endLine: range.end.line + 1 }
+  }
+
+  /** What the task layer tells the model about the editor (see task/environment.ts). */
+  environment(): EnvironmentPort {
+    return {
+      openFiles: () => [...this.byPath.keys()].reverse(),
+      activeFile: () => {
+        const recent = [...this.byPath.keys()].at(-1)
+        if (this.selection && this.byPath.has(this.selection.path) && (!recent || this.selection.path === recent)) {
+          const { path, startLine, endLine } = this.selection
+          return { path, selection: { startLine, endLine } }
+        }
+        return recent ? { path: recent } : undefined
+      },
+      takeUserEdits: () => {
+        const edits = [...this.userEdits]
+        this.userEdits.clear()
+        return edits
+      },
+    }
   }
 
   get(path: string): OpenDocument | undefined {

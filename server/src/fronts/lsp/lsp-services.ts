@@ -16,6 +16,7 @@ import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
 import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
+import { IndexProgress } from "./index-progress"
 import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
 import { LspWorkspaceSettings } from "./workspace-settings"
@@ -59,6 +60,7 @@ export class LspServices {
       respond: (id, answer, feedback) => this.respond(id, { optionId: answer, answer, feedback }),
       showTranscript: (taskId) => this.showTranscript(taskId),
       request: (method, params) => this.handleRequest(method, params),
+      rebuildIndex: async () => void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
       onStarted: (taskId, text) => deps.announceStart(taskId, text, this.transcriptPathToAnnounce(taskId)),
     })
     this.settings.onChange(() => this.loaded?.reloadMcp())
@@ -107,6 +109,7 @@ export class LspServices {
         folders: this.deps.folders,
         settings,
         editor: new LspEditorPort(connection, features, documents),
+        environment: documents.environment(),
         ask,
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
@@ -114,6 +117,10 @@ export class LspServices {
         // The features are fixed at initialize, so the choice of source is made once.
         ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
       })
+      const progress = new IndexProgress(connection, features)
+      core.index.onStatus((status) => progress.update(status))
+      // Indexing starts with the core (loaded right after initialize), in the background.
+      core.start()
       core.onEvent((taskId, event) => {
         logTaskEvent(log, taskId, event)
         this.updates.send(taskId, event)
@@ -205,9 +212,16 @@ export class LspServices {
         return runAgentRequest(P.restoreCheckpoint, raw, async ({ id, rewindConversation }) => ({
           restored: await (await core()).restore(id, rewindConversation ?? false),
         }))
+      case P.indexStatus.method:
+        return runAgentRequest(P.indexStatus, raw, async () => (await core()).index.status())
       default:
         return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
     }
+  }
+
+  /** Files changed on disk as the editor saw it (didSave, didChangeWatchedFiles): the index follows. */
+  filesChanged(paths: string[]): void {
+    this.loaded?.index.notifyChanged(paths)
   }
 
   async dispose(): Promise<void> {

@@ -35,6 +35,7 @@ const CLIENT_REQUESTS = [
   AgentMethods.listCheckpoints,
   AgentMethods.diffCheckpoint,
   AgentMethods.restoreCheckpoint,
+  AgentMethods.indexStatus,
 ]
 
 /** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */
@@ -112,9 +113,18 @@ export function startServer(connection: Connection, options: ServerOptions): voi
 
   connection.onDidOpenTextDocument((p) => documents.didOpen(p))
   connection.onDidChangeTextDocument((p) => documents.didChange(p))
-  connection.onDidSaveTextDocument((p) => documents.didSave(p))
+  connection.onDidSaveTextDocument((p) => {
+    documents.didSave(p)
+    const path = uriToPath(p.textDocument.uri)
+    if (path) loaded?.filesChanged([path])
+  })
+  // Sent by clients that watch files for us (registered by the client's own configuration).
+  connection.onDidChangeWatchedFiles(({ changes }) => loaded?.filesChanged(changes.map((c) => uriToPath(c.uri)).filter((p): p is string => !!p)))
   connection.onDidCloseTextDocument((p) => documents.didClose(p))
-  connection.onCodeAction((params) => agentCodeActions(params))
+  connection.onCodeAction((params) => {
+    documents.noteCodeActionRange(params.textDocument.uri, params.range)
+    return agentCodeActions(params)
+  })
   connection.onExecuteCommand(async ({ command, arguments: args }) => (await ready()).executeCommand(command, args ?? []))
   for (const method of CLIENT_REQUESTS) connection.onRequest(method, async (raw: unknown) => (await ready()).handleRequest(method, raw))
 

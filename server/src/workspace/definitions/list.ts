@@ -2,8 +2,9 @@ import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import { readTextFile, type FilesContext } from "../files"
 import { isIgnored } from "../ignore-rules"
-import { extractDefinitions, type Definition } from "./extract"
+import type { Definition } from "./extract"
 import { languageFor, SUPPORTED_EXTENSIONS } from "./languages"
+import { extractDefinitionsOutOfProcess } from "./out-of-process"
 
 /** Most files of a folder that one call parses (Roo-Code looks at a folder's top level only, too). */
 export const MAX_FOLDER_FILES = 50
@@ -29,7 +30,14 @@ export async function fileDefinitions(ctx: FilesContext, absPath: string, shown:
   }
   const file = await readTextFile(ctx, absPath, shown)
   if (file.kind !== "text") return { ok: false, message: file.message }
-  const definitions = await extractDefinitions(file.text, language.spec)
+  let definitions: Definition[]
+  try {
+    // Out of process: the grammars' memory must not stay in the server for its whole life.
+    definitions = await extractDefinitionsOutOfProcess(file.text, language.spec)
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error)
+    return { ok: false, message: `Could not parse ${shown} for definitions (${why}). Use read_file (mode 'indentation' helps) or search_files instead.` }
+  }
   return { ok: true, files: [{ absPath, lines: file.text.split("\n"), definitions }], skippedFiles: 0 }
 }
 

@@ -1,0 +1,263 @@
+/**
+ * Memory over long tasks, through the built server (dist/) over stdio with the real SDK against the
+ * loopback fake Messages API:
+ * - one task of 200 tool calls (reads, lists, searches, writes, apply_diff, commands, todos,
+ *   definitions), resident memory at 0/50/100/150/200 calls (live, and after a full GC), then after the
+ *   task; then 100 small tasks in a row;
+ * - a fresh server whose state folder holds 1,000 stored tasks against one with none (memory must not
+ *   depend on how many tasks are stored).
+ * The baseline is the same server's memory before the task, after a one-call warm-up task (so lazy
+ * loading of the task layer and the SDK is not counted as growth), measured in the same run.
+ * Full GCs come from bench/support/gc-on-signal.cjs, preloaded with NODE_OPTIONS (the server has no
+ * GC hook of its own).
+ */
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../test/support/fake-anthropic"
+import { startServer, type ServerHarness } from "../test/support/server-harness"
+import { tempWorkspace, type TempWorkspace } from "../test/support/temp-workspace"
+import type { BenchTable } from "./lib"
+
+const CALLS = 200
+const SMALL_TASKS = 100
+const STORED_TASKS = 1_000
+const GOAL_AFTER_MIB = 30
+const GOAL_LIVE_MIB = 60
+const hook = join(dirname(fileURLToPath(import.meta.url)), "support", "gc-on-signal.cjs")
+const MiB = 1024 * 1024
+
+interface Memory {
+  rss: number
+  heapUsed: number
+  external: number
+}
+
+/** A workspace with TypeScript and Python sources and one bigger file. */
+function sources(): Record<string, string> {
+  const files: Record<string, string> = {}
+  for (let m = 0; m < 20; m++) {
+    const body: string[] = []
+    for (let f = 0; f < 30; f++)
+      body.push(`export class Service${m}_${f} {\n  private count = ${f}\n  handle(input: string): string {\n    return input.repeat(this.count) // ${m}\n  }\n}\n`)
+    files[`src/mod${m}.ts`] = body.join("\n")
+    files[`py/mod${m}.py`] = Array.from({ length: 40 }, (_, f) => `def handler_${m}_${f}(x):\n    return x * ${f}\n`).join("\n")
+  }
+  files["data/big.txt"] = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"lorem ipsum dolor sit amet ".repeat(3)}`).join("\n")
+  return files
+}
+
+function generated(i: number): string {
+  return Array.from({ length: 120 }, (_, l) => `export const generated_${i}_${l} = "${"x".repeat(30)}"`).join("\n") + "\n"
+}
+
+/** The i-th tool call of the long task: a mix like a real coding task, every call different. */
+function callFor(i: number): { name: string; input: unknown } {
+  const m = i % 20
+  switch (i % 10) {
+    case 0:
+      return { name: "read_file", input: { path: `src/mod${m}.ts` } }
+    case 1:
+      return { name: "list_files", input: { path: i % 20 === 1 ? "." : "src", recursive: true } }
+    case 2:
+      return { name: "search_files", input: { path: ".", regex: `Service${m}_\\d+`, file_pattern: "*.ts" } }
+    case 3:
+      return { name: "write_to_file", input: { path: `gen/file${i}.ts`, content: generated(i) } }
+    case 4: {
+      const w = i - 1 // the file written by the previous call
+      const line = `export const generated_${w}_7 = "${"x".repeat(30)}"`
+      return { name: "apply_diff", input: { path: `gen/file${w}.ts`, diff: `<<<<<<< SEARCH\n:start_line:8\n-------\n${line}\n=======\n${line.replace("x", "y")}\n>>>>>>> REPLACE` } }
+    }
+    case 5:
+      return { name: "execute_command", input: { command: `seq 1 3000 | sed 's/^/output line ${i} /'` } }
+    case 6:
+      return { name: "update_todo_list", input: { todos: `[x] step ${i - 1}\n[-] step ${i}\n[ ] step ${i + 1}` } }
+    case 7:
+      return { name: "list_code_definition_names", input: { path: `src/mod${m}.ts` } }
+    case 8:
+      return { name: "read_file", input: { path: "data/big.txt", offset: 1 + i * 50, limit: 400 } }
+    default:
+      return { name: "list_code_definition_names", input: { path: `py/mod${m}.py` } }
+  }
+}
+
+function liveRss(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return match ? Number(match[1]) * 1024 : 0
+  } catch {
+    return 0 // the process ended
+  }
+}
+
+/** RSS of the server's child processes (the definitions parser, commands still running), live. */
+function childrenRss(pid: number): number {
+  let total = 0
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) total += liveRss(Number(child))
+  } catch {
+    // no children file: count nothing
+  }
+  return total
+}
+
+/** Full-GC reports the server printed so far (see gc-on-signal.cjs). */
+function reports(server: ServerHarness): Memory[] {
+  return [...server.stderr.matchAll(/@@bench-memory (\{.*\})/g)].map((m) => JSON.parse(m[1]!) as Memory)
+}
+
+async function afterGc(server: ServerHarness): Promise<Memory> {
+  const before = reports(server).length
+  server.proc.kill("SIGUSR2")
+  await server.waitFor(() => reports(server).length > before, 10_000, "the GC report")
+  return reports(server)[before]!
+}
+
+async function start(ws: TempWorkspace, api: FakeAnthropic, stateHome?: string): Promise<ServerHarness> {
+  return startServer({
+    workspace: ws.root,
+    apiUrl: api.url,
+    env: { NODE_OPTIONS: `--expose-gc --require ${hook}`, ...(stateHome ? { XDG_STATE_HOME: stateHome } : {}) },
+  })
+}
+
+/** A one-call task: read a file, then complete. */
+async function smallTask(server: ServerHarness, api: FakeAnthropic, n: number): Promise<string> {
+  api.push({ toolCalls: [{ name: "read_file", input: { path: `src/mod${n % 20}.ts` } }] }, { toolCalls: [{ name: "attempt_completion", input: { result: `done ${n}` } }] })
+  const { taskId } = await server.request("agent/newTask", { text: `small task ${n}` })
+  await server.waitForStatus(taskId, "completed", 30_000)
+  return taskId
+}
+
+const mib = (bytes: number) => Math.round((bytes / MiB) * 10) / 10
+const plus = (bytes: number) => `${bytes >= 0 ? "+" : ""}${mib(bytes)}`
+
+export default async function bench(): Promise<BenchTable[]> {
+  const ws = await tempWorkspace(sources())
+  const api = await startFakeAnthropic()
+  const server = await start(ws, api)
+  const rows: (string | number)[][] = []
+  let failedCalls = 0
+  let liveAtEnd = 0
+  let base: Memory
+  let afterTask: Memory
+  const smallRows: (string | number)[][] = []
+  try {
+    await smallTask(server, api, -1)
+    base = await afterGc(server)
+    rows.push(["before (after a 1-call warm-up task)", mib(liveRss(server.proc.pid!)), mib(base.rss), "+0", mib(base.heapUsed), mib(base.external), mib(childrenRss(server.proc.pid!))])
+
+    // The long task: each request the fake receives answers the previous call, so at request k, k calls ran.
+    const live = new Map<number, number>()
+    const kids = new Map<number, number>()
+    let made = 0
+    const reply = (request: { body: any }): FakeReply => {
+      const last = request.body?.messages?.at(-1)
+      for (const block of Array.isArray(last?.content) ? last.content : []) if (block.type === "tool_result" && block.is_error) failedCalls++
+      if (made % 50 === 0 && !live.has(made)) {
+        live.set(made, liveRss(server.proc.pid!))
+        kids.set(made, childrenRss(server.proc.pid!))
+        server.proc.kill("SIGUSR2") // GC'd figures arrive on stderr, in this order
+      }
+      if (made === CALLS) return { toolCalls: [{ name: "attempt_completion", input: { result: "all done" } }] }
+      const call = callFor(made++)
+      api.push(reply)
+      return { text: `Step ${made}.`, toolCalls: [call] }
+    }
+    api.push(reply)
+    const reportsBefore = reports(server).length
+    const { taskId } = await server.request("agent/newTask", { text: "A long task: read, search, edit and run things." })
+    await server.waitForStatus(taskId, "completed", 600_000)
+    liveAtEnd = liveRss(server.proc.pid!)
+    const kidsAtEnd = childrenRss(server.proc.pid!)
+    await server.waitFor(() => reports(server).length >= reportsBefore + live.size, 10_000, "GC reports of the long task")
+    const during = reports(server).slice(reportsBefore)
+    ;[...live.entries()].forEach(([calls, rss], k) => {
+      const gc = during[k]!
+      rows.push([`${calls} calls`, mib(rss), mib(gc.rss), plus(gc.rss - base.rss), mib(gc.heapUsed), mib(gc.external), mib(kids.get(calls)!)])
+    })
+    afterTask = await afterGc(server)
+    rows.push(["after the task (full GC)", mib(liveAtEnd), mib(afterTask.rss), plus(afterTask.rss - base.rss), mib(afterTask.heapUsed), mib(afterTask.external), mib(kidsAtEnd)])
+
+    const first = await (async () => (await smallTask(server, api, 0), afterGc(server)))()
+    smallRows.push(["after small task 1", mib(first.rss), "+0", mib(first.heapUsed)])
+    for (let n = 1; n < SMALL_TASKS; n++) {
+      await smallTask(server, api, n)
+      if ((n + 1) % 25 === 0) {
+        const m = await afterGc(server)
+        smallRows.push([`after small task ${n + 1}`, mib(m.rss), plus(m.rss - first.rss), mib(m.heapUsed)])
+      }
+    }
+  } finally {
+    await server.stop()
+  }
+
+  // Stored tasks: copy the small tasks' files up to 1,000 into a fresh state folder.
+  const stored = await storedTasksRows(ws, api, server.stateHome)
+  await api.close()
+  await ws.cleanup()
+
+  const growthAfter = afterTask.rss - base.rss
+  const growthLive = liveAtEnd - liveRss0(rows)
+  return [
+    {
+      title: `Server memory over one task of ${CALLS} tool calls (MiB; built server, fake API)`,
+      columns: ["point", "live RSS", "RSS after full GC", "vs before", "heap used", "external", "child processes RSS (live)"],
+      rows,
+      note:
+        `Goal: ≤ +${GOAL_AFTER_MIB} MiB after the task and a full GC (now ${plus(growthAfter)}: ${growthAfter <= GOAL_AFTER_MIB * MiB ? "met" : "NOT met"}), ` +
+        `≤ +${GOAL_LIVE_MIB} MiB live at its end (now ${plus(growthLive)}: ${growthLive <= GOAL_LIVE_MIB * MiB ? "met" : "NOT met"}). ` +
+        `Baseline: the same server before the task, after a one-call warm-up task. Calls that returned an error to the model: ${failedCalls}.`,
+    },
+    {
+      title: `Server memory over ${SMALL_TASKS} small tasks in a row (MiB, after a full GC)`,
+      columns: ["point", "RSS", "vs small task 1", "heap used"],
+      rows: smallRows,
+      note: "Goal: flat (no growth from one finished task to the next). Baseline: the same server after the first of the small tasks.",
+    },
+    stored,
+  ]
+}
+
+/** Live RSS at the "before" row (column 1). */
+function liveRss0(rows: (string | number)[][]): number {
+  return Number(rows[0]![1]) * MiB
+}
+
+async function storedTasksRows(ws: TempWorkspace, api: FakeAnthropic, oldHome: string): Promise<BenchTable> {
+  const tasksRoot = join(oldHome, "state")
+  const folder = findTaskFolder(tasksRoot)
+  const files = readdirSync(folder).filter((f) => f.endsWith(".jsonl"))
+  const measure = async (count: number) => {
+    const home = join(oldHome, `stored-${count}`)
+    const target = join(home, folder.slice(tasksRoot.length))
+    mkdirSync(target, { recursive: true })
+    for (let i = 0; i < count; i++) copyFileSync(join(folder, files[i % files.length]!), join(target, `stored-${i}.jsonl`))
+    const server = await start(ws, api, home)
+    try {
+      await server.request("agent/listTasks", {})
+      await smallTask(server, api, count)
+      return await afterGc(server)
+    } finally {
+      await server.stop()
+    }
+  }
+  const none = await measure(0)
+  const many = await measure(STORED_TASKS)
+  return {
+    title: `Server memory with ${STORED_TASKS.toLocaleString("en-US")} stored tasks (MiB, after listTasks + one task + full GC)`,
+    columns: ["stored tasks", "RSS", "vs none", "heap used"],
+    rows: [
+      ["0 (baseline)", mib(none.rss), "+0", mib(none.heapUsed)],
+      [STORED_TASKS, mib(many.rss), plus(many.rss - none.rss), mib(many.heapUsed)],
+    ],
+    note: `Goal: memory independent of how many tasks are stored. Stored tasks are copies of this run's ${files.length} task files.`,
+  }
+}
+
+function findTaskFolder(stateDir: string): string {
+  const tasks = join(stateDir, "agent-lsp", "tasks")
+  const dirs = readdirSync(tasks)
+  if (dirs.length !== 1) throw new Error(`expected one workspace folder of tasks under ${tasks}, found ${dirs.length}`)
+  return join(tasks, dirs[0]!)
+}
