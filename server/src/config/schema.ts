@@ -213,10 +213,10 @@ export const SettingsSchema = z.object({
       maxResults: z.number().int().min(1).max(50).default(10).describe("Most results one codebase_search call returns."),
       embedder: z
         .object({
-          provider: z.literal("openai-compatible"),
-          baseUrl: z.string().url(),
-          model: z.string().min(1),
-          dimensions: z.number().int().positive().optional(),
+          provider: z.literal("openai-compatible").describe("The embeddings API kind; only openai-compatible today."),
+          baseUrl: z.string().url().describe("The embeddings API's base URL including its version, e.g. http://localhost:11434/v1."),
+          model: z.string().min(1).describe("The embedding model's name, e.g. text-embedding-3-small or nomic-embed-text."),
+          dimensions: z.number().int().positive().optional().describe("Vector size to request, for models that can shorten their vectors; unset means the model's own."),
         })
         .optional()
         .describe(
