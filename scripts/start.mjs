@@ -30,8 +30,9 @@ It speaks LSP on stdin/stdout, so an editor starts it. Hook it up:
   Neovim:  require("agent_lsp").setup({ cmd = { "node", "${entry}", "--stdio" } })   (clients/neovim/README.md)
   Helix:   add clients/helix/languages.toml to ~/.config/helix/languages.toml          (clients/helix/README.md)
   VS Code: npm run package:vscode, then install clients/vscode/agent-lsp.vsix          (clients/vscode/README.md)
-  Zed, Emacs (eglot, lsp-mode): clients/README.md
-  Or install the command: npm i -g .   (then cmd = { "agent-lsp", "--stdio" })
+  Emacs:   (add-to-list 'load-path ".../clients/emacs") (require 'agent-lsp)          (clients/emacs/README.md)
+  Zed, Emacs lsp-mode: clients/README.md
+  Or install the command: npm pack && npm i -g ./agent-lsp-*.tgz   (then cmd = { "agent-lsp", "--stdio" })
 Set ANTHROPIC_API_KEY in the editor's environment.
 The server is now waiting for LSP messages on stdin (Ctrl-C to stop).
 `)

@@ -19,119 +19,160 @@ export interface MethodTriple<M extends string, P extends z.ZodType, R extends z
   result: R
   direction: "clientToServer" | "serverToClient"
   kind: "request" | "notification"
+  /** What the method does, one or two sentences (protocol/PROTOCOL.md is generated from it). */
+  summary: string
 }
 
 function request<M extends string, P extends z.ZodType, R extends z.ZodType>(
   method: M,
+  summary: string,
   params: P,
   result: R,
   direction: "clientToServer" | "serverToClient" = "clientToServer",
 ): MethodTriple<M, P, R> {
-  return { method, params, result, direction, kind: "request" }
+  return { method, params, result, direction, kind: "request", summary }
 }
 
 const Empty = z.object({})
-const TaskId = z.string().min(1)
+const TaskId = z.string().min(1).describe("The task, as agent/newTask returned it.")
 
 // ---- client → server --------------------------------------------------------------
 
 export const NewTask = request(
   AgentMethods.newTask,
+  "Starts a task and answers at once with its id; the work streams as agent/taskUpdate (or the transcript document).",
   z.object({
-    text: z.string().min(1, "text must not be empty"),
-    mode: z.string().optional(),
-    context: z.array(z.object({ uri: z.string(), range: Range.optional() })).optional(),
+    text: z.string().min(1, "text must not be empty").describe("What the agent should do, in the user's words."),
+    mode: z.string().optional().describe("The mode slug to start in; default: the mode set with agent/setMode, else agent.modes.default."),
+    context: z
+      .array(z.object({ uri: z.string().describe("A file URI."), range: Range.optional().describe("The selected range (LSP: end exclusive); whole file when absent.") }))
+      .optional()
+      .describe("What the user pointed at: a selection is quoted from the open buffer into the task text."),
   }),
-  z.object({ taskId: z.string() }),
+  z.object({ taskId: z.string().describe("The new task's id.") }),
 )
-export const SendMessage = request(AgentMethods.sendMessage, z.object({ taskId: TaskId, text: z.string() }), Empty)
-export const CancelTask = request(AgentMethods.cancelTask, z.object({ taskId: TaskId }), Empty)
-export const ResumeTask = request(AgentMethods.resumeTask, z.object({ taskId: TaskId }), Empty)
+export const SendMessage = request(
+  AgentMethods.sendMessage,
+  "Answers the task's open question, or continues a finished task with a new instruction.",
+  z.object({ taskId: TaskId, text: z.string().describe("The user's message.") }),
+  Empty,
+)
+export const CancelTask = request(
+  AgentMethods.cancelTask,
+  "Aborts the model stream, kills the running command's process group, rejects pending questions; the task becomes cancelled.",
+  z.object({ taskId: TaskId }),
+  Empty,
+)
+export const ResumeTask = request(AgentMethods.resumeTask, "Continues an interrupted or cancelled task.", z.object({ taskId: TaskId }), Empty)
 export const Respond = request(
   AgentMethods.respond,
+  "Answers a pending approval or question later (after a deferred answer, or one announced with window/showMessage); an error if none is pending.",
   z.object({
-    requestId: z.string().min(1),
-    /** The task the answer is meant for; when given, an answer to a request of another task is refused. */
-    taskId: z.string().min(1).optional(),
-    optionId: z.string().optional(),
-    answer: z.string().optional(),
-    feedback: z.string().optional(),
-    editedText: z.string().optional(),
+    requestId: z.string().min(1).describe("The requestId of the approval or question."),
+    taskId: z.string().min(1).optional().describe("The task the answer is meant for; when given, an answer to a request of another task is refused."),
+    optionId: z.string().optional().describe("The chosen approval option (its optionId; a kind or label is accepted too)."),
+    answer: z.string().optional().describe("The answer to a question."),
+    feedback: z.string().optional().describe("Why the user rejected, passed to the model."),
+    editedText: z.string().optional().describe("The file content as the user edited the proposal."),
   }),
   Empty,
 )
-export const ListTasks = request(AgentMethods.listTasks, Empty, z.object({ tasks: z.array(TaskSummary) }))
+export const ListTasks = request(
+  AgentMethods.listTasks,
+  "Lists the workspace's tasks, newest first.",
+  Empty,
+  z.object({ tasks: z.array(TaskSummary).describe("One summary per task.") }),
+)
 export const GetTask = request(
   AgentMethods.getTask,
+  "A task's whole conversation as the editor shows it, with its todos (to fill a transcript after a restart).",
   z.object({ taskId: TaskId }),
   z.object({
-    taskId: z.string(),
-    title: z.string(),
-    mode: z.string(),
-    status: TaskStatus,
-    parentId: z.string().optional(),
-    messages: z.array(TranscriptEntry),
-    todos: z.array(Todo),
+    taskId: z.string().describe("The task."),
+    title: z.string().describe("The first line of the task's text."),
+    mode: z.string().describe("The mode it is in now."),
+    status: TaskStatus.describe("The task's status now."),
+    parentId: z.string().optional().describe("The parent task, for a subtask."),
+    messages: z.array(TranscriptEntry).describe("The conversation, oldest first."),
+    todos: z.array(Todo).describe("The task's todo list."),
   }),
 )
 export const ListModes = request(
   AgentMethods.listModes,
+  "The modes a task can run in: built-in, global and the workspace's .roomodes.",
   Empty,
-  z.object({ modes: z.array(ModeSummary), defaultMode: z.string() }),
+  z.object({ modes: z.array(ModeSummary).describe("Every mode."), defaultMode: z.string().describe("The mode a new task starts in.") }),
 )
-export const SetMode = request(AgentMethods.setMode, z.object({ mode: z.string().min(1), taskId: z.string().optional() }), Empty)
+export const SetMode = request(
+  AgentMethods.setMode,
+  "Switches a task's mode; without taskId, sets the mode of the next task.",
+  z.object({ mode: z.string().min(1).describe("A mode slug from agent/listModes."), taskId: z.string().optional().describe("The task to switch; absent: the next task.") }),
+  Empty,
+)
 
 export const McpServerStatus = z.enum(["connecting", "connected", "error", "disabled", "untrusted"])
 export const ListMcpServers = request(
   AgentMethods.listMcpServers,
+  "The configured MCP servers and their state (extension).",
   Empty,
   z.object({
     servers: z.array(
       z.object({
-        name: z.string(),
-        source: z.enum(["global", "workspace"]),
-        status: McpServerStatus,
-        error: z.string().optional(),
-        tools: z.array(z.string()),
-        resources: z.number(),
+        name: z.string().describe("The server's name in mcp.json."),
+        source: z.enum(["global", "workspace"]).describe("Which mcp.json configured it."),
+        status: McpServerStatus.describe("connecting, connected, error, disabled, or untrusted (a workspace server not yet approved)."),
+        error: z.string().optional().describe("Why it failed."),
+        tools: z.array(z.string()).describe("Its tools' names."),
+        resources: z.number().describe("How many resources it offers."),
       }),
-    ),
+    ).describe("Every configured MCP server."),
   }),
 )
 export const ListCheckpoints = request(
   AgentMethods.listCheckpoints,
+  "A task's checkpoints: the snapshots taken before its changes (extension).",
   z.object({ taskId: TaskId }),
   z.object({
-    checkpoints: z.array(z.object({ id: z.string(), createdAt: z.string(), label: z.string(), files: z.array(z.string()) })),
+    checkpoints: z
+      .array(
+        z.object({
+          id: z.string().describe("Names it in the other checkpoint methods."),
+          createdAt: z.string().describe("When it was taken (ISO 8601)."),
+          label: z.string().describe("Before what it was taken."),
+          files: z.array(z.string()).describe("The files it holds changes for."),
+        }),
+      )
+      .describe("Oldest first."),
   }),
 )
 export const DiffCheckpoint = request(
   AgentMethods.diffCheckpoint,
-  z.object({ id: z.string().min(1), toId: z.string().optional() }),
-  z.object({ diff: z.string() }),
+  "A unified diff from a checkpoint to the workspace now, or to another checkpoint (extension).",
+  z.object({ id: z.string().min(1).describe("The checkpoint."), toId: z.string().optional().describe("The later checkpoint; absent: the workspace now.") }),
+  z.object({ diff: z.string().describe("Unified diff.") }),
 )
 export const RestoreCheckpoint = request(
   AgentMethods.restoreCheckpoint,
-  z.object({ id: z.string().min(1), rewindConversation: z.boolean().optional() }),
-  z.object({ restored: z.array(z.string()) }),
+  "Puts the workspace's files back as they were at a checkpoint; open buffers follow through workspace/applyEdit (extension).",
+  z.object({
+    id: z.string().min(1).describe("The checkpoint."),
+    rewindConversation: z.boolean().optional().describe("Also cut the task's conversation back to the checkpoint (nothing is deleted from the task file)."),
+  }),
+  z.object({ restored: z.array(z.string()).describe("The files restored.") }),
 )
 /** The codebase index of the workspace (codebase_search): how far it is, and what it holds. */
 export const IndexStatus = request(
   AgentMethods.indexStatus,
+  "The codebase index of the workspace (codebase_search): how far it is, and what it holds (extension).",
   z.object({}).passthrough(),
   z.object({
-    /** `disabled` when codebaseIndex.enabled is false or no folder is open. */
-    state: z.enum(["disabled", "indexing", "ready", "error"]),
-    /** Files and chunks indexed (all workspace folders together). */
-    files: z.number().int(),
-    chunks: z.number().int(),
-    /** True when an embedder is configured and vectors take part in the ranking. */
-    semantic: z.boolean(),
-    /** Progress or what went wrong, for the user. */
-    message: z.string().optional(),
-    /** Extension: chunks with vectors, and chunks still waiting for one (semantic only). */
-    embedded: z.number().int().optional(),
-    embedPending: z.number().int().optional(),
+    state: z.enum(["disabled", "indexing", "ready", "error"]).describe("`disabled` when codebaseIndex.enabled is false or no folder is open."),
+    files: z.number().int().describe("Files indexed (all workspace folders together)."),
+    chunks: z.number().int().describe("Chunks indexed (all workspace folders together)."),
+    semantic: z.boolean().describe("True when an embedder is configured and vectors take part in the ranking."),
+    message: z.string().optional().describe("Progress or what went wrong, for the user."),
+    embedded: z.number().int().optional().describe("Chunks with vectors (semantic only)."),
+    embedPending: z.number().int().optional().describe("Chunks still waiting for a vector (semantic only)."),
   }),
 )
 
@@ -178,60 +219,76 @@ export const TaskUpdateNotification: MethodTriple<
   z.ZodVoid
 > = {
   method: AgentMethods.taskUpdate,
-  params: z.object({ taskId: z.string(), seq: z.number().int(), update: TaskUpdate }),
+  params: z.object({
+    taskId: z.string().describe("The task."),
+    seq: z.number().int().describe("Increases by one per update of the task: a gap means a lost update."),
+    update: TaskUpdate.describe("What happened, discriminated by `kind`."),
+  }),
   result: z.void(),
   direction: "serverToClient",
   kind: "notification",
+  summary: "One step of a task as it runs (clients that declared taskUpdates).",
 }
 
 /** A client that declared `deferredAnswers` may answer at once with this and answer later with agent/respond. */
-export const Deferred = z.object({ deferred: z.literal(true) })
+export const Deferred = z.object({ deferred: z.literal(true).describe("The answer comes later, with agent/respond.") })
 
 export const RequestApproval = request(
   AgentMethods.requestApproval,
+  "Asks the user to approve a tool call, with its diff or command (clients that declared requestApproval).",
   z.object({
-    requestId: z.string(),
-    taskId: z.string(),
-    callId: z.string(),
-    tool: z.string(),
-    title: z.string(),
-    detail: z.string(),
-    /** Unified diff of a proposed edit. */
-    diff: z.string().optional(),
-    /** Full command line of a proposed command. */
-    command: z.string().optional(),
-    /** Full proposed file content, for clients that let the user edit it. */
-    proposedText: z.string().optional(),
-    options: z.array(ApprovalOption),
+    requestId: z.string().describe("Names the request in agent/respond."),
+    taskId: z.string().describe("The task asking."),
+    callId: z.string().describe("The tool call (as in toolCall updates)."),
+    tool: z.string().describe("The tool's name."),
+    title: z.string().describe("One line to ask with."),
+    detail: z.string().describe("More about what would happen (paths, working folder)."),
+    diff: z.string().optional().describe("Unified diff of a proposed edit (a new file: against /dev/null)."),
+    command: z.string().optional().describe("The full command line of a proposed command."),
+    proposedText: z.string().optional().describe("The whole proposed file content, for clients that show or let the user edit it."),
+    options: z.array(ApprovalOption).describe("The answers to offer, in order."),
   }),
   z.union([
     Deferred,
-    z.object({ optionId: z.string(), feedback: z.string().optional(), editedText: z.string().optional() }),
+    z.object({
+      optionId: z.string().describe("The chosen option."),
+      feedback: z.string().optional().describe("Why the user rejected, passed to the model."),
+      editedText: z.string().optional().describe("The file content as the user edited the proposal."),
+    }),
   ]),
   "serverToClient",
 )
 export const AskFollowup = request(
   AgentMethods.askFollowup,
+  "Asks the user the model's question, with suggested answers (clients that declared askFollowup).",
   z.object({
-    requestId: z.string(),
-    taskId: z.string(),
-    question: z.string(),
-    suggestions: z.array(z.object({ text: z.string(), mode: z.string().optional() })),
+    requestId: z.string().describe("Names the question in agent/respond."),
+    taskId: z.string().describe("The task asking."),
+    question: z.string().describe("The whole question (may be long: show it whole)."),
+    suggestions: z
+      .array(z.object({ text: z.string().describe("A suggested answer."), mode: z.string().optional().describe("The mode the task switches to with this answer.") }))
+      .describe("Suggested answers; the user may also type their own."),
   }),
-  z.union([Deferred, z.object({ answer: z.string() })]),
+  z.union([Deferred, z.object({ answer: z.string().describe("The user's answer.") })]),
   "serverToClient",
 )
 export const SaveDocuments = request(
   AgentMethods.saveDocuments,
-  z.object({ uris: z.array(z.string()) }),
-  z.object({ saved: z.array(z.string()) }),
+  "Asks the editor to save buffers the agent edited, so the file is never written behind them (clients that declared saveDocuments).",
+  z.object({ uris: z.array(z.string()).describe("The documents to save.") }),
+  z.object({ saved: z.array(z.string()).describe("The documents now saved (a buffer with the user's own unsaved changes is left out).") }),
   "serverToClient",
 )
 
 export const Diagnostics = request(
   AgentMethods.diagnostics,
-  z.object({ uris: z.array(z.string()) }),
-  z.object({ diagnostics: z.array(z.object({ uri: z.string(), items: z.array(Diagnostic) })) }),
+  "Asks the editor for its own diagnostics of files the agent edited, to tell the model about new problems (clients that declared experimental.agentDiagnostics).",
+  z.object({ uris: z.array(z.string()).describe("The files to report on.") }),
+  z.object({
+    diagnostics: z
+      .array(z.object({ uri: z.string().describe("The file."), items: z.array(Diagnostic).describe("Its diagnostics now.") }))
+      .describe("One entry per file the editor knows diagnostics of."),
+  }),
   "serverToClient",
 )
 

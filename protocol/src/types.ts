@@ -11,23 +11,23 @@ export type TaskStatus = z.infer<typeof TaskStatus>
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed"])
 /** One item of a task's todo list. */
-export const Todo = z.object({ text: z.string(), status: TodoStatus })
+export const Todo = z.object({ text: z.string().describe("What to do."), status: TodoStatus.describe("pending, in_progress or completed.") })
 export type Todo = z.infer<typeof Todo>
 
 /** One tool call as shown in a transcript. */
 export const TranscriptToolCall = z.object({
-  callId: z.string(),
-  tool: z.string(),
-  params: z.unknown(),
-  result: z.object({ isError: z.boolean(), summary: z.string() }).optional(),
+  callId: z.string().describe("The tool call's id."),
+  tool: z.string().describe("The tool's name."),
+  params: z.unknown().describe("The parameters the model gave."),
+  result: z.object({ isError: z.boolean().describe("Whether it failed."), summary: z.string().describe("A short account of the result.") }).optional().describe("Absent while it runs."),
 })
 /** One message of a task's conversation, as the editor shows it. */
 export const TranscriptEntry = z.object({
-  role: z.enum(["user", "assistant"]),
+  role: z.enum(["user", "assistant"]).describe("Who said it."),
   /** ISO 8601 time. */
-  at: z.string(),
-  text: z.string().optional(),
-  toolCalls: z.array(TranscriptToolCall).optional(),
+  at: z.string().describe("When (ISO 8601)."),
+  text: z.string().optional().describe("The message's text."),
+  toolCalls: z.array(TranscriptToolCall).optional().describe("The assistant's tool calls with their results."),
 })
 export type TranscriptEntry = z.infer<typeof TranscriptEntry>
 
@@ -36,35 +36,38 @@ export type ToolCallStatus = z.infer<typeof ToolCallStatus>
 
 /** The `update` of an agent/taskUpdate notification, discriminated by `kind`. */
 export const TaskUpdate = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("text"), delta: z.string() }),
-  z.object({ kind: z.literal("reasoning"), delta: z.string() }),
+  z.object({ kind: z.literal("text"), delta: z.string().describe("More of the model's reply, to append.") }),
+  z.object({ kind: z.literal("reasoning"), delta: z.string().describe("More of the model's thinking, to append.") }),
   z.object({
     kind: z.literal("toolCall"),
-    callId: z.string(),
-    tool: z.string(),
+    callId: z.string().describe("The call's id; later updates of the same call repeat it."),
+    tool: z.string().describe("The tool's name."),
     /** Partial while streaming: what could be parsed so far. */
-    params: z.unknown(),
-    status: ToolCallStatus,
+    params: z.unknown().describe("The parameters (partial while streaming)."),
+    status: ToolCallStatus.describe("Where the call is: streaming, awaitingApproval, running, done, error, denied or skipped."),
   }),
-  z.object({ kind: z.literal("toolResult"), callId: z.string(), tool: z.string(), isError: z.boolean(), summary: z.string() }),
-  z.object({ kind: z.literal("commandOutput"), callId: z.string(), chunk: z.string() }),
-  z.object({ kind: z.literal("todos"), todos: z.array(Todo) }),
-  z.object({ kind: z.literal("mode"), mode: z.string() }),
-  z.object({ kind: z.literal("status"), status: TaskStatus, message: z.string().optional() }),
-  z.object({ kind: z.literal("subtask"), childTaskId: z.string() }),
-  z.object({ kind: z.literal("checkpoint"), checkpointId: z.string(), label: z.string() }),
-  z.object({ kind: z.literal("completed"), result: z.string() }),
-  z.object({ kind: z.literal("error"), message: z.string() }),
+  z.object({
+    kind: z.literal("toolResult"),
+    callId: z.string().describe("The call."),
+    tool: z.string().describe("The tool's name."),
+    isError: z.boolean().describe("Whether it failed."),
+    summary: z.string().describe("A short account of the result."),
+  }),
+  z.object({ kind: z.literal("commandOutput"), callId: z.string().describe("The execute_command call."), chunk: z.string().describe("More output, to append.") }),
+  z.object({ kind: z.literal("todos"), todos: z.array(Todo).describe("The whole todo list now.") }),
+  z.object({ kind: z.literal("mode"), mode: z.string().describe("The task's mode now.") }),
+  z.object({ kind: z.literal("status"), status: TaskStatus.describe("The task's status now."), message: z.string().optional().describe("Why (a limit reached, an error).") }),
+  z.object({ kind: z.literal("subtask"), childTaskId: z.string().describe("The subtask that runs while this task is paused.") }),
+  z.object({ kind: z.literal("checkpoint"), checkpointId: z.string().describe("Names it in the checkpoint methods."), label: z.string().describe("Before what it was taken.") }),
+  z.object({ kind: z.literal("completed"), result: z.string().describe("The model's account of what it did.") }),
+  z.object({ kind: z.literal("error"), message: z.string().describe("What went wrong.") }),
   z.object({
     kind: z.literal("usage"),
-    inputTokens: z.number(),
-    outputTokens: z.number(),
-    /** Input tokens read from the provider's prompt cache (billed far below plain input). */
-    cacheReadTokens: z.number().optional(),
-    /** Input tokens written to the prompt cache (Anthropic bills them above plain input). */
-    cacheWriteTokens: z.number().optional(),
-    /** Estimated from list prices; absent when the model's price is unknown. */
-    costUsd: z.number().optional(),
+    inputTokens: z.number().describe("Input tokens of the task so far."),
+    outputTokens: z.number().describe("Output tokens of the task so far."),
+    cacheReadTokens: z.number().optional().describe("Input tokens read from the provider's prompt cache (billed far below plain input)."),
+    cacheWriteTokens: z.number().optional().describe("Input tokens written to the prompt cache (Anthropic bills them above plain input)."),
+    costUsd: z.number().optional().describe("Estimated cost of the task so far in US dollars, from list prices; absent when the model's price is unknown."),
   }),
 ])
 export type TaskUpdate = z.infer<typeof TaskUpdate>
@@ -72,37 +75,41 @@ export type TaskUpdateKind = TaskUpdate["kind"]
 
 export const ApprovalOptionKind = z.enum(["allow_once", "allow_always", "reject_once", "reject_always"])
 export type ApprovalOptionKind = z.infer<typeof ApprovalOptionKind>
-export const ApprovalOption = z.object({ optionId: z.string(), label: z.string(), kind: ApprovalOptionKind })
+export const ApprovalOption = z.object({
+  optionId: z.string().describe("What to answer with."),
+  label: z.string().describe("What to show (Allow once, Always allow, Reject…)."),
+  kind: ApprovalOptionKind.describe("allow_once, allow_always, reject_once or reject_always."),
+})
 export type ApprovalOption = z.infer<typeof ApprovalOption>
 
 export const TaskSummary = z.object({
-  taskId: z.string(),
-  title: z.string(),
-  mode: z.string(),
-  status: TaskStatus,
-  parentId: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  taskId: z.string().describe("The task."),
+  title: z.string().describe("The first line of its text."),
+  mode: z.string().describe("Its mode now."),
+  status: TaskStatus.describe("Its status now."),
+  parentId: z.string().optional().describe("The parent, for a subtask."),
+  createdAt: z.string().describe("When it started (ISO 8601)."),
+  updatedAt: z.string().describe("When it last changed (ISO 8601)."),
 })
 export type TaskSummary = z.infer<typeof TaskSummary>
 
 export const ModeSource = z.enum(["builtin", "global", "workspace"])
 export const ModeSummary = z.object({
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  groups: z.array(z.string()),
-  source: ModeSource,
+  slug: z.string().describe("What to pass to agent/setMode."),
+  name: z.string().describe("The display name."),
+  description: z.string().describe("What the mode is for."),
+  groups: z.array(z.string()).describe("The tool groups it allows (read, edit, command, mcp, …)."),
+  source: ModeSource.describe("builtin, global or workspace (.roomodes)."),
 })
 export type ModeSummary = z.infer<typeof ModeSummary>
 
 /** An LSP Diagnostic, as the editor reports it (agent/diagnostics). Fields beyond these are ignored. */
 export const Diagnostic = z.object({
-  range: Range,
+  range: Range.describe("Where (LSP Range)."),
   /** 1 error, 2 warning, 3 information, 4 hint (LSP DiagnosticSeverity); absent means error. */
-  severity: z.number().int().min(1).max(4).optional(),
-  code: z.union([z.string(), z.number()]).optional(),
-  source: z.string().optional(),
-  message: z.string(),
+  severity: z.number().int().min(1).max(4).optional().describe("1 error, 2 warning, 3 information, 4 hint; absent means error."),
+  code: z.union([z.string(), z.number()]).optional().describe("The checker's code for the problem."),
+  source: z.string().optional().describe("The checker (tsc, eslint…)."),
+  message: z.string().describe("What is wrong."),
 })
 export type Diagnostic = z.infer<typeof Diagnostic>

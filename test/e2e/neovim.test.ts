@@ -21,19 +21,33 @@ interface Observed {
   modeCompletions: string[]
   statusline: string
   lspLog?: string
+  /** Per approval asked: the lines of the floating windows open while vim.ui.select waited. */
+  floats: string[][]
+  transcriptStatusline: string
+  after?: { defaultMode?: string; finishedMode?: string; statusline?: string }
 }
 
 const ORIGINAL = "hello\nworld\n"
 
-/** The Lua scenario: open a.txt, :AgentTask, answer the approval with `choice` from a later tick. */
-function scenario(choice: string, feedback: string | null): string {
+/**
+ * The Lua scenario: open a.txt, run `command` (default `:AgentTask change hello to hello there`), answer the
+ * approval with `choice` from a later tick; `after` is Lua run once the task ended (it may fill observed.after).
+ */
+function scenario(choice: string, feedback: string | null, command = "AgentTask change hello to hello there", after = ""): string {
   return `
-    local observed = { selects = {}, notes = {} }
+    local observed = { selects = {}, notes = {}, floats = {} }
     local orig_notify = vim.notify
     vim.notify = function(msg, level) table.insert(observed.notes, tostring(msg)) end
     -- Like a real picker (telescope, fzf): the choice comes back from a later event-loop tick.
     vim.ui.select = function(items, opts, on_choice)
       table.insert(observed.selects, opts.prompt or "")
+      local floats = {}
+      for _, win in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(win).relative ~= "" then
+          vim.list_extend(floats, vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false))
+        end
+      end
+      table.insert(observed.floats, floats)
       vim.defer_fn(function()
         for _, item in ipairs(items) do
           local label = opts.format_item and opts.format_item(item) or tostring(item)
@@ -60,6 +74,7 @@ function scenario(choice: string, feedback: string | null): string {
       observed.modified = vim.api.nvim_buf_get_option(buf, "modified")
       local tbuf = state.active and require("agent_lsp.transcript").buffer(state.active)
       observed.transcript = tbuf and vim.api.nvim_buf_get_lines(tbuf, 0, -1, false) or {}
+      observed.transcriptStatusline = state.active and require("agent_lsp.transcript").status_line(state.active) or ""
       local log = io.open(vim.fn.stdpath("cache") .. "/lsp.log", "r")
       if log then observed.lspLog = log:read("*a"):sub(-3000) log:close() end
       observe(observed)
@@ -68,11 +83,12 @@ function scenario(choice: string, feedback: string | null): string {
     if not ready then finish() error("the agent client never initialized") end
     -- :AgentMode completes the server's mode names (agent/listModes).
     observed.modeCompletions = vim.fn.getcompletion("AgentMode a", "cmdline")
-    vim.cmd("AgentTask change hello to hello there")
+    vim.cmd(${JSON.stringify(command)})
     vim.wait(45000, function()
       local t = state.active and state.tasks[state.active]
       return t ~= nil and (t.status == "completed" or t.status == "failed" or t.status == "cancelled")
     end, 20)
+    ${after}
     finish()
     vim.notify = orig_notify
     for _, client in ipairs(vim.lsp.get_active_clients()) do client.stop() end
@@ -152,6 +168,47 @@ describe("Neovim plugin end to end (headless nvim, built server, fake model)", (
     expect(last).toMatch(/reject|denied|declined/i)
     expect(last).toContain("keep hello as it is")
     expect(seen!.transcript.join("\n")).toMatch(/apply_diff.*denied/)
+    expect(run.code, run.stderr).toBe(0)
+  }, 90_000)
+
+  it("draws the diff before asking, quotes exactly the selected lines, keeps two replies apart, and :AgentMode after the end sets the next task's mode", async () => {
+    await import("node:fs/promises").then((fs) => fs.writeFile(ws.path("a.txt"), "hello\nworld\nthird\nfourth\n"))
+    fake = await startFakeAnthropic([
+      { text: "done", stop: "end_turn" },
+      { text: "done", toolCalls: [{ name: "apply_diff", input: { path: "a.txt", diff } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "Changed." } }] },
+    ])
+    const after = `
+      vim.cmd("AgentMode architect")
+      local client = require("agent_lsp.client").get(buf)
+      vim.wait(3000, function() return false end, 200)
+      local modes = client.request_sync("agent/listModes", {}, 3000, buf)
+      local task = client.request_sync("agent/getTask", { taskId = state.active }, 3000, buf)
+      observed.after = {
+        defaultMode = modes and modes.result and modes.result.defaultMode,
+        finishedMode = task and task.result and task.result.mode,
+        statusline = require("agent_lsp").statusline(),
+      }
+    `
+    const run = await runNvim<Observed>(scenario("Allow once", null, "2,3AgentTask explain these lines", after), { cwd: ws.root, env: env(), timeoutMs: 60_000 })
+    const seen = run.observed
+    expect(seen, `nvim wrote nothing (exit ${run.code})\n${run.stderr}`).toBeDefined()
+    const context = JSON.stringify({ ...seen, stderr: run.stderr }, null, 1)
+    expect(seen!.status, context).toBe("completed")
+    // The diff float was open (and redrawn) while vim.ui.select waited.
+    expect(seen!.floats[0], context).toEqual(expect.arrayContaining(["-hello", "+hello there"]))
+    // Lines 2-3 as context: "world" and "third", not "fourth" (the range ends at line 3, character 0).
+    const first = JSON.stringify(fake.requests[0]!.body.messages[0])
+    expect(first).toContain("lines 2-3")
+    expect(first).toContain("world\\nthird")
+    expect(first).not.toContain("fourth")
+    // Two model replies that both said "done" are two paragraphs, not "donedone".
+    expect(seen!.transcript.join("\n")).not.toContain("donedone")
+    expect(seen!.transcript.filter((l) => l === "done")).toHaveLength(2)
+    // The transcript window's own statusline shows the end of the task.
+    expect(seen!.transcriptStatusline).toMatch(/^agent: completed/)
+    // :AgentMode after the task ended changed the next task's mode and left the finished task alone.
+    expect(seen!.after, context).toEqual({ defaultMode: "architect", finishedMode: "code", statusline: expect.stringMatching(/^agent: completed/) })
     expect(run.code, run.stderr).toBe(0)
   }, 90_000)
 })

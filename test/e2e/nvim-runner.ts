@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from "node:child_process"
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { spawnSync } from "node:child_process"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { runEditorProcess, type EditorRun } from "./editor-process"
 
 /** The Neovim plugin folder of this checkout (put on the runtimepath of every test Neovim). */
 export const PLUGIN_DIR = resolve(import.meta.dirname, "..", "..", "clients", "neovim")
@@ -9,13 +10,8 @@ export const PLUGIN_DIR = resolve(import.meta.dirname, "..", "..", "clients", "n
 /** Whether `nvim` is on PATH (CI installs Debian's 0.7.2; `apt-get install -y neovim`). */
 export const hasNvim = spawnSync("nvim", ["--version"], { stdio: "ignore" }).status === 0
 
-export interface NvimRun<T> {
-  code: number | null
-  /** What the script wrote with `observe(tbl)` (JSON), or undefined if it never did. */
-  observed: T | undefined
-  stderr: string
-  stdout: string
-}
+/** How a headless Neovim run ended; `observed` is what the script passed to `observe(tbl)`. */
+export type NvimRun<T> = EditorRun<T>
 
 /**
  * Runs `nvim --headless -n` in `cwd` with a minimal init that loads the plugin from the checkout, then
@@ -63,24 +59,12 @@ export async function runNvim<T = Record<string, unknown>>(
     XDG_CACHE_HOME: join(dir, "cache"),
     ...options.env,
   }
-  const child = spawn("nvim", ["--headless", "-n", "-u", init, "-c", `luafile ${main}`], {
+  const run = await runEditorProcess<T>("nvim", ["--headless", "-n", "-u", init, "-c", `luafile ${main}`], {
     cwd: options.cwd,
     env,
-    stdio: ["ignore", "pipe", "pipe"],
+    timeoutMs: options.timeoutMs ?? 20_000,
+    observationFile: out,
   })
-  let stdout = ""
-  let stderr = ""
-  child.stdout.on("data", (d) => (stdout += d))
-  child.stderr.on("data", (d) => (stderr += d))
-  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000)
-  const code = await new Promise<number | null>((done) => child.on("close", (c) => done(c)))
-  clearTimeout(timer)
-  let observed: T | undefined
-  try {
-    observed = JSON.parse(await readFile(out, "utf8")) as T
-  } catch {
-    observed = undefined
-  }
   await rm(dir, { recursive: true, force: true })
-  return { code, observed, stderr, stdout }
+  return run
 }

@@ -27,6 +27,13 @@ describe("work-done progress", () => {
     expect(values.some((v) => v.kind === "report" && /building step (one|two)/.test(v.message))).toBe(true)
     const taskCreates = server.serverRequests.filter((r) => r.method === "window/workDoneProgress/create" && !String(r.params.token).startsWith("agent-index-"))
     expect(taskCreates).toHaveLength(1)
+    // Nothing that trails the end begins a progress the editor would show forever.
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const begun = server.serverRequests
+      .filter((r) => r.method === "window/workDoneProgress/create" && !String(r.params.token).startsWith("agent-index-"))
+      .map((r) => r.params.token)
+    const ended = server.progress.filter((p) => p.value.kind === "end" && !String(p.token).startsWith("agent-index-")).map((p) => p.token)
+    expect(ended).toEqual(begun)
   })
 
   it("cancels the task when the user cancels its progress", async () => {

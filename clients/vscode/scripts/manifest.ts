@@ -14,7 +14,10 @@ const KEEP = ["type", "default", "enum", "items", "minimum", "maximum", "exclusi
 const TOO_BIG = Number.MAX_SAFE_INTEGER
 
 function describe(path: string, schema: Json): string {
-  const base = typeof schema.description === "string" ? schema.description : `agent-lsp setting \`agent.${path}\`.`
+  // One source for the text: the schema's .describe(). A key without one is a mistake, not a placeholder.
+  if (typeof schema.description !== "string" || schema.description.trim() === "")
+    throw new Error(`agent.${path} has no description: add .describe("…") to it in server/src/config/schema.ts`)
+  const base = schema.description
   const trusted = TRUSTED_ONLY_KEYS.some((k) => path === k || path.startsWith(`${k}.`))
   return trusted ? `${base} User settings only: the server ignores it from workspace settings, which a cloned repository can set.` : base
 }
@@ -40,8 +43,15 @@ export function settingProperties(): Record<string, Json> {
       return
     }
     const trusted = TRUSTED_ONLY_KEYS.some((k) => path === k || path.startsWith(`${k}.`))
+    const cleaned = clean(schema)
+    // An optional key has no default: say so with null, or VS Code invents one from the type (0, "")
+    // that the schema rejects (contextWindow: 0).
+    if (!("default" in cleaned)) {
+      cleaned.default = null
+      if (typeof cleaned.type === "string") cleaned.type = [cleaned.type, "null"]
+    }
     out[`agent.${path}`] = {
-      ...clean(schema),
+      ...cleaned,
       markdownDescription: describe(path, schema),
       // "machine": VS Code itself refuses the key in workspace settings, matching the server's trust rule.
       ...(trusted ? { scope: "machine" } : {}),

@@ -48,6 +48,7 @@ export async function requestApproval(
   req: ParamsOf<"requestApproval">,
 ): Promise<ResultOf<"requestApproval">> {
   let proposedUri: UriLike | undefined
+  let emptyUri: UriLike | undefined
   if (req.proposedText !== undefined) {
     const target = req.diff ? diffTarget(req.diff) : undefined
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
@@ -55,7 +56,13 @@ export async function requestApproval(
       const path = target.startsWith("/") ? target : `${folder}/${target}`
       proposedUri = proposed.uriFor(vscode, req.requestId, path)
       proposed.set(proposedUri, req.proposedText)
-      await vscode.commands.executeCommand("vscode.diff", vscode.Uri.file(path), proposedUri, `${req.title} (proposed)`, { preview: true })
+      // A new file has nothing on disk to compare with: diff against an empty document, not a missing file.
+      if (isNewFile(req.diff!)) {
+        emptyUri = proposed.uriFor(vscode, `${req.requestId}-empty`, path)
+        proposed.set(emptyUri, "")
+      }
+      const title = `${req.title} (${emptyUri ? "new file" : "proposed"})`
+      await vscode.commands.executeCommand("vscode.diff", emptyUri ?? vscode.Uri.file(path), proposedUri, title, { preview: true })
     }
   }
   try {
@@ -71,9 +78,33 @@ export async function requestApproval(
     }
     return { optionId: chosen.optionId }
   } finally {
-    if (proposedUri) proposed.delete(proposedUri)
+    if (proposedUri) {
+      await closeDiffTabs(vscode, proposedUri)
+      proposed.delete(proposedUri)
+    }
+    if (emptyUri) proposed.delete(emptyUri)
   }
 }
+
+/** Whether a unified diff creates its file (`--- /dev/null`). */
+export function isNewFile(diff: string): boolean {
+  return diff.split("\n").some((line) => line.startsWith("--- /dev/null"))
+}
+
+/** Closes the diff tabs showing `modified` (the approval's proposed text) once the approval is answered. */
+async function closeDiffTabs(vscode: VscodeApi, modified: UriLike): Promise<void> {
+  const groups = vscode.window.tabGroups
+  if (!groups) return
+  const target = modified.toString()
+  for (const group of groups.all)
+    for (const tab of group.tabs) {
+      const input = tab.input as { modified?: { toString(): string } } | undefined
+      if (input?.modified?.toString() === target) await groups.close(tab as never)
+    }
+}
+
+/** Characters a quick pick placeholder shows before it cuts the text. */
+const LONG_QUESTION = 80
 
 interface SuggestionItem extends QuickPickItemLike {
   answer?: string
@@ -84,6 +115,20 @@ interface SuggestionItem extends QuickPickItemLike {
  * question is answered later with agent.sendMessage, so it resolves deferred and the task waits.
  */
 export async function askFollowup(vscode: VscodeApi, state: TaskState, req: ParamsOf<"askFollowup">): Promise<ResultOf<"askFollowup">> {
+  // A quick pick's placeholder is one short line: a longer question is shown whole in a modal first.
+  if (req.question.length > LONG_QUESTION || req.question.includes("\n")) {
+    const typeOwn = "Type an answer…"
+    const labels = req.suggestions.map((s) => s.text)
+    const chosen = await vscode.window.showWarningMessage("The agent asks", { modal: true, detail: req.question }, ...labels, typeOwn)
+    if (chosen !== undefined && chosen !== typeOwn) return { answer: chosen }
+    if (chosen === typeOwn) {
+      const typed = await vscode.window.showInputBox({ prompt: "Your answer", placeHolder: req.question.slice(0, LONG_QUESTION), ignoreFocusOut: true })
+      if (typed) return { answer: typed }
+    }
+    state.pendingQuestion.set(req.taskId, req.requestId)
+    void vscode.window.showInformationMessage("The agent waits for your answer: use “Agent: Send Message”.")
+    return { deferred: true }
+  }
   const items: SuggestionItem[] = [
     ...req.suggestions.map((s) => ({ label: s.text, description: s.mode ? `switches to ${s.mode}` : undefined, answer: s.text })),
     { label: "Type an answer…" },

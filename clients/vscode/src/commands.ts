@@ -6,6 +6,9 @@ import type { TaskState } from "./task-state"
 import type { OutputTranscript } from "./transcript"
 import type { ClientLike, QuickPickItemLike, VscodeApi } from "./vscode-api"
 
+/** Statuses in which a task still runs or waits for the user. */
+const LIVE = new Set(["running", "waiting", "paused"])
+
 /** The editor selection a new task gets as context (uri + LSP range), when there is one. */
 export interface SelectionContext {
   uri: string
@@ -59,14 +62,19 @@ export class AgentCommands {
     if (taskId) await this.request(AgentMethods.cancelTask, { taskId } satisfies ParamsOf<"cancelTask">)
   }
 
-  /** agentLsp.setMode: picks one of the server's modes (agent/listModes). */
+  /**
+   * agentLsp.setMode: picks one of the server's modes (agent/listModes) for the running task, or, when
+   * none runs, for the next task (a finished task keeps its mode).
+   */
   async setMode(): Promise<void> {
     const { modes, defaultMode } = await this.request<ResultOf<"listModes">>(AgentMethods.listModes, {})
     const items = modes.map((m: ModeSummary) => ({ label: m.slug, description: m.name, detail: m.description }))
-    const current = (this.state.active && this.state.mode.get(this.state.active)) ?? defaultMode
-    const picked = await this.vscode.window.showQuickPick(items, { placeHolder: `Mode (now ${current})` })
+    const live = this.state.active !== undefined && LIVE.has(this.state.status.get(this.state.active) ?? "running")
+    const taskId = live ? this.state.active : undefined
+    const current = (taskId && this.state.mode.get(taskId)) ?? defaultMode
+    const picked = await this.vscode.window.showQuickPick(items, { placeHolder: taskId ? `Mode of the running task (now ${current})` : `Mode of the next task (now ${current})` })
     if (!picked) return
-    await this.request(AgentMethods.setMode, { mode: picked.label, taskId: this.state.active } satisfies ParamsOf<"setMode">)
+    await this.request(AgentMethods.setMode, (taskId ? { mode: picked.label, taskId } : { mode: picked.label }) satisfies ParamsOf<"setMode">)
   }
 
   /** agentLsp.showTasks: picks a task to make active and replay into the transcript; offers resume. */

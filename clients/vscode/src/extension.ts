@@ -9,7 +9,7 @@ import { AgentCommands, type SelectionContext } from "./commands"
 import { SETTING_KEYS } from "./setting-keys"
 import { editorDiagnostics } from "./diagnostics"
 import { saveDocuments } from "./save-documents"
-import { agentCapabilities, initializationSettings, serverLaunch, vscodeRipgrep } from "./startup"
+import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
 import { TaskState } from "./task-state"
 import { OutputTranscript } from "./transcript"
 
@@ -23,10 +23,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     launch.kind === "module"
       ? { module: launch.module, transport: TransportKind.stdio }
       : { command: launch.command, args: launch.args, transport: undefined }
+  const leaves = settingLeaves(context.extension.packageJSON)
   const channel = vscode.window.createOutputChannel("Agent")
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
-    synchronize: { configurationSection: "agent" },
+    // No synchronize.configurationSection: it would push every default in didChangeConfiguration. The
+    // server pulls workspace/configuration instead, answered below with explicitly set values only.
+    middleware: {
+      workspace: {
+        configuration: async (params, token, next) => {
+          const answer = await next(params, token)
+          if (!Array.isArray(answer)) return answer
+          const agentConfig = vscode.workspace.getConfiguration("agent")
+          return params.items.map((item, i) => (item.section === "agent" ? explicitSettings(leaves, (key) => agentConfig.inspect(key)) : answer[i]))
+        },
+      },
+    },
     initializationOptions: {
       agent: initializationSettings(SETTING_KEYS, (key) => config.inspect(key), vscodeRipgrep(vscode.env.appRoot, existsSync)),
     },
@@ -65,6 +77,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     lc.onRequest(AgentMethods.askFollowup, (params: ParamsOf<"askFollowup">) => askFollowup(vscode, state, params)),
     lc.onRequest(AgentMethods.saveDocuments, (params: ParamsOf<"saveDocuments">) => saveDocuments(vscode, params)),
     lc.onRequest(AgentMethods.diagnostics, (params: ParamsOf<"diagnostics">) => editorDiagnostics(vscode, params)),
+  )
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      // settings: null makes the server pull workspace/configuration (the middleware's answer).
+      if (event.affectsConfiguration("agent")) void lc.sendNotification("workspace/didChangeConfiguration", { settings: null })
+    }),
   )
 
   const commands = new AgentCommands(vscode, lc, state, transcript)

@@ -11,8 +11,12 @@ export function agentCapabilities(): Record<string, boolean> {
  */
 export function vscodeRipgrep(appRoot: string, exists: (path: string) => boolean, platform = process.platform): string | undefined {
   const exe = platform === "win32" ? "rg.exe" : "rg"
+  const arch = process.arch
   const candidates = [
     `${appRoot}/node_modules/@vscode/ripgrep/bin/${exe}`,
+    // Newer builds (code-server 4.139) ship one binary per platform in @vscode/ripgrep-universal.
+    `${appRoot}/node_modules/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`,
+    `${appRoot}/node_modules/@vscode/ripgrep-universal/bin/${platform}/${exe}`,
     `${appRoot}/node_modules.asar.unpacked/@vscode/ripgrep/bin/${exe}`,
     `${appRoot}/node_modules/vscode-ripgrep/bin/${exe}`,
     `${appRoot}/node_modules.asar.unpacked/vscode-ripgrep/bin/${exe}`,
@@ -23,6 +27,43 @@ export function vscodeRipgrep(appRoot: string, exists: (path: string) => boolean
 /** What `workspace.getConfiguration("agent").inspect(key)` answers (the part used here). */
 export interface InspectLike {
   globalValue?: unknown
+  workspaceValue?: unknown
+  workspaceFolderValue?: unknown
+}
+
+/** A leaf setting of the extension's manifest: its key under `agent.` and whether it is user-settings only. */
+export interface SettingLeaf {
+  key: string
+  trusted: boolean
+}
+
+/** The leaf settings of package.json `contributes.configuration` ("machine" scope marks the trusted ones). */
+export function settingLeaves(packageJson: { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } }): SettingLeaf[] {
+  const properties = packageJson.contributes?.configuration?.properties ?? {}
+  return Object.entries(properties)
+    .filter(([key]) => key.startsWith("agent.") && !key.startsWith("agent.client."))
+    .map(([key, schema]) => ({ key: key.slice("agent.".length), trusted: schema.scope === "machine" }))
+}
+
+/**
+ * The answer to workspace/configuration section "agent": only values someone set, never VS Code's
+ * defaults (VS Code answers every registered key with its default, and the server would count each as
+ * set: overriding the user's global settings file, and warning about every trusted key). Workspace and
+ * folder values of every key; user values only of keys the server accepts from this source (trusted keys
+ * go in initializationOptions instead, so they never reach the server twice and never warn).
+ */
+export function explicitSettings(leaves: readonly SettingLeaf[], inspect: (key: string) => InspectLike | undefined): Record<string, unknown> {
+  const agent: Record<string, unknown> = {}
+  for (const { key, trusted } of leaves) {
+    const info = inspect(key)
+    const value = info?.workspaceFolderValue ?? info?.workspaceValue ?? (trusted ? undefined : info?.globalValue)
+    if (value === undefined || value === null) continue
+    const path = key.split(".")
+    let node = agent
+    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>
+    node[path.at(-1)!] = value
+  }
+  return agent
 }
 
 /**

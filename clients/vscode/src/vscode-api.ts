@@ -24,6 +24,11 @@ export interface TextDocumentLike {
   save(): Thenable<boolean>
 }
 
+/** An editor tab; a diff tab's input has `original` and `modified` URIs. */
+export interface TabLike {
+  readonly input: unknown
+}
+
 export interface VscodeApi {
   window: {
     showWarningMessage(message: string, options: { modal?: boolean; detail?: string }, ...items: string[]): Thenable<string | undefined>
@@ -31,6 +36,12 @@ export interface VscodeApi {
     showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>
     showQuickPick<T extends QuickPickItemLike>(items: readonly T[] | Thenable<readonly T[]>, options?: { placeHolder?: string; ignoreFocusOut?: boolean }): Thenable<T | undefined>
     showInputBox(options?: { prompt?: string; placeHolder?: string; ignoreFocusOut?: boolean; value?: string }): Thenable<string | undefined>
+    /** Open editor tabs (VS Code 1.67+): diff tabs opened for an approval are closed after the answer. */
+    readonly tabGroups?: {
+      readonly all: readonly { readonly tabs: readonly TabLike[] }[]
+      /** Typed loosely: VS Code overloads it for tabs and groups. */
+      close(tab: never): Thenable<boolean>
+    }
   }
   workspace: {
     readonly textDocuments: readonly TextDocumentLike[]

@@ -95,31 +95,35 @@ export const SettingsSchema = z.object({
         .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
     })
     .prefault({}),
-  modes: z.object({ default: z.string().min(1).default("code") }).prefault({}),
-  tools: z
-    .object({ disabled: z.array(z.string()).default([]), enabled: z.array(z.string()).default([]) })
+  modes: z
+    .object({ default: z.string().min(1).default("code").describe("The mode a new task starts in (code, architect, ask, debug, orchestrator, or a custom mode's slug).") })
     .prefault({}),
-  prompt: z.object({ customInstructions: z.string().default("") }).prefault({}),
+  tools: z
+    .object({
+      disabled: z.array(z.string()).default([]).describe("Tools the model is never offered nor allowed to run, in any mode."),
+      enabled: z.array(z.string()).default([]).describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch)."),
+    })
+    .prefault({}),
+  prompt: z
+    .object({ customInstructions: z.string().default("").describe("Text added to the system prompt of every task (house rules, conventions).") })
+    .prefault({}),
   autoApprove: z
     .object({
-      read: z.boolean().default(true),
-      write: z.boolean().default(false),
-      modeSwitch: z.boolean().default(false),
-      subtasks: z.boolean().default(false),
-      mcp: z.boolean().default(false),
-      browser: z
-        .boolean()
-        .default(false)
-        .describe("Open pages with browser_action (launch) without asking."),
+      read: z.boolean().default(true).describe("Run read-only tools (read, list, search) inside the workspace without asking."),
+      write: z.boolean().default(false).describe("Apply file edits without asking (the diff is still shown in the transcript)."),
+      modeSwitch: z.boolean().default(false).describe("Let the agent switch the task's mode without asking."),
+      subtasks: z.boolean().default(false).describe("Let the agent start subtasks without asking."),
+      mcp: z.boolean().default(false).describe("Call MCP server tools without asking (a server's alwaysAllow list applies regardless)."),
+      browser: z.boolean().default(false).describe("Open pages with browser_action (launch) without asking."),
     })
     .prefault({}),
   terminal: z
     .object({
-      allow: prefixList.default([]),
-      deny: prefixList.default([]),
+      allow: prefixList.default([]).describe("Command prefixes that run without asking (every simple command of a line must match one)."),
+      deny: prefixList.default([]).describe("Command prefixes that are never run, even when allowed or approved."),
       /** Hard limit per command; 0 = none. */
-      timeoutSeconds: z.number().min(0).default(0),
-      outputLines: z.number().int().positive().default(500),
+      timeoutSeconds: z.number().min(0).default(0).describe("Seconds after which a running command is killed; 0 means no limit."),
+      outputLines: z.number().int().positive().default(500).describe("Lines of a command's output the model sees (the middle is cut; the whole output is kept in a file)."),
       shell: z
         .enum(["sh", "bash"])
         .default("sh")
@@ -137,23 +141,38 @@ export const SettingsSchema = z.object({
     .prefault({}),
   limits: z
     .object({
-      repeatedCalls: z.number().int().min(0).default(3),
-      consecutiveMistakes: z.number().int().min(1).default(3),
-      requestsPerTask: z.number().int().positive().default(200),
-      costUsd: z.number().positive().optional(),
+      repeatedCalls: z.number().int().min(0).default(3).describe("How many identical tool calls in a row run before the task stops to ask you; 0 turns the check off."),
+      consecutiveMistakes: z.number().int().min(1).default(3).describe("How many failed tool calls in a row before the task waits for your guidance."),
+      requestsPerTask: z.number().int().positive().default(200).describe("The most model requests one task may make before it waits for your word."),
+      costUsd: z.number().positive().optional().describe("Estimated cost in US dollars after which a task waits for your word; unset means no limit."),
     })
     .prefault({}),
-  context: z.object({ condenseAtPercent: z.number().min(10).max(100).default(80) }).prefault({}),
+  context: z
+    .object({
+      condenseAtPercent: z.number().min(10).max(100).default(80).describe("Percent of the context window at which the conversation is summarized to make room."),
+    })
+    .prefault({}),
   files: z
     .object({
-      readOutsideWorkspace: z.boolean().default(false),
-      listLimit: z.number().int().positive().default(200),
-      maxReadBytes: z.number().int().positive().default(1024 * 1024),
+      readOutsideWorkspace: z.boolean().default(false).describe("Let read-only tools read files outside the workspace folders (writing there is never allowed)."),
+      listLimit: z.number().int().positive().default(200).describe("The most entries one file listing returns to the model."),
+      maxReadBytes: z.number().int().positive().default(1024 * 1024).describe("The largest file, in bytes, the agent reads whole; larger files must be read by line ranges."),
     })
     .prefault({}),
-  diff: z.object({ fuzzyThreshold: z.number().min(0.5).max(1).default(1.0) }).prefault({}),
-  search: z.object({ ripgrepPath: z.string().min(1).optional() }).prefault({}),
-  mcpServers: z.record(z.string(), McpServerConfig).default({}),
+  diff: z
+    .object({
+      fuzzyThreshold: z.number().min(0.5).max(1).default(1.0).describe("How similar (0.5-1) an edit's search text must be to the file's text; 1 means an exact match."),
+    })
+    .prefault({}),
+  search: z
+    .object({
+      ripgrepPath: z.string().min(1).optional().describe("Path of the rg program used for searching; unset means the bundled ripgrep, else rg on PATH."),
+    })
+    .prefault({}),
+  mcpServers: z
+    .record(z.string(), McpServerConfig)
+    .default({})
+    .describe("MCP servers by name, as in Roo-Code's mcp.json: { command, args, env } or { type, url, headers }."),
   browser: z
     .object({
       executablePath: z
@@ -203,13 +222,19 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   checkpoints: z
-    .object({ enabled: z.boolean().default(true), maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024) })
+    .object({
+      enabled: z.boolean().default(true).describe("Snapshot the workspace in a shadow git repository before each change, so it can be restored."),
+      maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024).describe("Files larger than this many bytes are left out of checkpoints."),
+    })
     .prefault({}),
   log: z
-    .object({ level: z.enum(["error", "warn", "info", "debug"]).default("info"), file: z.string().min(1).optional() })
+    .object({
+      level: z.enum(["error", "warn", "info", "debug"]).default("info").describe("The least severe log messages the server writes (to the editor's log, and the log file if set)."),
+      file: z.string().min(1).optional().describe("A file the server also appends its log to; unset means the editor's log only."),
+    })
     .prefault({}),
   /** Where tasks, transcripts and checkpoints live; undefined = $XDG_STATE_HOME/agent-lsp. */
-  stateDir: z.string().min(1).optional(),
+  stateDir: z.string().min(1).optional().describe("Folder for task files, transcripts and checkpoints; unset means $XDG_STATE_HOME/agent-lsp."),
   codebaseIndex: z
     .object({
       enabled: z
@@ -219,10 +244,10 @@ export const SettingsSchema = z.object({
       maxResults: z.number().int().min(1).max(50).default(10).describe("Most results one codebase_search call returns."),
       embedder: z
         .object({
-          provider: z.literal("openai-compatible"),
-          baseUrl: z.string().url(),
-          model: z.string().min(1),
-          dimensions: z.number().int().positive().optional(),
+          provider: z.literal("openai-compatible").describe("The embeddings API kind; only openai-compatible today."),
+          baseUrl: z.string().url().describe("The embeddings API's base URL including its version, e.g. http://localhost:11434/v1."),
+          model: z.string().min(1).describe("The embedding model's name, e.g. text-embedding-3-small or nomic-embed-text."),
+          dimensions: z.number().int().positive().optional().describe("Vector size to request, for models that can shorten their vectors; unset means the model's own."),
         })
         .optional()
         .describe(
@@ -241,7 +266,9 @@ export const SettingsSchema = z.object({
     })
     .prefault({}),
   /** Read by editor clients only (which server binary to start). */
-  client: z.object({ serverPath: z.string().optional() }).prefault({}),
+  client: z
+    .object({ serverPath: z.string().optional().describe("Editor clients only: the agent-lsp server to start instead of the bundled one.") })
+    .prefault({}),
 })
 
 export type Settings = z.infer<typeof SettingsSchema>

@@ -18,6 +18,9 @@ export class FakeVscode {
   readonly inputAnswers: Answer[] = []
   readonly documents: (TextDocumentLike & { saves: number })[] = []
   folders: string[] = ["/ws"]
+  /** Open editor tabs (their `input`), and the tabs closed through tabGroups.close. */
+  readonly tabs: { input: unknown }[] = []
+  readonly closedTabs: { input: unknown }[] = []
 
   document(path: string, isDirty: boolean, saveWorks = true): TextDocumentLike & { saves: number } {
     const doc = {
@@ -61,6 +64,14 @@ export class FakeVscode {
           this.calls.push({ api: "showInputBox", args: [options] })
           return next(this.inputAnswers) as string | undefined
         },
+        tabGroups: {
+          all: [{ tabs: this.tabs }],
+          close: (async (tab: { input: unknown }) => {
+            this.tabs.splice(this.tabs.indexOf(tab), 1)
+            this.closedTabs.push(tab)
+            return true
+          }) as (tab: never) => Thenable<boolean>,
+        },
       },
       workspace: {
         textDocuments: this.documents,
@@ -69,6 +80,8 @@ export class FakeVscode {
       commands: {
         executeCommand: async <T>(command: string, ...rest: unknown[]) => {
           this.calls.push({ api: "executeCommand", args: [command, ...rest] })
+          // vscode.diff opens a tab whose input names both sides, as VS Code's TabInputTextDiff does.
+          if (command === "vscode.diff") this.tabs.push({ input: { original: rest[0], modified: rest[1] } })
           return undefined as T
         },
       },

@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import type { ParamsOf } from "@agent-lsp/protocol"
 import { askFollowup, diffTarget, ProposedTexts, requestApproval } from "../../../clients/vscode/src/approvals"
 import { AgentCommands } from "../../../clients/vscode/src/commands"
 import { saveDocuments } from "../../../clients/vscode/src/save-documents"
-import { agentCapabilities, initializationSettings, serverLaunch, vscodeRipgrep } from "../../../clients/vscode/src/startup"
+import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "../../../clients/vscode/src/startup"
 import { TaskState } from "../../../clients/vscode/src/task-state"
 import { OutputTranscript } from "../../../clients/vscode/src/transcript"
 import { FakeChannel, FakeClient, FakeVscode } from "./fake-vscode"
@@ -166,6 +167,18 @@ describe("VS Code commands", () => {
     expect(client.requests.filter((r) => r.method === "agent/newTask").map((r) => (r.params as { text: string }).text)).toEqual(["/etc/hosts is broken", "/zzz"])
   })
 
+  it("sets the mode of the next task, not of a finished active task", async () => {
+    const fake = new FakeVscode()
+    const client = new FakeClient({ "agent/listModes": { defaultMode: "code", modes: [{ slug: "architect", name: "Architect", description: "", groups: [], source: "builtin" }] } })
+    const state = new TaskState()
+    state.apply("t1", { kind: "status", status: "running" })
+    state.apply("t1", { kind: "completed", result: "done" })
+    fake.pickAnswers.push((items) => items[0])
+    await new AgentCommands(fake.api(), client, state, new OutputTranscript(new FakeChannel())).setMode()
+    expect(client.requests.at(-1)).toEqual({ method: "agent/setMode", params: { mode: "architect" } })
+    expect((fake.callsTo("showQuickPick")[0]![1] as { placeHolder: string }).placeHolder).toContain("next task")
+  })
+
   it("sets the mode picked from the server's modes on the active task", async () => {
     const fake = new FakeVscode()
     const client = new FakeClient({
@@ -208,6 +221,72 @@ describe("VS Code commands", () => {
   })
 })
 
+describe("VS Code edits and questions as users see them", () => {
+  it("shows a new file's whole content against an empty document, not a missing file, and closes the diff tab after the answer", async () => {
+    const fake = new FakeVscode()
+    const proposed = new ProposedTexts()
+    let left: string | undefined
+    let right: string | undefined
+    fake.modalAnswers.push(() => {
+      const [, l, r] = fake.callsTo("executeCommand")[0] as [string, { toString(): string; fsPath: string }, { toString(): string; fsPath: string }]
+      left = l.toString().startsWith("file:") ? `disk:${l.fsPath}` : proposed.get(l)
+      right = proposed.get(r)
+      expect(fake.tabs).toHaveLength(1)
+      return "Allow once"
+    })
+    const diff = "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+export const a = 1\n+export const b = 2\n"
+    const answer = await requestApproval(fake.api(), proposed, approval({ tool: "write_to_file", command: undefined, diff, proposedText: "export const a = 1\nexport const b = 2\n" }))
+    expect(answer).toEqual({ optionId: "o-allow" })
+    expect(left).toBe("")
+    expect(right).toBe("export const a = 1\nexport const b = 2\n")
+    expect((fake.callsTo("executeCommand")[0] as string[])[3]).toContain("new file")
+    expect(fake.tabs).toEqual([])
+    expect(fake.closedTabs).toHaveLength(1)
+  })
+
+  it("shows a long question whole in a modal, with the suggestions as buttons", async () => {
+    const fake = new FakeVscode()
+    const question = `Which of the three logging libraries should the new CLI flag use, given that ${"the server already has one ".repeat(4)}?`
+    fake.modalAnswers.push("pino")
+    const answer = await askFollowup(fake.api(), new TaskState(), { requestId: "q1", taskId: "t1", question, suggestions: [{ text: "pino" }, { text: "winston" }] })
+    expect(answer).toEqual({ answer: "pino" })
+    const [[, options, ...buttons]] = fake.callsTo("showWarningMessage") as [string, { modal: boolean; detail: string }, ...string[]][]
+    expect(options).toEqual({ modal: true, detail: question })
+    expect(buttons).toEqual(["pino", "winston", "Type an answer…"])
+    expect(fake.callsTo("showQuickPick")).toEqual([])
+  })
+})
+
+describe("VS Code settings sent to the server", () => {
+  const leaves = settingLeaves(JSON.parse(readFileSync(new URL("../../../clients/vscode/package.json", import.meta.url), "utf8")))
+
+  it("reads the leaf settings and which are user-only from the manifest", () => {
+    expect(leaves).toEqual(expect.arrayContaining([{ key: "autoApprove.write", trusted: true }, { key: "modes.default", trusted: false }, { key: "contextWindow", trusted: false }]))
+    expect(leaves.some((l) => l.key.startsWith("client."))).toBe(false)
+  })
+
+  it("answers workspace/configuration with nothing when the user set nothing (VS Code's defaults never reach the server)", () => {
+    // What VS Code's inspect() answers for an untouched key: only defaultValue.
+    expect(explicitSettings(leaves, (key) => ({ defaultValue: key === "contextWindow" ? null : 1 }) as never)).toEqual({})
+  })
+
+  it("sends workspace values of every key and user values of keys the server accepts there, nested", () => {
+    const set: Record<string, { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }> = {
+      baseUrl: { globalValue: "https://proxy.example" }, // trusted: goes in initializationOptions, not here
+      maxTokens: { globalValue: 4096 },
+      "modes.default": { globalValue: "code", workspaceValue: "architect" },
+      "terminal.deny": { workspaceFolderValue: ["rm"] },
+      "autoApprove.write": { workspaceValue: true }, // the server ignores (and reports) this one itself
+    }
+    expect(explicitSettings(leaves, (key) => set[key])).toEqual({
+      maxTokens: 4096,
+      modes: { default: "architect" },
+      terminal: { deny: ["rm"] },
+      autoApprove: { write: true },
+    })
+  })
+})
+
 describe("VS Code start-up", () => {
   it("declares every agent capability", () => {
     expect(agentCapabilities()).toEqual({ requestApproval: true, askFollowup: true, saveDocuments: true, taskUpdates: true, deferredAnswers: true })
@@ -233,6 +312,8 @@ describe("VS Code start-up", () => {
     const found = vscodeRipgrep("/app", (p) => p === "/app/node_modules.asar.unpacked/@vscode/ripgrep/bin/rg", "linux")
     expect(found).toBe("/app/node_modules.asar.unpacked/@vscode/ripgrep/bin/rg")
     expect(vscodeRipgrep("/app", () => false)).toBeUndefined()
+    const universal = `/app/node_modules/@vscode/ripgrep-universal/bin/linux-${process.arch}/rg`
+    expect(vscodeRipgrep("/app", (p) => p === universal, "linux")).toBe(universal)
   })
 
   it("runs a JavaScript server path on VS Code's Node and anything else as an executable", () => {

@@ -54,6 +54,14 @@ describe("new task input", () => {
     expect(text).toBe("Explain this\n\nSelection in /w/src/a.ts (lines 2-3):\n```\nline two\nline three\n```\n\nSee /w/b.ts.")
   })
 
+  it("reads an LSP range's end as exclusive: a whole-line selection ending at character 0 stops the line before", () => {
+    const editor = new FakeEditor()
+    editor.open("/w/a.ts", "one\ntwo\nthree\nfour\n")
+    // Neovim's :'<,'>AgentTask on lines 2-3 and Emacs's region over them both end at line 3, character 0.
+    const range = { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } }
+    expect(withContext("Explain", [{ uri: "file:///w/a.ts", range }], editor)).toBe("Explain\n\nSelection in /w/a.ts (lines 2-3):\n```\ntwo\nthree\n```")
+  })
+
   it("puts a task in the workspace folder that holds its context file, else the first", () => {
     expect(folderFor("file:///w2/pkg/x.ts", ["/w1", "/w2", "/w2/pkg"])).toBe("/w2/pkg")
     expect(folderFor("file:///elsewhere/x.ts", ["/w1", "/w2"])).toBe("/w1")

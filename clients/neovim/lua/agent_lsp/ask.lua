@@ -73,6 +73,9 @@ end
 --- Shows an approval request and answers it through agent/respond.
 function M.approve(client_id, req)
   local close = M.preview(req)
+  -- Draw the diff now: the default vim.ui.select (inputlist) and many pickers block the screen update
+  -- until they return, so without this the float appears only after the answer (0.7-0.10).
+  vim.cmd("redraw")
   vim.ui.select(req.options, {
     prompt = req.title,
     kind = "agent_lsp_approval",

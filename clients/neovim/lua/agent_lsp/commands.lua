@@ -47,6 +47,7 @@ function M.task(opts)
     t.title = opts.args
     state.set_active(result.taskId)
     transcript.start(result.taskId, opts.args)
+    transcript.set_title(result.taskId, opts.args)
     if config.options.open_transcript then
       transcript.open(result.taskId)
     end
@@ -82,15 +83,25 @@ function M.cancel()
   end)
 end
 
---- :AgentMode {mode}: the active task's mode, or the default for new tasks when there is none.
+-- Statuses in which a task still runs (or waits for the user): :AgentMode switches such a task.
+local live = { running = true, waiting = true, paused = true }
+
+--- :AgentMode {mode}: the running task's mode; otherwise the mode of the next task (a finished task
+--- is left as it was).
 function M.mode(opts)
   local client = client_mod.require()
   if not client then
     return
   end
-  compat.request(client, names.methods.setMode, { mode = opts.args, taskId = state.active }, function(err)
+  local t = state.active and state.tasks[state.active]
+  local task_id = (t and live[t.status]) and state.active or nil
+  compat.request(client, names.methods.setMode, { mode = opts.args, taskId = task_id }, function(err)
     if not report(err) then
-      vim.notify("agent_lsp: mode " .. opts.args)
+      if task_id then
+        vim.notify("agent_lsp: the running task switches to " .. opts.args .. " mode")
+      else
+        vim.notify("agent_lsp: the next task runs in " .. opts.args .. " mode")
+      end
     end
   end)
 end

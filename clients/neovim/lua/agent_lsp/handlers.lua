@@ -46,7 +46,8 @@ local function on_task_update(_, params)
     end
   end
   if update.kind == "status" or update.kind == "completed" or update.kind == "mode" or update.kind == "subtask" then
-    pcall(vim.cmd, "redrawstatus")
+    -- Every window's statusline (lualine's and the transcript windows'), not only the current one.
+    pcall(vim.cmd, "redrawstatus!")
   end
 end
 

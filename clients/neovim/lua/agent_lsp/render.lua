@@ -42,7 +42,9 @@ end
 --- A renderer with its own state (whether the text ends mid-line, which command output block is open,
 --- which status each call last showed). One per task.
 function M.new()
-  local self = { at_line_start = true, after_text = false, open_output = nil, call_status = {} }
+  -- turn_ended: a model reply finished (its usage came); the next reply's text starts a new paragraph
+  -- instead of continuing the last line ("done" + "done" would read "donedone").
+  local self = { at_line_start = true, after_text = false, open_output = nil, call_status = {}, turn_ended = false }
 
   -- Starts a block on its own line, with a blank line after streamed assistant text.
   local function block(lines)
@@ -85,6 +87,12 @@ function M.new()
       end
       if not self.after_text and prefix == "" and not self.at_line_start then
         prefix = "\n"
+      end
+      if self.turn_ended and self.after_text and u.delta ~= "" then
+        prefix = (self.at_line_start and "\n" or "\n\n")
+      end
+      if u.delta ~= "" then
+        self.turn_ended = false
       end
       self.after_text = true
       if u.delta ~= "" then
@@ -152,8 +160,12 @@ function M.new()
       return block(lines)
     elseif kind == "error" then
       return block({ "**Error:** " .. u.message })
+    elseif kind == "usage" then
+      -- Not shown (it goes to the statusline state), but it marks the end of one model reply.
+      self.turn_ended = true
+      return ""
     end
-    -- reasoning and usage are not shown in the transcript (usage goes to the statusline state).
+    -- reasoning is not shown in the transcript.
     return ""
   end
 

@@ -84,6 +84,17 @@ function M.start(task_id, title)
   end
 end
 
+--- Puts the task's real title on the first line (its updates may have come before :AgentTask's reply).
+function M.set_title(task_id, title)
+  local buf = M.view(task_id).buf
+  local first = vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] or ""
+  if M._started(buf) and first:sub(1, 2) == "# " then
+    vim.api.nvim_buf_set_option(buf, "modifiable", true)
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, { "# " .. (title:gsub("%s+", " ")) })
+    vim.api.nvim_buf_set_option(buf, "modifiable", false)
+  end
+end
+
 --- Writes a message the user sent (:AgentSend) into the transcript.
 function M.user(task_id, text)
   M.append(task_id, M.view(task_id).renderer.user(text))
@@ -114,6 +125,15 @@ function M.fill(task_id, task)
   end
 end
 
+--- The transcript window's statusline: "agent: completed (code)" (the title is the buffer's first line).
+function M.status_line(task_id)
+  local t = require("agent_lsp.state").tasks[task_id]
+  if not t then
+    return "agent"
+  end
+  return "agent: " .. (t.status or "?") .. (t.mode and (" (" .. t.mode .. ")") or "")
+end
+
 --- Shows the transcript in a split (or focuses the window that already shows it).
 function M.open(task_id, opts)
   opts = opts or {}
@@ -130,6 +150,8 @@ function M.open(task_id, opts)
   local win = vim.api.nvim_get_current_win()
   vim.api.nvim_win_set_buf(win, buf)
   vim.api.nvim_win_set_option(win, "wrap", true)
+  -- The window's own statusline follows the task's status (redrawn by the taskUpdate handler).
+  vim.api.nvim_win_set_option(win, "statusline", "%{v:lua.require'agent_lsp.transcript'.status_line(" .. vim.fn.string(task_id) .. ")}")
   vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(buf), 0 })
   if not opts.focus then
     vim.api.nvim_set_current_win(current)

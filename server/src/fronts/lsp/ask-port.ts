@@ -56,17 +56,17 @@ export class LspAskPort implements AskPort {
         // Fall through to the next way of asking: a client that declared the request but failed it.
       }
     }
-    if (features.showMessageRequest) {
-      try {
-        const message = `${request.title}\n${request.command ?? request.detail}`
-        const sent = await this.showMessageRequest(MessageType.Warning, message, request.options.map((o) => o.label), signal)
-        if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
-        const chosen = sent.value
-        if (!chosen) return { decision: "noAnswer", reason: "dismissed" }
-        return toAnswer(request.options, { optionId: request.options.find((o) => o.label === chosen.title)?.optionId ?? "" })
-      } catch {
-        // Helix 25.07 answers MethodNotFound: announce instead.
-      }
+    // Tried whether or not window.showMessage was declared: eglot answers it without declaring anything;
+    // Helix 25.07 answers MethodNotFound at once, and then the announcement below follows.
+    try {
+      const message = `${request.title}\n${request.command ?? request.detail}`
+      const sent = await this.showMessageRequest(MessageType.Warning, message, request.options.map((o) => o.label), signal)
+      if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
+      const chosen = sent.value
+      if (!chosen) return { decision: "noAnswer", reason: "dismissed" }
+      return toAnswer(request.options, { optionId: request.options.find((o) => o.label === chosen.title)?.optionId ?? "" })
+    } catch {
+      // MethodNotFound (Helix 25.07) or another failure: announce instead.
     }
     const choices = request.options.map((o) => `"${o.optionId}"`).join(" / ")
     const late = this.listen(requestId, "approval", request.taskId, signal)
@@ -120,7 +120,7 @@ export class LspAskPort implements AskPort {
         // Fall through.
       }
     }
-    if (features.showMessageRequest && request.suggestions.length > 0) {
+    if (request.suggestions.length > 0) {
       try {
         const sent = await this.showMessageRequest(MessageType.Info, request.question, request.suggestions.map((s) => s.text), signal)
         if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
@@ -128,7 +128,7 @@ export class LspAskPort implements AskPort {
         if (chosen) return { decision: "answered", answer: chosen.title }
         return { decision: "noAnswer", reason: "waitForMessage" }
       } catch {
-        // Fall through to announcing.
+        // MethodNotFound (Helix 25.07): announce instead.
       }
     }
     const suggestions = request.suggestions.map((s) => `"${s.text}"`).join(" / ")

@@ -7,8 +7,6 @@ export interface ClientFeatures {
   /** Versioned TextDocumentEdits (documentChanges) rather than a plain `changes` map. */
   documentChanges: boolean
   createFiles: boolean
-  /** The client declared window.showMessage (so showMessageRequest is worth trying). */
-  showMessageRequest: boolean
   showDocument: boolean
   workDoneProgress: boolean
   configuration: boolean
@@ -37,7 +35,6 @@ export function clientFeaturesFrom(params: Pick<InitializeParams, "capabilities"
     applyEdit: caps.workspace?.applyEdit === true,
     documentChanges: caps.workspace?.workspaceEdit?.documentChanges === true,
     createFiles: caps.workspace?.workspaceEdit?.resourceOperations?.includes("create") === true,
-    showMessageRequest: caps.window?.showMessage !== undefined,
     showDocument: caps.window?.showDocument?.support === true,
     workDoneProgress: caps.window?.workDoneProgress === true,
     configuration: caps.workspace?.configuration === true,

@@ -29,7 +29,8 @@ export interface CommandDeps {
   request: (method: string, params: unknown) => Promise<unknown>
   /** agent/respond: delivers a late answer; throws when no such request is pending. */
   respond: (requestId: string, optionIdOrAnswer: string, feedback?: string) => Promise<void>
-  showTranscript: (taskId: string) => Promise<void>
+  /** Shows the transcript (or tells its path); resolves where it is. */
+  showTranscript: (taskId: string) => Promise<{ uri: string; path: string }>
   /** Starts rebuilding the codebase index (progress follows as $/progress; agent/indexStatus tells). */
   rebuildIndex: () => Promise<void>
   /** Called after agent.newTask started a task (announce it). */
@@ -103,8 +104,7 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
     },
     [AgentCommands.showTranscript]: async (args) => {
       const [taskId] = parse(AgentCommands.showTranscript, Args.taskOnly, args)
-      await deps.showTranscript(await resolveTask(taskId))
-      return {}
+      return deps.showTranscript(await resolveTask(taskId))
     },
   }
 }

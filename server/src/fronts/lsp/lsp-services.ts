@@ -1,5 +1,6 @@
 import { AgentProtocol } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node"
+import { pathToFileURL } from "node:url"
 import { defaultStateDir } from "../../config/paths"
 import type { Settings } from "../../config/schema"
 import type { AgentCore } from "../../core/agent-core"
@@ -28,8 +29,8 @@ export interface LspServicesDeps {
   documents: DocumentStore
   log: Logger
   globalSettingsFile?: string
-  /** Called when a task was started by a command, to announce it. */
-  announceStart: (taskId: string, text: string) => void
+  /** Called when a task was started by a command, to announce it (with the transcript's path when the editor cannot be asked to show it). */
+  announceStart: (taskId: string, text: string, transcriptPath?: string) => void
 }
 
 /**
@@ -60,7 +61,7 @@ export class LspServices {
       showTranscript: (taskId) => this.showTranscript(taskId),
       request: (method, params) => this.handleRequest(method, params),
       rebuildIndex: async () => void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
-      onStarted: (taskId, text) => deps.announceStart(taskId, text),
+      onStarted: (taskId, text) => deps.announceStart(taskId, text, this.transcriptPathToAnnounce(taskId)),
     })
     this.settings.onChange(() => this.loaded?.reloadMcp())
   }
@@ -156,11 +157,26 @@ export class LspServices {
     return result
   }
 
-  /** agent.showTranscript: the transcript document, for clients that have one. */
-  private async showTranscript(taskId: string): Promise<void> {
+  /**
+   * The transcript path for a client that keeps a transcript document but cannot be asked to show it
+   * (Helix 25.07 and eglot declare no window.showDocument): the user opens it with `:open` / `C-x C-f`.
+   */
+  private transcriptPathToAnnounce(taskId: string): string | undefined {
+    return this.transcript && !this.deps.features().showDocument ? this.transcript.pathOf(taskId) : undefined
+  }
+
+  /**
+   * agent.showTranscript: shows the transcript document where the editor can be asked to, else tells the
+   * user its path (window/showMessage reaches Helix's status line). Returns `{ uri, path }` either way.
+   */
+  private async showTranscript(taskId: string): Promise<{ uri: string; path: string }> {
     if (!this.transcript)
       throw new ResponseError(ErrorCodes.InvalidRequest, "This editor shows tasks from agent/taskUpdate itself; the transcript document is kept for editors without taskUpdates.")
     if (!(await this.transcript.show(taskId, true))) throw new ResponseError(ErrorCodes.InvalidParams, `Task ${taskId} has no transcript.`)
+    const path = this.transcript.pathOf(taskId)
+    if (!this.deps.features().showDocument)
+      void this.deps.connection.sendNotification("window/showMessage", { type: MessageType.Info, message: `agent: transcript of task ${taskId}: ${path} (:open it; :reload to refresh)` })
+    return { uri: this.transcript.uriOf(taskId) ?? pathToFileURL(path).toString(), path }
   }
 
   /** One agent/* client → server request, by method name: validated by its protocol triple, then served. */

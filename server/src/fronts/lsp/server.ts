@@ -70,8 +70,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         documents,
         log,
         globalSettingsFile: options.globalSettingsFile,
-        announceStart: (taskId, text) =>
-          void connection.sendNotification("window/showMessage", { type: MessageType.Info, message: `agent: started task ${taskId}: ${text.slice(0, 80)}` }),
+        announceStart: (taskId, text, transcriptPath) =>
+          void connection.sendNotification("window/showMessage", {
+            type: MessageType.Info,
+            message: `agent: started task ${taskId}: ${text.slice(0, 80)}${transcriptPath ? ` — transcript: ${transcriptPath}` : ""}`,
+          }),
       }),
     )
     services.then(

@@ -16,6 +16,8 @@ export class TaskUpdateSender {
   private readonly progress = new Map<string, { token: string; done: Promise<void> }>()
   private readonly titles = new Map<string, string>()
   private readonly lastOutputReport = new Map<string, number>()
+  /** Tasks whose progress ended: a late event (usage, a result) must not begin a progress nobody ends. */
+  private readonly ended = new Set<string>()
 
   constructor(
     private readonly connection: Connection,
@@ -48,12 +50,15 @@ export class TaskUpdateSender {
     if (event.kind === "status" && FINAL.has(event.status)) {
       const entry = this.progress.get(taskId)
       this.progress.delete(taskId)
+      this.ended.add(taskId)
       if (entry) void entry.done.then(() => this.connection.sendProgress(WorkDoneProgress.type, entry.token, { kind: "end", message: event.message ?? event.status }))
       return
     }
     let entry = this.progress.get(taskId)
     if (!entry) {
-      if (event.kind === "status" && event.status !== "running") return
+      // A new progress begins only when the task (again) runs: never for what trails its end.
+      if (event.kind === "status" ? event.status !== "running" : this.ended.has(taskId)) return
+      this.ended.delete(taskId)
       const token = `agent-task-${taskId}-${Date.now()}`
       const done = this.connection
         .sendRequest("window/workDoneProgress/create", { token })

@@ -1,0 +1,58 @@
+import { spawnSync } from "node:child_process"
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { runEditorProcess, type EditorRun } from "./editor-process"
+
+/** The Emacs package folder of this checkout (put on every test Emacs's load-path). */
+export const EMACS_PACKAGE_DIR = resolve(import.meta.dirname, "..", "..", "clients", "emacs")
+
+/** Whether `emacs` is on PATH with eglot loadable (Debian: `apt-get install emacs-nox elpa-eglot`). */
+export const hasEmacsWithEglot =
+  spawnSync("emacs", ["--batch", "--eval", "(require 'eglot)"], { stdio: "ignore" }).status === 0
+
+/** How an `emacs --batch` run ended; `observed` is what the script passed to `(agent-lsp-test-observe PLIST)`. */
+export type EmacsRun<T> = EditorRun<T>
+
+/**
+ * Runs `emacs --batch` in `cwd` (no init file; the site start-up that puts Debian's elpa-eglot on the
+ * load-path), this checkout's
+ * clients/emacs on the load-path, then the Elisp `script`. The script gets `(agent-lsp-test-observe PLIST)`
+ * that writes its observations as JSON, and `(agent-lsp-test-wait PRED SECONDS)` that runs the event loop
+ * (process output, timers) until PRED is true. An error in the script is observed as `(:scriptError MSG)`.
+ */
+export async function runEmacs<T = Record<string, unknown>>(
+  script: string,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<EmacsRun<T>> {
+  const dir = await mkdtemp(join(tmpdir(), "agent-lsp-emacs-"))
+  const out = join(dir, "observed.json")
+  const main = join(dir, "script.el")
+  await writeFile(
+    main,
+    [
+      ";;; -*- lexical-binding: t; -*-",
+      "(require 'json)",
+      `(add-to-list 'load-path ${JSON.stringify(EMACS_PACKAGE_DIR)})`,
+      `(defun agent-lsp-test-observe (plist)`,
+      `  (with-temp-file ${JSON.stringify(out)} (insert (json-encode plist))))`,
+      `(defun agent-lsp-test-wait (pred seconds)`,
+      `  (let ((deadline (+ (float-time) seconds)))`,
+      `    (while (and (not (funcall pred)) (< (float-time) deadline))`,
+      `      (accept-process-output nil 0.05))`,
+      `    (funcall pred)))`,
+      `(condition-case err`,
+      `    (progn`,
+      script,
+      `    )`,
+      `  (error (agent-lsp-test-observe (list :scriptError (error-message-string err))) (kill-emacs 1)))`,
+      `(kill-emacs 0)`,
+    ].join("\n"),
+  )
+  // HOME inside the temp folder keeps the user's own init, packages and eglot state out of the test.
+  const env = { ...process.env, HOME: dir, ...options.env }
+  const run = await runEditorProcess<T>("emacs", ["--batch", "-l", main], { cwd: options.cwd, env, timeoutMs: options.timeoutMs ?? 30_000, observationFile: out })
+  await rm(dir, { recursive: true, force: true })
+  // Batch Emacs prints messages on stderr and stdout alike: keep both for failure reports.
+  return { ...run, stderr: run.stdout + run.stderr }
+}
