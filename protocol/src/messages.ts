@@ -178,34 +178,34 @@ export const IndexStatus = request(
 
 export const ListSkills = request(
   AgentMethods.listSkills,
-  /** With `mode`: the skills that mode sees (one per name, overrides applied); without: every valid skill found. */
-  z.object({ mode: z.string().min(1).optional() }),
+  "The skills a mode sees (one per name, workspace over global, mode-specific over generic); without mode, every valid skill found (extension).",
+  z.object({ mode: z.string().min(1).optional().describe("A mode slug; absent: every skill.") }),
   z.object({
     skills: z.array(
       z.object({
-        name: z.string(),
-        description: z.string(),
-        /** Absolute path of the SKILL.md. */
-        path: z.string(),
-        source: z.enum(["workspace", "global"]),
-        /** The modes that see it (a `skills-<mode>/` folder or frontmatter `modeSlugs`); absent = every mode. */
-        modes: z.array(z.string()).optional(),
+        name: z.string().describe("The skill's name (its folder's name)."),
+        description: z.string().describe("What the skill is for, from its frontmatter."),
+        path: z.string().describe("Absolute path of the SKILL.md."),
+        source: z.enum(["workspace", "global"]).describe("Where it was found."),
+        modes: z
+          .array(z.string())
+          .optional()
+          .describe("The modes that see it (a skills-<mode>/ folder or frontmatter modeSlugs); absent: every mode."),
       }),
     ),
   }),
 )
 export const ListCommands = request(
   AgentMethods.listCommands,
+  "The slash commands, for completion after / : one per name, workspace over global over built-in (extension).",
   Empty,
   z.object({
-    /** Slash commands for completion after `/`: one per name, workspace over global over built-in. */
     commands: z.array(
       z.object({
-        name: z.string(),
-        description: z.string().optional(),
-        /** What to type after the name, e.g. "<path>". */
-        argumentHint: z.string().optional(),
-        source: z.enum(["builtin", "workspace", "global"]),
+        name: z.string().describe("Typed after /."),
+        description: z.string().optional().describe("From the command's frontmatter."),
+        argumentHint: z.string().optional().describe('What to type after the name, e.g. "<path>".'),
+        source: z.enum(["builtin", "workspace", "global"]).describe("Where it was found."),
       }),
     ),
   }),
