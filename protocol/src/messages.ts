@@ -192,7 +192,7 @@ export const ListSkills = request(
           .optional()
           .describe("The modes that see it (a skills-<mode>/ folder or frontmatter modeSlugs); absent: every mode."),
       }),
-    ),
+    ).describe("The skills, by name."),
   }),
 )
 export const ListCommands = request(
@@ -207,7 +207,7 @@ export const ListCommands = request(
         argumentHint: z.string().optional().describe('What to type after the name, e.g. "<path>".'),
         source: z.enum(["builtin", "workspace", "global"]).describe("Where it was found."),
       }),
-    ),
+    ).describe("The slash commands, by name."),
   }),
 )
 

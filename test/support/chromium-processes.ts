@@ -28,14 +28,27 @@ export async function waitUntilGone(check: () => string[], ms: number): Promise<
   return left
 }
 
-/** The Chromium a process (the server) started: its process group and profile folder, from `ps`. */
-export function chromiumStartedBy(parentPid: number): { pgid: number; userDataDir: string } | undefined {
+/**
+ * The Chromium a process started, directly or through its children (the server runs as a child of the
+ * process the test spawned when an API key is set: see server/src/launch/): its process group and profile
+ * folder, from `ps`.
+ */
+export function chromiumStartedBy(ancestorPid: number): { pgid: number; userDataDir: string } | undefined {
   const out = execFileSync("ps", ["-eo", "pid=,ppid=,stat=,args="], { encoding: "utf8" })
-  for (const line of out.split("\n")) {
-    const [pid, ppid, stat, ...args] = line.trim().split(/\s+/)
-    if (Number(ppid) !== parentPid || !stat || stat.startsWith("Z")) continue
+  const rows = out
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((row) => row.length >= 4)
+  const parentOf = new Map(rows.map(([pid, ppid]) => [Number(pid), Number(ppid)]))
+  const descends = (pid: number) => {
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && p > 1 && hops < 4; p = parentOf.get(p), hops++) if (p === ancestorPid) return true
+    return false
+  }
+  for (const [pid, , stat, ...args] of rows) {
+    if (!stat || stat.startsWith("Z") || !descends(Number(pid))) continue
     const dir = args.find((a) => a.startsWith("--user-data-dir="))
-    if (dir) return { pgid: Number(pid), userDataDir: dir.slice("--user-data-dir=".length) }
+    // The browser itself leads its process group; its helpers carry the same flag but are not leaders.
+    if (dir && !args.some((a) => a.startsWith("--type="))) return { pgid: Number(pid), userDataDir: dir.slice("--user-data-dir=".length) }
   }
   return undefined
 }
