@@ -1,7 +1,7 @@
 import { applySearchReplaceBlocks } from "../server/src/edits/apply-search-replace"
 import { parseSearchReplaceBlocks } from "../server/src/edits/search-replace-parse"
 import { rooApplyDiff } from "./baselines/roo-multi-search-replace"
-import { ratio, stats, timeRuns, type BenchTable } from "./lib"
+import { stats, timeRuns, type BenchTable } from "./lib"
 
 /**
  * apply_diff's engine on a 10k-line file with 50 four-line SEARCH/REPLACE blocks, with and without
@@ -39,7 +39,17 @@ function makeDiff(file: string[], blocks: number, hints: boolean): string {
     const start = b * step + 1 // the function's "const value" line: unique
     const search = file.slice(start, start + BLOCK_LINES)
     const replace = search.map((line) => line.replace(/value(\d+)/g, "result$1"))
-    parts.push(["<<<<<<< SEARCH", ...(hints ? [`:start_line:${start + 1}`] : []), "-------", ...search, "=======", ...replace, ">>>>>>> REPLACE"].join("\n"))
+    parts.push(
+      [
+        "<<<<<<< SEARCH",
+        ...(hints ? [`:start_line:${start + 1}`] : []),
+        "-------",
+        ...search,
+        "=======",
+        ...replace,
+        ">>>>>>> REPLACE",
+      ].join("\n"),
+    )
   }
   return parts.join("\n")
 }
@@ -68,7 +78,7 @@ function speedUp(value: number, base: number): string {
 
 export default async function bench(): Promise<BenchTable[]> {
   const file = makeFile(LINES)
-  const text = file.join("\n") + "\n"
+  const text = `${file.join("\n")}\n`
   const hinted = makeDiff(file, BLOCKS, true)
   const unhinted = makeDiff(file, BLOCKS, false)
   // Both engines must agree before their speed means anything.
@@ -89,8 +99,24 @@ export default async function bench(): Promise<BenchTable[]> {
       title: `apply_diff engine: ${LINES / 1000}k-line file, ${BLOCKS} four-line blocks`,
       columns: ["case", "ours median ms", "ours p90 ms", "Roo baseline median ms", "runs (ours/Roo)", "ratio (ours/Roo)", "speed-up"],
       rows: [
-        ["with :start_line: hints", oursHinted.median, oursHinted.p90, baseHinted.median, "200 / 30", smallRatio(oursHinted.median, baseHinted.median), speedUp(oursHinted.median, baseHinted.median)],
-        ["without hints", oursUnhinted.median, oursUnhinted.p90, baseUnhinted.median, `60 / ${UNHINTED_BASELINE_RUNS}`, smallRatio(oursUnhinted.median, baseUnhinted.median), speedUp(oursUnhinted.median, baseUnhinted.median)],
+        [
+          "with :start_line: hints",
+          oursHinted.median,
+          oursHinted.p90,
+          baseHinted.median,
+          "200 / 30",
+          smallRatio(oursHinted.median, baseHinted.median),
+          speedUp(oursHinted.median, baseHinted.median),
+        ],
+        [
+          "without hints",
+          oursUnhinted.median,
+          oursUnhinted.p90,
+          baseUnhinted.median,
+          `60 / ${UNHINTED_BASELINE_RUNS}`,
+          smallRatio(oursUnhinted.median, baseUnhinted.median),
+          speedUp(oursUnhinted.median, baseUnhinted.median),
+        ],
       ],
       note:
         "Goal: ≤ 1 ms with hints, ≤ 20 ms without. Ours = parse the diff text + apply every block (exact native search, hinted window first). " +

@@ -57,7 +57,11 @@ export default async function bench(): Promise<BenchTable[]> {
     {
       title: `Cancel during a slow stream (built server, real SDK, fake API; ${RUNS} runs)`,
       columns: ["measure", "median ms", "p90 ms", "vs round trip", `p90 < ${GOAL_MS} ms`],
-      rows: [row("agent/cancelTask → cancelled update", toCancelled), row("agent/cancelTask → fake sees stream closed", toClosed), row("baseline: agent/listTasks round trip", roundTrip)],
+      rows: [
+        row("agent/cancelTask → cancelled update", toCancelled),
+        row("agent/cancelTask → fake sees stream closed", toClosed),
+        row("baseline: agent/listTasks round trip", roundTrip),
+      ],
       note: `Goal: cancelled in under ${GOAL_MS} ms. Baseline: a plain request round trip on the same server in the same run.`,
     },
   ]

@@ -15,7 +15,8 @@ function makeWorkspace(root: string): void {
   for (let d = 0; d < 100; d++) {
     const dir = join(root, "src", `pkg${d}`)
     mkdirSync(dir, { recursive: true })
-    for (let f = 0; f < FILES / 100; f++) writeFileSync(join(dir, `file${f}.ts`), `export const v${d}_${f} = ${d * f}\n// ${"x".repeat(200)}\n`)
+    for (let f = 0; f < FILES / 100; f++)
+      writeFileSync(join(dir, `file${f}.ts`), `export const v${d}_${f} = ${d * f}\n// ${"x".repeat(200)}\n`)
   }
   mkdirSync(join(root, "node_modules", "dep"), { recursive: true })
   writeFileSync(join(root, "node_modules", "dep", "index.js"), "module.exports = 1\n")
@@ -41,17 +42,25 @@ export default async function bench(): Promise<BenchTable[]> {
       for (const n of [1, 2, 3]) writeFileSync(join(ws, "src", `pkg${n * 7}`, `file${n}.ts`), `export const changed = ${round}\n`)
       await service.create({ taskId: "bench", turn: round, label: `turn ${round}` })
     })
-    const freshIndex = await timeRuns(2, () => {
-      const gitDir = join(base, "fresh.git")
-      rmSync(gitDir, { recursive: true, force: true })
-      execFileSync("git", ["init", "-q", "--bare", gitDir])
-      execFileSync("git", [`--git-dir=${gitDir}`, `--work-tree=${ws}`, "add", "-A"], { cwd: ws })
-      execFileSync("git", [`--git-dir=${gitDir}`, `--work-tree=${ws}`, "write-tree"], { cwd: ws })
-    }, 0)
-    const restoreTime = await timeRuns(1, async () => {
-      const list = await service.list("bench")
-      await service.restore(list[list.length - 2]!.id)
-    }, 0)
+    const freshIndex = await timeRuns(
+      2,
+      () => {
+        const gitDir = join(base, "fresh.git")
+        rmSync(gitDir, { recursive: true, force: true })
+        execFileSync("git", ["init", "-q", "--bare", gitDir])
+        execFileSync("git", [`--git-dir=${gitDir}`, `--work-tree=${ws}`, "add", "-A"], { cwd: ws })
+        execFileSync("git", [`--git-dir=${gitDir}`, `--work-tree=${ws}`, "write-tree"], { cwd: ws })
+      },
+      0,
+    )
+    const restoreTime = await timeRuns(
+      1,
+      async () => {
+        const list = await service.list("bench")
+        await service.restore(list[list.length - 2]!.id)
+      },
+      0,
+    )
     const inc = stats(incremental)
     const fresh = stats(freshIndex)
     return [

@@ -59,7 +59,14 @@ async function build(root: string, name: string): Promise<Built> {
   const saved = join(stateDir, "index")
   const file = join(saved, readdirSync(saved)[0], "lexical.json")
   const status = reopened.status()
-  return { index: reopened, ms, files: status.files, chunks: status.chunks, indexBytes: statSync(file).size, peakRssMb: (peak - rssBefore) / 2 ** 20 }
+  return {
+    index: reopened,
+    ms,
+    files: status.files,
+    chunks: status.chunks,
+    indexBytes: statSync(file).size,
+    peakRssMb: (peak - rssBefore) / 2 ** 20,
+  }
 }
 
 /** Reciprocal rank of the first hit (0 when none in the top K), and whether any hit was in the top K. */
@@ -68,7 +75,8 @@ function score(ranks: number[]): { mrr: number; recall: number } {
   return first === undefined ? { mrr: 0, recall: 0 } : { mrr: 1 / (first + 1), recall: 1 }
 }
 
-const percentile = (samples: number[], q: number) => [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
+const percentile = (samples: number[], q: number) =>
+  [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
 
 export default async function bench(): Promise<BenchTable[]> {
   rmSync(work, { recursive: true, force: true })
@@ -99,8 +107,25 @@ export default async function bench(): Promise<BenchTable[]> {
       grep.recall += b.recall
     }
     const n = prepared.queries.length
-    quality.push([corpus.name, n, (index.mrr / n).toFixed(3), (grep.mrr / n).toFixed(3), ratio(index.mrr, grep.mrr), (index.recall / n).toFixed(3), (grep.recall / n).toFixed(3), ratio(index.recall, grep.recall)])
-    latency.push([corpus.name, n, percentile(index.ms, 0.5), percentile(index.ms, 0.95), percentile(grep.ms, 0.5), percentile(grep.ms, 0.95), ratio(percentile(index.ms, 0.5), percentile(grep.ms, 0.5))])
+    quality.push([
+      corpus.name,
+      n,
+      (index.mrr / n).toFixed(3),
+      (grep.mrr / n).toFixed(3),
+      ratio(index.mrr, grep.mrr),
+      (index.recall / n).toFixed(3),
+      (grep.recall / n).toFixed(3),
+      ratio(index.recall, grep.recall),
+    ])
+    latency.push([
+      corpus.name,
+      n,
+      percentile(index.ms, 0.5),
+      percentile(index.ms, 0.95),
+      percentile(grep.ms, 0.5),
+      percentile(grep.ms, 0.95),
+      ratio(percentile(index.ms, 0.5), percentile(grep.ms, 0.5)),
+    ])
     await built.index.dispose()
   }
   const sdk = join(modules, "@anthropic-ai/sdk/src")
@@ -141,7 +166,16 @@ export default async function bench(): Promise<BenchTable[]> {
 }
 
 function buildRow(name: string, files: number, bytes: number, built: Built): (string | number)[] {
-  return [name, files, (bytes / 2 ** 20).toFixed(2), built.files, built.chunks, (built.ms / 1000).toFixed(2), (built.indexBytes / 2 ** 20).toFixed(2), built.peakRssMb.toFixed(0)]
+  return [
+    name,
+    files,
+    (bytes / 2 ** 20).toFixed(2),
+    built.files,
+    built.chunks,
+    (built.ms / 1000).toFixed(2),
+    (built.indexBytes / 2 ** 20).toFixed(2),
+    built.peakRssMb.toFixed(0),
+  ]
 }
 
 function isTarget(root: string, absPath: string, start: number, end: number, query: Query): boolean {

@@ -40,7 +40,13 @@ export function formatTable(table: BenchTable): string {
   const cells = [table.columns, ...table.rows.map((row) => row.map((c) => (typeof c === "number" ? fmt(c) : c)))]
   const widths = table.columns.map((_, i) => Math.max(...cells.map((row) => String(row[i] ?? "").length)))
   const line = (row: (string | number)[]) => `| ${row.map((c, i) => String(c ?? "").padEnd(widths[i]!)).join(" | ")} |`
-  const out = [`### ${table.title}`, "", line(cells[0]!), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...cells.slice(1).map(line)]
+  const out = [
+    `### ${table.title}`,
+    "",
+    line(cells[0]!),
+    `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,
+    ...cells.slice(1).map(line),
+  ]
   if (table.note) out.push("", table.note)
   return out.join("\n")
 }

@@ -39,7 +39,9 @@ function sources(): Record<string, string> {
   for (let m = 0; m < 20; m++) {
     const body: string[] = []
     for (let f = 0; f < 30; f++)
-      body.push(`export class Service${m}_${f} {\n  private count = ${f}\n  handle(input: string): string {\n    return input.repeat(this.count) // ${m}\n  }\n}\n`)
+      body.push(
+        `export class Service${m}_${f} {\n  private count = ${f}\n  handle(input: string): string {\n    return input.repeat(this.count) // ${m}\n  }\n}\n`,
+      )
     files[`src/mod${m}.ts`] = body.join("\n")
     files[`py/mod${m}.py`] = Array.from({ length: 40 }, (_, f) => `def handler_${m}_${f}(x):\n    return x * ${f}\n`).join("\n")
   }
@@ -48,7 +50,7 @@ function sources(): Record<string, string> {
 }
 
 function generated(i: number): string {
-  return Array.from({ length: 120 }, (_, l) => `export const generated_${i}_${l} = "${"x".repeat(30)}"`).join("\n") + "\n"
+  return `${Array.from({ length: 120 }, (_, l) => `export const generated_${i}_${l} = "${"x".repeat(30)}"`).join("\n")}\n`
 }
 
 /** The i-th tool call of the long task: a mix like a real coding task, every call different. */
@@ -66,7 +68,13 @@ function callFor(i: number): { name: string; input: unknown } {
     case 4: {
       const w = i - 1 // the file written by the previous call
       const line = `export const generated_${w}_7 = "${"x".repeat(30)}"`
-      return { name: "apply_diff", input: { path: `gen/file${w}.ts`, diff: `<<<<<<< SEARCH\n:start_line:8\n-------\n${line}\n=======\n${line.replace("x", "y")}\n>>>>>>> REPLACE` } }
+      return {
+        name: "apply_diff",
+        input: {
+          path: `gen/file${w}.ts`,
+          diff: `<<<<<<< SEARCH\n:start_line:8\n-------\n${line}\n=======\n${line.replace("x", "y")}\n>>>>>>> REPLACE`,
+        },
+      }
     }
     case 5:
       return { name: "execute_command", input: { command: `seq 1 3000 | sed 's/^/output line ${i} /'` } }
@@ -94,7 +102,8 @@ function liveRss(pid: number): number {
 function childrenRss(pid: number): number {
   let total = 0
   try {
-    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) total += liveRss(Number(child))
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean))
+      total += liveRss(Number(child))
   } catch {
     // no children file: count nothing
   }
@@ -123,7 +132,10 @@ async function start(ws: TempWorkspace, api: FakeAnthropic, stateHome?: string):
 
 /** A one-call task: read a file, then complete. */
 async function smallTask(server: ServerHarness, api: FakeAnthropic, n: number): Promise<string> {
-  api.push({ toolCalls: [{ name: "read_file", input: { path: `src/mod${n % 20}.ts` } }] }, { toolCalls: [{ name: "attempt_completion", input: { result: `done ${n}` } }] })
+  api.push(
+    { toolCalls: [{ name: "read_file", input: { path: `src/mod${n % 20}.ts` } }] },
+    { toolCalls: [{ name: "attempt_completion", input: { result: `done ${n}` } }] },
+  )
   const { taskId } = await server.request("agent/newTask", { text: `small task ${n}` })
   await server.waitForStatus(taskId, "completed", 30_000)
   return taskId
@@ -145,7 +157,15 @@ export default async function bench(): Promise<BenchTable[]> {
   try {
     await smallTask(server, api, -1)
     base = await afterGc(server)
-    rows.push(["before (after a 1-call warm-up task)", mib(liveRss(server.proc.pid!)), mib(base.rss), "+0", mib(base.heapUsed), mib(base.external), mib(childrenRss(server.proc.pid!))])
+    rows.push([
+      "before (after a 1-call warm-up task)",
+      mib(liveRss(server.proc.pid!)),
+      mib(base.rss),
+      "+0",
+      mib(base.heapUsed),
+      mib(base.external),
+      mib(childrenRss(server.proc.pid!)),
+    ])
 
     // The long task: each request the fake receives answers the previous call, so at request k, k calls ran.
     const live = new Map<number, number>()
@@ -153,7 +173,8 @@ export default async function bench(): Promise<BenchTable[]> {
     let made = 0
     const reply = (request: { body: any }): FakeReply => {
       const last = request.body?.messages?.at(-1)
-      for (const block of Array.isArray(last?.content) ? last.content : []) if (block.type === "tool_result" && block.is_error) failedCalls++
+      for (const block of Array.isArray(last?.content) ? last.content : [])
+        if (block.type === "tool_result" && block.is_error) failedCalls++
       if (made % 50 === 0 && !live.has(made)) {
         live.set(made, liveRss(server.proc.pid!))
         kids.set(made, childrenRss(server.proc.pid!))
@@ -174,10 +195,26 @@ export default async function bench(): Promise<BenchTable[]> {
     const during = reports(server).slice(reportsBefore)
     ;[...live.entries()].forEach(([calls, rss], k) => {
       const gc = during[k]!
-      rows.push([`${calls} calls`, mib(rss), mib(gc.rss), plus(gc.rss - base.rss), mib(gc.heapUsed), mib(gc.external), mib(kids.get(calls)!)])
+      rows.push([
+        `${calls} calls`,
+        mib(rss),
+        mib(gc.rss),
+        plus(gc.rss - base.rss),
+        mib(gc.heapUsed),
+        mib(gc.external),
+        mib(kids.get(calls)!),
+      ])
     })
     afterTask = await afterGc(server)
-    rows.push(["after the task (full GC)", mib(liveAtEnd), mib(afterTask.rss), plus(afterTask.rss - base.rss), mib(afterTask.heapUsed), mib(afterTask.external), mib(kidsAtEnd)])
+    rows.push([
+      "after the task (full GC)",
+      mib(liveAtEnd),
+      mib(afterTask.rss),
+      plus(afterTask.rss - base.rss),
+      mib(afterTask.heapUsed),
+      mib(afterTask.external),
+      mib(kidsAtEnd),
+    ])
 
     const first = await (async () => (await smallTask(server, api, 0), afterGc(server)))()
     smallRows.push(["after small task 1", mib(first.rss), "+0", mib(first.heapUsed)])

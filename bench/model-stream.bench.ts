@@ -25,7 +25,11 @@ const request: ModelRequest = {
 
 export default async function modelStreamBench(): Promise<BenchTable[]> {
   const content = "export const x = 1 // line\n".repeat(Math.ceil(CONTENT_CHARS / 27)).slice(0, CONTENT_CHARS)
-  const reply: FakeOpenAiReply = { text: "Writing.", toolCalls: [{ id: "call_big", name: "write_to_file", input: { path: "big.ts", content } }], argumentChunkChars: PIECE }
+  const reply: FakeOpenAiReply = {
+    text: "Writing.",
+    toolCalls: [{ id: "call_big", name: "write_to_file", input: { path: "big.ts", content } }],
+    argumentChunkChars: PIECE,
+  }
   const api = await startFakeOpenAi()
   const baseURL = `${api.url}/v1`
   const chunks = Math.ceil(JSON.stringify({ path: "big.ts", content }).length / PIECE)
@@ -43,7 +47,8 @@ export default async function modelStreamBench(): Promise<BenchTable[]> {
     const viaProvider = async () => {
       api.push(reply)
       let json = ""
-      for await (const event of provider.stream(request, new AbortController().signal)) if (event.kind === "toolCallDelta") json += event.delta
+      for await (const event of provider.stream(request, new AbortController().signal))
+        if (event.kind === "toolCallDelta") json += event.delta
       if (JSON.parse(json).content !== content) throw new Error("provider assembled a different call")
     }
     const baseline = stats(await timeRuns(RUNS, viaSdk))

@@ -42,7 +42,11 @@ export default async function pipelineBench(): Promise<BenchTable[]> {
 
   // Each call differs in n, so repetition detection runs but never triggers, like a real session.
   const viaPipeline = async (i: number) => {
-    const outcome = await pipeline.run({ id: `c${i}`, name: "read_file", argumentsJson: `{"path":"src/a.ts","n":${i}}` }, newTurnState(), ctx)
+    const outcome = await pipeline.run(
+      { id: `c${i}`, name: "read_file", argumentsJson: `{"path":"src/a.ts","n":${i}}` },
+      newTurnState(),
+      ctx,
+    )
     if (outcome.status !== "done") throw new Error(`unexpected ${outcome.status}: ${JSON.stringify(outcome.result)}`)
   }
   const direct = async (i: number) => {
@@ -79,7 +83,13 @@ export default async function pipelineBench(): Promise<BenchTable[]> {
       columns: ["path", "median µs/call", "p90 µs/call", "median CPU µs/call", "ratio (median)"],
       rows: [
         ["baseline: tool.prepare() + run() directly", base.median, base.p90, base.cpu, "1.00x"],
-        ["pipeline.run (parse, validate, repetition, auto-approve, run, format, updates)", full.median, full.p90, full.cpu, ratio(full.median, base.median)],
+        [
+          "pipeline.run (parse, validate, repetition, auto-approve, run, format, updates)",
+          full.median,
+          full.p90,
+          full.cpu,
+          ratio(full.median, base.median),
+        ],
       ],
       note: `Per-call times are medians over ${CALLS / BATCH} batches of ${BATCH} calls. Goal: pipeline median < 50 µs per call. Overhead = pipeline − baseline.`,
     },

@@ -92,7 +92,11 @@ export default async function bench(): Promise<BenchTable[]> {
     ["250 matches (under the cap)", "needle_\\d+"],
     ["50k matches (tool stops at 300)", "return x"],
   ] as const) {
-    const [tool, raw] = await interleaved(RUNS, () => callTool(searchFiles, { path: ".", regex }, searchCtx), () => drain(rg.path, rgArgs(regex)))
+    const [tool, raw] = await interleaved(
+      RUNS,
+      () => callTool(searchFiles, { path: ".", regex }, searchCtx),
+      () => drain(rg.path, rgArgs(regex)),
+    )
     const t = stats(tool)
     const r = stats(raw)
     searchRows.push([label, t.median, t.p90, r.median, r.p90, ratio(t.median, r.median)])

@@ -23,7 +23,9 @@ if (files.length === 0) {
 
 const cpu = cpus()
 console.log(`# agent-lsp benchmarks`)
-console.log(`node ${process.version} · ${process.platform}/${process.arch} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? "unknown"}) · ${new Date().toISOString()}`)
+console.log(
+  `node ${process.version} · ${process.platform}/${process.arch} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? "unknown"}) · ${new Date().toISOString()}`,
+)
 
 let failed = 0
 for (const file of files) {

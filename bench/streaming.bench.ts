@@ -69,7 +69,8 @@ export default async function bench(): Promise<BenchTable[]> {
     // A big write streaming its arguments: what the editor receives while it streams.
     const content = "x".repeat(BIG_WRITE)
     const json = JSON.stringify({ path: "big.txt", content })
-    for (let at = 15; at < json.length + 15; at += 15) naiveBytes += JSON.stringify({ path: "big.txt", content: "" }).length + Math.min(at, json.length)
+    for (let at = 15; at < json.length + 15; at += 15)
+      naiveBytes += JSON.stringify({ path: "big.txt", content: "" }).length + Math.min(at, json.length)
     argumentDeltas = Math.ceil(json.length / 15)
     server.onTaskUpdate = ({ update }) => {
       if (update.kind === "toolCall" && update.status === "streaming") {
@@ -78,7 +79,10 @@ export default async function bench(): Promise<BenchTable[]> {
       }
     }
     server.handlers.requestApproval = (params: any) => ({ optionId: params.options.find((o: any) => o.kind === "reject_once")?.optionId })
-    api.push({ toolCalls: [{ name: "write_to_file", input: { path: "big.txt", content } }] }, { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] })
+    api.push(
+      { toolCalls: [{ name: "write_to_file", input: { path: "big.txt", content } }] },
+      { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+    )
     const write = await server.request("agent/newTask", { text: "write a big file" })
     await server.waitForStatus(write.taskId, "completed", 60_000)
     server.onTaskUpdate = undefined
@@ -95,7 +99,13 @@ export default async function bench(): Promise<BenchTable[]> {
       title: `Streaming latency: model text delta → agent/taskUpdate at the editor (${latencies.length} deltas, ms)`,
       columns: ["measure", "median", "p95", "vs round trip", `median ≤ ${GOAL_MEDIAN_MS} ms`],
       rows: [
-        ["fake writes the SSE event → editor receives the update", lat.median, p95(latencies), ratio(lat.median, rt.median), lat.median <= GOAL_MEDIAN_MS ? "yes" : "NO"],
+        [
+          "fake writes the SSE event → editor receives the update",
+          lat.median,
+          p95(latencies),
+          ratio(lat.median, rt.median),
+          lat.median <= GOAL_MEDIAN_MS ? "yes" : "NO",
+        ],
         ["baseline: agent/listTasks round trip (same server)", rt.median, p95(roundTrips), "1.00x", ""],
       ],
       note: "The fake streams 1,000 twenty-character text deltas 2 ms apart; each piece carries a marker, timed when the fake writes it and when the bench's client receives the update holding it (one clock, one machine).",

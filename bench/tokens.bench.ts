@@ -52,7 +52,10 @@ function partsOf(body: any, root: string, workspace: string): Parts {
   const swap = (text: string) => text.split(root).join(workspace)
   const system = (body.system as { text: string }[]).map((b) => b.text).join("\n")
   const first = body.messages[0]
-  const user = typeof first.content === "string" ? first.content : (first.content as any[]).map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n")
+  const user =
+    typeof first.content === "string"
+      ? first.content
+      : (first.content as any[]).map((b) => (b.type === "text" ? b.text : JSON.stringify(b))).join("\n")
   return { system: swap(system), tools: swap(JSON.stringify(body.tools ?? [])), user: swap(user), toolCount: (body.tools ?? []).length }
 }
 
@@ -61,15 +64,23 @@ function cachedPrefix(body: any): string {
   const messages = body.messages as { role: string; content: any[] }[]
   let lastMessage = -1
   let lastBlock = -1
-  messages.forEach((m, i) => Array.isArray(m.content) && m.content.forEach((b, j) => b.cache_control && ((lastMessage = i), (lastBlock = j))))
+  messages.forEach(
+    (m, i) => Array.isArray(m.content) && m.content.forEach((b, j) => b.cache_control && ((lastMessage = i), (lastBlock = j))),
+  )
   const head = JSON.stringify(body.system) + JSON.stringify(body.tools ?? [])
   if (lastMessage < 0) return head
-  const kept = messages.slice(0, lastMessage + 1).map((m, i) => (i === lastMessage ? { ...m, content: m.content.slice(0, lastBlock + 1) } : m))
+  const kept = messages
+    .slice(0, lastMessage + 1)
+    .map((m, i) => (i === lastMessage ? { ...m, content: m.content.slice(0, lastBlock + 1) } : m))
   return head + JSON.stringify(kept.map((m) => ({ ...m, content: m.content.map(({ cache_control: _, ...b }) => b) })))
 }
 
 function wireText(body: any): string {
-  return JSON.stringify(body.system) + JSON.stringify(body.tools ?? []) + JSON.stringify(body.messages.map((m: any) => ({ ...m, content: m.content.map(({ cache_control: _, ...b }: any) => b) })))
+  return (
+    JSON.stringify(body.system) +
+    JSON.stringify(body.tools ?? []) +
+    JSON.stringify(body.messages.map((m: any) => ({ ...m, content: m.content.map(({ cache_control: _, ...b }: any) => b) })))
+  )
 }
 
 export default async function bench(): Promise<BenchTable[]> {
@@ -114,7 +125,16 @@ export default async function bench(): Promise<BenchTable[]> {
   return [
     {
       title: `First request of a task per built-in mode: ours vs Roo-Code ${roo.rooVersion} (tokens by ${TOKENIZER})`,
-      columns: ["mode", "ours bytes: system / tools (n) / user", "ours tokens: system / tools / user", "ours total tokens", "Roo bytes: system / tools (n)", "Roo tokens: system / tools", "Roo total tokens", `ratio (goal ≤ ${GOAL_RATIO}x)`],
+      columns: [
+        "mode",
+        "ours bytes: system / tools (n) / user",
+        "ours tokens: system / tools / user",
+        "ours total tokens",
+        "Roo bytes: system / tools (n)",
+        "Roo tokens: system / tools",
+        "Roo total tokens",
+        `ratio (goal ≤ ${GOAL_RATIO}x)`,
+      ],
       rows,
       note:
         `Ours: the first request body the built server sent to the fake Messages API (tools as sent; temp workspace path replaced by ${roo.workspace}). ` +
@@ -127,7 +147,11 @@ export default async function bench(): Promise<BenchTable[]> {
 }
 
 /** A three-turn task in code mode: system prompt identity and the cache-servable prefix of each request. */
-async function turnByTurn(server: Awaited<ReturnType<typeof startServer>>, api: Awaited<ReturnType<typeof startFakeAnthropic>>, root: string): Promise<BenchTable> {
+async function turnByTurn(
+  server: Awaited<ReturnType<typeof startServer>>,
+  api: Awaited<ReturnType<typeof startFakeAnthropic>>,
+  root: string,
+): Promise<BenchTable> {
   const before = api.requests.length
   api.push(
     { toolCalls: [{ name: "read_file", input: { path: "src/util.ts" } }] },
@@ -150,7 +174,14 @@ async function turnByTurn(server: Awaited<ReturnType<typeof startServer>>, api: 
       cacheable = wireText(body).startsWith(prefix.slice(0, -1)) ? countTokens(prefix) : 0
       sameSystem = JSON.stringify(previous.system) === JSON.stringify(body.system) ? "yes" : "NO"
     }
-    rows.push([`request ${i + 1}`, bytes(wireText(body).split(root).join("/workspace/project")), total, cacheable, total > 0 ? `${Math.round((cacheable / total) * 100)}%` : "—", sameSystem])
+    rows.push([
+      `request ${i + 1}`,
+      bytes(wireText(body).split(root).join("/workspace/project")),
+      total,
+      cacheable,
+      total > 0 ? `${Math.round((cacheable / total) * 100)}%` : "—",
+      sameSystem,
+    ])
   })
   return {
     title: "Prompt caching over a three-turn task (code mode)",

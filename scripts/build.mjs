@@ -40,7 +40,9 @@ await build({
   ],
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
-  banner: { js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __agentLspCreateRequire } from 'node:module'; const require = __agentLspCreateRequire(import.meta.url);",
+  },
   logLevel: "warning",
 })
 chmodSync(`${staging}/agent-lsp.mjs`, 0o755)

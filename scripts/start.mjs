@@ -17,7 +17,10 @@ function newestSource(dir) {
   return newest
 }
 
-if (!existsSync(entry) || statSync(entry).mtimeMs < Math.max(newestSource(join(root, "server", "src")), newestSource(join(root, "protocol", "src")))) {
+if (
+  !existsSync(entry) ||
+  statSync(entry).mtimeMs < Math.max(newestSource(join(root, "server", "src")), newestSource(join(root, "protocol", "src")))
+) {
   process.stderr.write("agent-lsp: building the server (npm run build)...\n")
   const build = spawnSync("npm", ["run", "build"], { cwd: root, stdio: ["ignore", process.stderr, process.stderr] })
   if (build.status !== 0) process.exit(build.status ?? 1)

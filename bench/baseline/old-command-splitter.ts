@@ -61,7 +61,8 @@ class Scanner {
         return i + 1
       }
       if (c === "\\") {
-        if (next === "\n") i += 2 // line continuation
+        if (next === "\n")
+          i += 2 // line continuation
         else {
           current += c + (next ?? "")
           i += 2
@@ -98,7 +99,7 @@ class Scanner {
         }
       }
       if ((c === "<" || c === ">") && next === "(") {
-        current += c + "(…)"
+        current += `${c}(…)`
         i = this.scanCommands(i + 2, ")")
         continue
       }

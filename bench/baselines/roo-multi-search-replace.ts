@@ -70,7 +70,9 @@ export function rooApplyDiff(original: string, diff: string): string {
   const eol = original.includes("\r\n") ? "\r\n" : "\n"
   let lines = original.split(/\r?\n/)
   let delta = 0
-  const blocks = [...diff.matchAll(BLOCK)].map((m) => ({ hint: Number(m[2] ?? 0), search: m[6]!, replace: m[7]! })).sort((a, b) => a.hint - b.hint)
+  const blocks = [...diff.matchAll(BLOCK)]
+    .map((m) => ({ hint: Number(m[2] ?? 0), search: m[6]!, replace: m[7]! }))
+    .sort((a, b) => a.hint - b.hint)
   for (const block of blocks) {
     const startLine = block.hint === 0 ? 0 : block.hint + delta
     const searchLines = block.search === "" ? [] : block.search.split(/\r?\n/)
@@ -98,7 +100,8 @@ export function rooApplyDiff(original: string, diff: string): string {
     const replaced = replaceLines.map((line) => {
       const own = indentOf(line)
       const relative = own.length - searchBase
-      const indent = relative < 0 ? matchedIndent.slice(0, Math.max(0, matchedIndent.length + relative)) : matchedIndent + own.slice(searchBase)
+      const indent =
+        relative < 0 ? matchedIndent.slice(0, Math.max(0, matchedIndent.length + relative)) : matchedIndent + own.slice(searchBase)
       return indent + line.trim()
     })
     lines = [...lines.slice(0, index), ...replaced, ...lines.slice(index + searchLines.length)]

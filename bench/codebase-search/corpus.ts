@@ -69,7 +69,8 @@ function stripDocs(rel: string, text: string): { stripped: string; found: Query[
       for (const doc of docs) ranges.push([doc.getStart(sf), doc.getEnd()])
       const sentence = firstSentence(ts.getTextOfJSDocComment(docs[docs.length - 1]!.comment) ?? "")
       const target = declarationOf(node)
-      if (sentence && target) found.push({ text: sentence, path: rel, startLine: lineOf(target.getStart(sf, false)), endLine: lineOf(target.getEnd()) })
+      if (sentence && target)
+        found.push({ text: sentence, path: rel, startLine: lineOf(target.getStart(sf, false)), endLine: lineOf(target.getEnd()) })
     }
     ts.forEachChild(node, visit)
   }
@@ -83,7 +84,11 @@ function stripDocs(rel: string, text: string): { stripped: string; found: Query[
 
 /** Functions and methods with a body (what a developer would look for), else undefined. */
 function declarationOf(node: ts.Node): ts.Node | undefined {
-  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node)) && node.body) return node
+  if (
+    (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node)) &&
+    node.body
+  )
+    return node
   if (ts.isVariableStatement(node)) {
     const init = node.declarationList.declarations[0]?.initializer
     if (init && (ts.isArrowFunction(init) || ts.isFunctionExpression(init))) return node
@@ -94,7 +99,10 @@ function declarationOf(node: ts.Node): ts.Node | undefined {
 
 /** The doc's first sentence, {@link X} as X, when it has at least four words. */
 function firstSentence(doc: string): string | undefined {
-  const plain = doc.replace(/\{@\w+\s+([^}|]+)(\|[^}]*)?\}/g, "$1").replace(/\s+/g, " ").trim()
+  const plain = doc
+    .replace(/\{@\w+\s+([^}|]+)(\|[^}]*)?\}/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim()
   const sentence = (plain.match(/^.*?[.!?](\s|$)/)?.[0] ?? plain).trim()
   return sentence.split(" ").length >= 4 ? sentence : undefined
 }

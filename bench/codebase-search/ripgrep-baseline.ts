@@ -6,7 +6,9 @@
 import { spawn } from "node:child_process"
 
 const STOP = new Set(
-  "the a an and or of to in on for with by from as is are be this that these those it its into when which what will can not has have given used uses using".split(" "),
+  "the a an and or of to in on for with by from as is are be this that these those it its into when which what will can not has have given used uses using".split(
+    " ",
+  ),
 )
 
 /** The question's content words: at least three letters, no stop words, regex-escaped. */

@@ -1,16 +1,6 @@
 import { z } from "zod"
 import { AgentMethods } from "./names"
-import {
-  ApprovalOption,
-  Diagnostic,
-  ModeSummary,
-  Range,
-  TaskStatus,
-  TaskSummary,
-  TaskUpdate,
-  Todo,
-  TranscriptEntry,
-} from "./types"
+import { ApprovalOption, Diagnostic, ModeSummary, Range, TaskStatus, TaskSummary, TaskUpdate, Todo, TranscriptEntry } from "./types"
 
 /** One request or notification of the contract: its method name and the zod schemas of both ends. */
 export interface MethodTriple<M extends string, P extends z.ZodType, R extends z.ZodType> {
@@ -45,7 +35,12 @@ export const NewTask = request(
     text: z.string().min(1, "text must not be empty").describe("What the agent should do, in the user's words."),
     mode: z.string().optional().describe("The mode slug to start in; default: the mode set with agent/setMode, else agent.modes.default."),
     context: z
-      .array(z.object({ uri: z.string().describe("A file URI."), range: Range.optional().describe("The selected range (LSP: end exclusive); whole file when absent.") }))
+      .array(
+        z.object({
+          uri: z.string().describe("A file URI."),
+          range: Range.optional().describe("The selected range (LSP: end exclusive); whole file when absent."),
+        }),
+      )
       .optional()
       .describe("What the user pointed at: a selection is quoted from the open buffer into the task text."),
   }),
@@ -63,13 +58,22 @@ export const CancelTask = request(
   z.object({ taskId: TaskId }),
   Empty,
 )
-export const ResumeTask = request(AgentMethods.resumeTask, "Continues an interrupted or cancelled task.", z.object({ taskId: TaskId }), Empty)
+export const ResumeTask = request(
+  AgentMethods.resumeTask,
+  "Continues an interrupted or cancelled task.",
+  z.object({ taskId: TaskId }),
+  Empty,
+)
 export const Respond = request(
   AgentMethods.respond,
   "Answers a pending approval or question later (after a deferred answer, or one announced with window/showMessage); an error if none is pending.",
   z.object({
     requestId: z.string().min(1).describe("The requestId of the approval or question."),
-    taskId: z.string().min(1).optional().describe("The task the answer is meant for; when given, an answer to a request of another task is refused."),
+    taskId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The task the answer is meant for; when given, an answer to a request of another task is refused."),
     optionId: z.string().optional().describe("The chosen approval option (its optionId; a kind or label is accepted too)."),
     answer: z.string().optional().describe("The answer to a question."),
     feedback: z.string().optional().describe("Why the user rejected, passed to the model."),
@@ -106,7 +110,10 @@ export const ListModes = request(
 export const SetMode = request(
   AgentMethods.setMode,
   "Switches a task's mode; without taskId, sets the mode of the next task.",
-  z.object({ mode: z.string().min(1).describe("A mode slug from agent/listModes."), taskId: z.string().optional().describe("The task to switch; absent: the next task.") }),
+  z.object({
+    mode: z.string().min(1).describe("A mode slug from agent/listModes."),
+    taskId: z.string().optional().describe("The task to switch; absent: the next task."),
+  }),
   Empty,
 )
 
@@ -116,16 +123,18 @@ export const ListMcpServers = request(
   "The configured MCP servers and their state (extension).",
   Empty,
   z.object({
-    servers: z.array(
-      z.object({
-        name: z.string().describe("The server's name in mcp.json."),
-        source: z.enum(["global", "workspace"]).describe("Which mcp.json configured it."),
-        status: McpServerStatus.describe("connecting, connected, error, disabled, or untrusted (a workspace server not yet approved)."),
-        error: z.string().optional().describe("Why it failed."),
-        tools: z.array(z.string()).describe("Its tools' names."),
-        resources: z.number().describe("How many resources it offers."),
-      }),
-    ).describe("Every configured MCP server."),
+    servers: z
+      .array(
+        z.object({
+          name: z.string().describe("The server's name in mcp.json."),
+          source: z.enum(["global", "workspace"]).describe("Which mcp.json configured it."),
+          status: McpServerStatus.describe("connecting, connected, error, disabled, or untrusted (a workspace server not yet approved)."),
+          error: z.string().optional().describe("Why it failed."),
+          tools: z.array(z.string()).describe("Its tools' names."),
+          resources: z.number().describe("How many resources it offers."),
+        }),
+      )
+      .describe("Every configured MCP server."),
   }),
 )
 export const ListCheckpoints = request(
@@ -148,7 +157,10 @@ export const ListCheckpoints = request(
 export const DiffCheckpoint = request(
   AgentMethods.diffCheckpoint,
   "A unified diff from a checkpoint to the workspace now, or to another checkpoint (extension).",
-  z.object({ id: z.string().min(1).describe("The checkpoint."), toId: z.string().optional().describe("The later checkpoint; absent: the workspace now.") }),
+  z.object({
+    id: z.string().min(1).describe("The checkpoint."),
+    toId: z.string().optional().describe("The later checkpoint; absent: the workspace now."),
+  }),
   z.object({ diff: z.string().describe("Unified diff.") }),
 )
 export const RestoreCheckpoint = request(
@@ -156,7 +168,10 @@ export const RestoreCheckpoint = request(
   "Puts the workspace's files back as they were at a checkpoint; open buffers follow through workspace/applyEdit (extension).",
   z.object({
     id: z.string().min(1).describe("The checkpoint."),
-    rewindConversation: z.boolean().optional().describe("Also cut the task's conversation back to the checkpoint (nothing is deleted from the task file)."),
+    rewindConversation: z
+      .boolean()
+      .optional()
+      .describe("Also cut the task's conversation back to the checkpoint (nothing is deleted from the task file)."),
   }),
   z.object({ restored: z.array(z.string()).describe("The files restored.") }),
 )
@@ -166,7 +181,9 @@ export const IndexStatus = request(
   "The codebase index of the workspace (codebase_search): how far it is, and what it holds (extension).",
   z.object({}).passthrough(),
   z.object({
-    state: z.enum(["disabled", "indexing", "ready", "error"]).describe("`disabled` when codebaseIndex.enabled is false or no folder is open."),
+    state: z
+      .enum(["disabled", "indexing", "ready", "error"])
+      .describe("`disabled` when codebaseIndex.enabled is false or no folder is open."),
     files: z.number().int().describe("Files indexed (all workspace folders together)."),
     chunks: z.number().int().describe("Chunks indexed (all workspace folders together)."),
     semantic: z.boolean().describe("True when an embedder is configured and vectors take part in the ranking."),
@@ -181,18 +198,20 @@ export const ListSkills = request(
   "The skills a mode sees (one per name, workspace over global, mode-specific over generic); without mode, every valid skill found (extension).",
   z.object({ mode: z.string().min(1).optional().describe("A mode slug; absent: every skill.") }),
   z.object({
-    skills: z.array(
-      z.object({
-        name: z.string().describe("The skill's name (its folder's name)."),
-        description: z.string().describe("What the skill is for, from its frontmatter."),
-        path: z.string().describe("Absolute path of the SKILL.md."),
-        source: z.enum(["workspace", "global"]).describe("Where it was found."),
-        modes: z
-          .array(z.string())
-          .optional()
-          .describe("The modes that see it (a skills-<mode>/ folder or frontmatter modeSlugs); absent: every mode."),
-      }),
-    ).describe("The skills, by name."),
+    skills: z
+      .array(
+        z.object({
+          name: z.string().describe("The skill's name (its folder's name)."),
+          description: z.string().describe("What the skill is for, from its frontmatter."),
+          path: z.string().describe("Absolute path of the SKILL.md."),
+          source: z.enum(["workspace", "global"]).describe("Where it was found."),
+          modes: z
+            .array(z.string())
+            .optional()
+            .describe("The modes that see it (a skills-<mode>/ folder or frontmatter modeSlugs); absent: every mode."),
+        }),
+      )
+      .describe("The skills, by name."),
   }),
 )
 export const ListCommands = request(
@@ -200,14 +219,16 @@ export const ListCommands = request(
   "The slash commands, for completion after / : one per name, workspace over global over built-in (extension).",
   Empty,
   z.object({
-    commands: z.array(
-      z.object({
-        name: z.string().describe("Typed after /."),
-        description: z.string().optional().describe("From the command's frontmatter."),
-        argumentHint: z.string().optional().describe('What to type after the name, e.g. "<path>".'),
-        source: z.enum(["builtin", "workspace", "global"]).describe("Where it was found."),
-      }),
-    ).describe("The slash commands, by name."),
+    commands: z
+      .array(
+        z.object({
+          name: z.string().describe("Typed after /."),
+          description: z.string().optional().describe("From the command's frontmatter."),
+          argumentHint: z.string().optional().describe('What to type after the name, e.g. "<path>".'),
+          source: z.enum(["builtin", "workspace", "global"]).describe("Where it was found."),
+        }),
+      )
+      .describe("The slash commands, by name."),
   }),
 )
 
@@ -266,7 +287,12 @@ export const AskFollowup = request(
     taskId: z.string().describe("The task asking."),
     question: z.string().describe("The whole question (may be long: show it whole)."),
     suggestions: z
-      .array(z.object({ text: z.string().describe("A suggested answer."), mode: z.string().optional().describe("The mode the task switches to with this answer.") }))
+      .array(
+        z.object({
+          text: z.string().describe("A suggested answer."),
+          mode: z.string().optional().describe("The mode the task switches to with this answer."),
+        }),
+      )
       .describe("Suggested answers; the user may also type their own."),
   }),
   z.union([Deferred, z.object({ answer: z.string().describe("The user's answer.") })]),

@@ -54,39 +54,46 @@ export const AgentCommands = {
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]
 
 /** Keys of capabilities.experimental.agent a client may declare. */
-export const AgentClientCapabilityKeys = [
-  "requestApproval",
-  "askFollowup",
-  "saveDocuments",
-  "taskUpdates",
-  "deferredAnswers",
-] as const
+export const AgentClientCapabilityKeys = ["requestApproval", "askFollowup", "saveDocuments", "taskUpdates", "deferredAnswers"] as const
 
 /** Arguments and effect of each agent.* command (protocol/PROTOCOL.md is generated from these). */
 export const AgentCommandDocs: Record<keyof typeof AgentCommands, { arguments: string; effect: string }> = {
-  newTask: { arguments: "[text, {mode?, uri?, range?}?]", effect: "Starts a task and returns {taskId}; announced with window/showMessage (naming the transcript file where the editor cannot be asked to show it)." },
+  newTask: {
+    arguments: "[text, {mode?, uri?, range?}?]",
+    effect:
+      "Starts a task and returns {taskId}; announced with window/showMessage (naming the transcript file where the editor cannot be asked to show it).",
+  },
   sendMessage: { arguments: "[text, taskId?]", effect: "Answers the task's question or continues a finished task." },
   cancelTask: { arguments: "[taskId?]", effect: "Cancels the task." },
   resumeTask: { arguments: "[taskId?]", effect: "Resumes an interrupted or cancelled task." },
   setMode: { arguments: "[mode, taskId?]", effect: "Switches a task's mode; without taskId, sets the mode of the next task." },
   listTasks: { arguments: "[]", effect: "Returns what agent/listTasks returns." },
-  respond: { arguments: "[requestId, optionIdOrAnswer, feedback?]", effect: "Answers a pending approval (an option id) or question (the answer text)." },
+  respond: {
+    arguments: "[requestId, optionIdOrAnswer, feedback?]",
+    effect: "Answers a pending approval (an option id) or question (the answer text).",
+  },
   showTranscript: {
     arguments: "[taskId?]",
-    effect: "Shows the task's transcript document (window/showDocument) or, where the editor did not declare it, puts its path in a window/showMessage; returns {uri, path}.",
+    effect:
+      "Shows the task's transcript document (window/showDocument) or, where the editor did not declare it, puts its path in a window/showMessage; returns {uri, path}.",
   },
   listMcpServers: { arguments: "[]", effect: "Returns what agent/listMcpServers returns." },
   listCheckpoints: { arguments: "[taskId?]", effect: "Returns what agent/listCheckpoints returns." },
   diffCheckpoint: { arguments: "[id, toId?]", effect: "Returns what agent/diffCheckpoint returns." },
   restoreCheckpoint: { arguments: "[id, rewindConversation?]", effect: "Returns what agent/restoreCheckpoint returns." },
-  rebuildIndex: { arguments: "[]", effect: "Starts rebuilding the codebase index; progress follows as $/progress and agent/indexStatus tells where it is." },
+  rebuildIndex: {
+    arguments: "[]",
+    effect: "Starts rebuilding the codebase index; progress follows as $/progress and agent/indexStatus tells where it is.",
+  },
 }
 
 /** What each capabilities.experimental.agent key promises the server. */
 export const AgentCapabilityDocs: Record<(typeof AgentClientCapabilityKeys)[number], string> = {
-  requestApproval: "The client answers agent/requestApproval (else approvals go through window/showMessageRequest, then a window/showMessage naming agent.respond).",
+  requestApproval:
+    "The client answers agent/requestApproval (else approvals go through window/showMessageRequest, then a window/showMessage naming agent.respond).",
   askFollowup: "The client answers agent/askFollowup.",
-  saveDocuments: "The client saves buffers on agent/saveDocuments (else the server writes the file atomically, never behind unsaved user changes).",
+  saveDocuments:
+    "The client saves buffers on agent/saveDocuments (else the server writes the file atomically, never behind unsaved user changes).",
   taskUpdates: "The client shows agent/taskUpdate (else the server keeps a markdown transcript document per task).",
   deferredAnswers: "The client may answer {deferred: true} at once and agent/respond later.",
 }

@@ -11,7 +11,10 @@ export type TaskStatus = z.infer<typeof TaskStatus>
 
 export const TodoStatus = z.enum(["pending", "in_progress", "completed"])
 /** One item of a task's todo list. */
-export const Todo = z.object({ text: z.string().describe("What to do."), status: TodoStatus.describe("pending, in_progress or completed.") })
+export const Todo = z.object({
+  text: z.string().describe("What to do."),
+  status: TodoStatus.describe("pending, in_progress or completed."),
+})
 export type Todo = z.infer<typeof Todo>
 
 /** One tool call as shown in a transcript. */
@@ -19,7 +22,10 @@ export const TranscriptToolCall = z.object({
   callId: z.string().describe("The tool call's id."),
   tool: z.string().describe("The tool's name."),
   params: z.unknown().describe("The parameters the model gave."),
-  result: z.object({ isError: z.boolean().describe("Whether it failed."), summary: z.string().describe("A short account of the result.") }).optional().describe("Absent while it runs."),
+  result: z
+    .object({ isError: z.boolean().describe("Whether it failed."), summary: z.string().describe("A short account of the result.") })
+    .optional()
+    .describe("Absent while it runs."),
 })
 /** One message of a task's conversation, as the editor shows it. */
 export const TranscriptEntry = z.object({
@@ -53,12 +59,24 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     isError: z.boolean().describe("Whether it failed."),
     summary: z.string().describe("A short account of the result."),
   }),
-  z.object({ kind: z.literal("commandOutput"), callId: z.string().describe("The execute_command call."), chunk: z.string().describe("More output, to append.") }),
+  z.object({
+    kind: z.literal("commandOutput"),
+    callId: z.string().describe("The execute_command call."),
+    chunk: z.string().describe("More output, to append."),
+  }),
   z.object({ kind: z.literal("todos"), todos: z.array(Todo).describe("The whole todo list now.") }),
   z.object({ kind: z.literal("mode"), mode: z.string().describe("The task's mode now.") }),
-  z.object({ kind: z.literal("status"), status: TaskStatus.describe("The task's status now."), message: z.string().optional().describe("Why (a limit reached, an error).") }),
+  z.object({
+    kind: z.literal("status"),
+    status: TaskStatus.describe("The task's status now."),
+    message: z.string().optional().describe("Why (a limit reached, an error)."),
+  }),
   z.object({ kind: z.literal("subtask"), childTaskId: z.string().describe("The subtask that runs while this task is paused.") }),
-  z.object({ kind: z.literal("checkpoint"), checkpointId: z.string().describe("Names it in the checkpoint methods."), label: z.string().describe("Before what it was taken.") }),
+  z.object({
+    kind: z.literal("checkpoint"),
+    checkpointId: z.string().describe("Names it in the checkpoint methods."),
+    label: z.string().describe("Before what it was taken."),
+  }),
   z.object({ kind: z.literal("completed"), result: z.string().describe("The model's account of what it did.") }),
   z.object({ kind: z.literal("error"), message: z.string().describe("What went wrong.") }),
   z.object({
@@ -67,7 +85,10 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     outputTokens: z.number().describe("Output tokens of the task so far."),
     cacheReadTokens: z.number().optional().describe("Input tokens read from the provider's prompt cache (billed far below plain input)."),
     cacheWriteTokens: z.number().optional().describe("Input tokens written to the prompt cache (Anthropic bills them above plain input)."),
-    costUsd: z.number().optional().describe("Estimated cost of the task so far in US dollars, from list prices; absent when the model's price is unknown."),
+    costUsd: z
+      .number()
+      .optional()
+      .describe("Estimated cost of the task so far in US dollars, from list prices; absent when the model's price is unknown."),
   }),
 ])
 export type TaskUpdate = z.infer<typeof TaskUpdate>

@@ -14,8 +14,20 @@ describe("clients/emacs byte-compiles", () => {
     try {
       cpSync(EMACS_PACKAGE_DIR, dir, { recursive: true })
       const files = readdirSync(dir).filter((f) => f.endsWith(".el"))
-      expect(files).toEqual(expect.arrayContaining(["agent-lsp.el", "agent-lsp-ask.el", "agent-lsp-edits.el", "agent-lsp-transcript.el", "agent-lsp-server.el"]))
-      const run = spawnSync("emacs", ["--batch", "-L", ".", "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile", ...files], { cwd: dir, encoding: "utf8" })
+      expect(files).toEqual(
+        expect.arrayContaining([
+          "agent-lsp.el",
+          "agent-lsp-ask.el",
+          "agent-lsp-edits.el",
+          "agent-lsp-transcript.el",
+          "agent-lsp-server.el",
+        ]),
+      )
+      const run = spawnSync(
+        "emacs",
+        ["--batch", "-L", ".", "--eval", "(setq byte-compile-error-on-warn t)", "-f", "batch-byte-compile", ...files],
+        { cwd: dir, encoding: "utf8" },
+      )
       expect(run.status, run.stderr).toBe(0)
       expect(readdirSync(dir).filter((f) => f.endsWith(".elc")).length).toBe(files.length)
     } finally {

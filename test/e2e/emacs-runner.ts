@@ -8,8 +8,7 @@ import { runEditorProcess, type EditorRun } from "./editor-process"
 export const EMACS_PACKAGE_DIR = resolve(import.meta.dirname, "..", "..", "clients", "emacs")
 
 /** Whether `emacs` is on PATH with eglot loadable (Debian: `apt-get install emacs-nox elpa-eglot`). */
-export const hasEmacsWithEglot =
-  spawnSync("emacs", ["--batch", "--eval", "(require 'eglot)"], { stdio: "ignore" }).status === 0
+export const hasEmacsWithEglot = spawnSync("emacs", ["--batch", "--eval", "(require 'eglot)"], { stdio: "ignore" }).status === 0
 
 /** How an `emacs --batch` run ended; `observed` is what the script passed to `(agent-lsp-test-observe PLIST)`. */
 export type EmacsRun<T> = EditorRun<T>
@@ -51,7 +50,12 @@ export async function runEmacs<T = Record<string, unknown>>(
   )
   // HOME inside the temp folder keeps the user's own init, packages and eglot state out of the test.
   const env = { ...process.env, HOME: dir, ...options.env }
-  const run = await runEditorProcess<T>("emacs", ["--batch", "-l", main], { cwd: options.cwd, env, timeoutMs: options.timeoutMs ?? 30_000, observationFile: out })
+  const run = await runEditorProcess<T>("emacs", ["--batch", "-l", main], {
+    cwd: options.cwd,
+    env,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    observationFile: out,
+  })
   await rm(dir, { recursive: true, force: true })
   // Batch Emacs prints messages on stderr and stdout alike: keep both for failure reports.
   return { ...run, stderr: run.stdout + run.stderr }

@@ -16,7 +16,15 @@ import { hasTmux, TmuxScreen } from "./tmux-screen"
 
 const ORIGINAL = "function greet(name) {\n  return 'hello ' + name\n}\n"
 const EDITED = "function greet(name) {\n  return 'Hello, ' + name\n}\n"
-const diff = ["<<<<<<< SEARCH", ":start_line:2", "-------", "  return 'hello ' + name", "=======", "  return 'Hello, ' + name", ">>>>>>> REPLACE"].join("\n")
+const diff = [
+  "<<<<<<< SEARCH",
+  ":start_line:2",
+  "-------",
+  "  return 'hello ' + name",
+  "=======",
+  "  return 'Hello, ' + name",
+  ">>>>>>> REPLACE",
+].join("\n")
 
 let fake: FakeAnthropic | undefined
 let ws: TempWorkspace | undefined
@@ -51,7 +59,7 @@ describe("Emacs in a terminal (emacs -nw in tmux, eglot 1.9, built server, fake 
         `(setq agent-lsp-server-command (list "node" ${JSON.stringify(SERVER_ENTRY)} "--stdio"))`,
         "(setq agent-lsp-initialization-options '(:agent (:checkpoints (:enabled :json-false))))",
         "(setq inhibit-startup-screen t)",
-        "(find-file \"greet.js\")",
+        '(find-file "greet.js")',
         `(run-at-time 1 nil (lambda () (agent-lsp-new-task "Capitalise the greeting")))`,
       ].join("\n"),
     )

@@ -77,7 +77,15 @@ function scenario(choice: string, feedback: string): string {
   `
 }
 
-const diff = ["<<<<<<< SEARCH", ":start_line:1", "-------", "const greeting = 'hello'", "=======", "const greeting = 'hello there'", ">>>>>>> REPLACE"].join("\n")
+const diff = [
+  "<<<<<<< SEARCH",
+  ":start_line:1",
+  "-------",
+  "const greeting = 'hello'",
+  "=======",
+  "const greeting = 'hello there'",
+  ">>>>>>> REPLACE",
+].join("\n")
 
 let ws: TempWorkspace
 let fake: FakeAnthropic

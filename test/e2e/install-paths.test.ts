@@ -20,7 +20,12 @@ afterAll(() => rmSync(work, { recursive: true, force: true }))
  * `require("…")` right after a quote is code text inside a string (ajv's code generation), not a require.
  */
 function runtimeImports(): Set<string> {
-  const files = [join(root, "dist", "agent-lsp.mjs"), ...readdirSync(join(root, "dist", "chunks")).filter((f) => f.endsWith(".mjs")).map((f) => join(root, "dist", "chunks", f))]
+  const files = [
+    join(root, "dist", "agent-lsp.mjs"),
+    ...readdirSync(join(root, "dist", "chunks"))
+      .filter((f) => f.endsWith(".mjs"))
+      .map((f) => join(root, "dist", "chunks", f)),
+  ]
   const names = new Set<string>()
   const builtins = new Set(builtinModules)
   for (const file of files) {
@@ -36,7 +41,11 @@ function runtimeImports(): Set<string> {
 
 describe("installing from a checkout with npm pack", () => {
   it("the tarball holds dist/ and installs globally; the installed agent-lsp runs", () => {
-    const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", work, "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    })
     const [info] = JSON.parse(packed) as { filename: string; files: { path: string }[] }[]
     const paths = info!.files.map((f) => f.path)
     expect(paths).toContain("dist/agent-lsp.mjs")
@@ -44,7 +53,11 @@ describe("installing from a checkout with npm pack", () => {
     expect(paths.some((p) => p.startsWith("server/") || p.startsWith("test/"))).toBe(false)
 
     const prefix = join(work, "prefix")
-    const install = spawnSync("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(work, info!.filename)], { encoding: "utf8" })
+    const install = spawnSync(
+      "npm",
+      ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", join(work, info!.filename)],
+      { encoding: "utf8" },
+    )
     expect(install.status, install.stderr).toBe(0)
     const version = spawnSync(join(prefix, "bin", "agent-lsp"), ["--version"], { encoding: "utf8" })
     expect(version.status, version.stderr).toBe(0)

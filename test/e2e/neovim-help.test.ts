@@ -11,7 +11,11 @@ import { hasNvim, PLUGIN_DIR, runNvim } from "./nvim-runner"
 // setup() option has a tag, and that :help finds them in a Neovim that only has the plugin on its rtp.
 
 const tagsFile = join(PLUGIN_DIR, "doc", "tags")
-const tagNames = () => readFileSync(tagsFile, "utf8").split("\n").filter(Boolean).map((line) => line.split("\t")[0])
+const tagNames = () =>
+  readFileSync(tagsFile, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split("\t")[0])
 
 describe("Neovim help tags", () => {
   it("doc/tags is exactly what :helptags generates (regenerate: nvim --headless -c 'helptags clients/neovim/doc' -c q)", () => {

@@ -190,7 +190,11 @@ describe("Neovim plugin end to end (headless nvim, built server, fake model)", (
         statusline = require("agent_lsp").statusline(),
       }
     `
-    const run = await runNvim<Observed>(scenario("Allow once", null, "2,3AgentTask explain these lines", after), { cwd: ws.root, env: env(), timeoutMs: 60_000 })
+    const run = await runNvim<Observed>(scenario("Allow once", null, "2,3AgentTask explain these lines", after), {
+      cwd: ws.root,
+      env: env(),
+      timeoutMs: 60_000,
+    })
     const seen = run.observed
     expect(seen, `nvim wrote nothing (exit ${run.code})\n${run.stderr}`).toBeDefined()
     const context = JSON.stringify({ ...seen, stderr: run.stderr }, null, 1)
@@ -208,7 +212,11 @@ describe("Neovim plugin end to end (headless nvim, built server, fake model)", (
     // The transcript window's own statusline shows the end of the task.
     expect(seen!.transcriptStatusline).toMatch(/^agent: completed/)
     // :AgentMode after the task ended changed the next task's mode and left the finished task alone.
-    expect(seen!.after, context).toEqual({ defaultMode: "architect", finishedMode: "code", statusline: expect.stringMatching(/^agent: completed/) })
+    expect(seen!.after, context).toEqual({
+      defaultMode: "architect",
+      finishedMode: "code",
+      statusline: expect.stringMatching(/^agent: completed/),
+    })
     expect(run.code, run.stderr).toBe(0)
   }, 90_000)
 })

@@ -16,7 +16,20 @@ export class TmuxScreen {
 
   start(command: string, options: { cwd: string; env: Record<string, string> }): void {
     const env = Object.entries(options.env).flatMap(([k, v]) => ["-e", `${k}=${v}`])
-    this.tmux("new-session", "-d", "-s", this.session, "-x", String(this.columns), "-y", String(this.rows), "-c", options.cwd, ...env, command)
+    this.tmux(
+      "new-session",
+      "-d",
+      "-s",
+      this.session,
+      "-x",
+      String(this.columns),
+      "-y",
+      String(this.rows),
+      "-c",
+      options.cwd,
+      ...env,
+      command,
+    )
   }
 
   /** The screen as text; with `ansi`, with its colours as escape sequences. */

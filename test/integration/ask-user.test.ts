@@ -40,10 +40,13 @@ describe("asking the user for approval over LSP", () => {
   it("takes a deferred answer given later through agent/respond", async () => {
     let requestId = ""
     const ws = await tempWorkspace()
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "later\n" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ], { workspace: ws.root, })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "later\n" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      { workspace: ws.root },
+    )
     server.handlers.requestApproval = (params) => {
       requestId = params.requestId
       return { deferred: true }
@@ -62,11 +65,17 @@ describe("asking the user for approval over LSP", () => {
 
   it("does not write when the user rejects with feedback, and tells the model", async () => {
     const ws = await tempWorkspace()
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "no\n" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok" } }] },
-    ], { workspace: ws.root, })
-    server.handlers.requestApproval = (params) => ({ optionId: params.options.find((o: any) => o.kind === "reject_once").optionId, feedback: "use docs/ instead" })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "no\n" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok" } }] },
+      ],
+      { workspace: ws.root },
+    )
+    server.handlers.requestApproval = (params) => ({
+      optionId: params.options.find((o: any) => o.kind === "reject_once").optionId,
+      feedback: "use docs/ instead",
+    })
     const { taskId } = await server.request("agent/newTask", { text: "write notes" })
     await api.waitForRequests(2)
     const result = toolResultOf(api.requests[1], "toolu_write")
@@ -79,13 +88,16 @@ describe("asking the user for approval over LSP", () => {
 
   it("falls back to window/showMessageRequest for a client without the agent extensions", async () => {
     const ws = await tempWorkspace()
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "plain\n" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ], {
-      workspace: ws.root,
-      capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
-    })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "plain\n" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      {
+        workspace: ws.root,
+        capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
+      },
+    )
     server.handlers.showMessageRequest = (params) => params.actions?.find((a) => /allow once/i.test(a.title)) ?? null
     await server.request("agent/newTask", { text: "write notes" })
     await server.waitFor(() => existsSync(ws.path("notes.md")) || undefined, 15_000, "notes.md")
@@ -97,16 +109,23 @@ describe("asking the user for approval over LSP", () => {
 
   it("announces the request and waits for agent.respond when showMessageRequest fails (Helix 25.07)", async () => {
     const ws = await tempWorkspace()
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "helix\n" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ], {
-      workspace: ws.root,
-      capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
-    })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "notes.md", content: "helix\n" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      {
+        workspace: ws.root,
+        capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, window: { showMessage: {} } },
+      },
+    )
     server.handlers.showMessageRequest = () => new ResponseError(-32601, "Method not found")
     await server.request("agent/newTask", { text: "write notes" })
-    const announce = await server.waitFor(() => server.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "a\d+"/.test(n.params.message)), 15_000, "the announcement")
+    const announce = await server.waitFor(
+      () => server.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "a\d+"/.test(n.params.message)),
+      15_000,
+      "the announcement",
+    )
     const requestId = /agent\.respond "(a\d+)"/.exec(announce.params.message)![1]
     expect(announce.params.message).toContain("allow_once")
     expect(existsSync(ws.path("notes.md"))).toBe(false)

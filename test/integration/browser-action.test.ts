@@ -18,7 +18,8 @@ async function workspace() {
   return ws
 }
 
-const toolResult = (body: any, id: string) => body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
+const toolResult = (body: any, id: string) =>
+  body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
 
 describe("browser_action through the built server", () => {
   it("asks before launching, sends the screenshot to the model as an image block, and closes Chromium when the task ends", async () => {
@@ -71,7 +72,15 @@ describe("browser_action through the built server", () => {
     const { server } = await startSession(
       [
         { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
-        { toolCalls: [{ id: "toolu_ask", name: "ask_followup_question", input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] } }] },
+        {
+          toolCalls: [
+            {
+              id: "toolu_ask",
+              name: "ask_followup_question",
+              input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
+            },
+          ],
+        },
       ],
       { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
     )

@@ -43,7 +43,9 @@ describe("restoring a checkpoint with rewindConversation", () => {
   it("refuses an unknown checkpoint id without changing anything", async () => {
     const ws = await tempWorkspace({ "a.txt": "v1\n" })
     const { server } = await startSession([], { workspace: ws.root })
-    await expect(server.request("agent/restoreCheckpoint", { id: "nope", rewindConversation: true })).rejects.toMatchObject({ message: expect.stringContaining("nope") })
+    await expect(server.request("agent/restoreCheckpoint", { id: "nope", rewindConversation: true })).rejects.toMatchObject({
+      message: expect.stringContaining("nope"),
+    })
     expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("v1\n")
   })
 })

@@ -16,7 +16,8 @@ function snapshot(root: string, dir = ""): Record<string, string> {
   return out
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8" })
 
 describe("checkpoints through the built server", () => {
   it("restores two edited files and a command's new file byte for byte, with a nested repo, and open buffers follow", async () => {

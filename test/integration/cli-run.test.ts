@@ -12,10 +12,16 @@ describe("agent-lsp run (headless) as a child process", () => {
   it("writes with --auto-approve write, streams progress to stderr and prints only the result on stdout (exit 0)", async () => {
     const ws = await scopedWorkspace()
     const api = await scopedFake([
-      { text: "Creating the file.", toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "notes.txt", content: "hello\n" } }] },
+      {
+        text: "Creating the file.",
+        toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "notes.txt", content: "hello\n" } }],
+      },
       complete("Created notes.txt."),
     ])
-    const { code, stdout, stderr } = await runCliToEnd(["run", "--auto-approve", "write", "create notes.txt"], { cwd: ws.root, apiUrl: api.url })
+    const { code, stdout, stderr } = await runCliToEnd(["run", "--auto-approve", "write", "create notes.txt"], {
+      cwd: ws.root,
+      apiUrl: api.url,
+    })
     expect(code).toBe(0)
     expect(stdout).toBe("Created notes.txt.\n")
     expect(stderr).toContain("Creating the file.")
@@ -40,14 +46,21 @@ describe("agent-lsp run (headless) as a child process", () => {
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split("\n")
     const parsed = lines.map((line) => JSON.parse(line))
-    expect(parsed.slice(0, -1).every((p) => p.type === "event" && typeof p.taskId === "string" && typeof p.event.kind === "string")).toBe(true)
+    expect(parsed.slice(0, -1).every((p) => p.type === "event" && typeof p.taskId === "string" && typeof p.event.kind === "string")).toBe(
+      true,
+    )
     expect(parsed.at(-1)).toEqual({ type: "result", status: "completed", exitCode: 0, result: "read it" })
-    expect(parsed.map((p) => p.event)).toContainEqual(expect.objectContaining({ kind: "toolResult", callId: "toolu_r", tool: "read_file", isError: false }))
+    expect(parsed.map((p) => p.event)).toContainEqual(
+      expect.objectContaining({ kind: "toolResult", callId: "toolu_r", tool: "read_file", isError: false }),
+    )
   })
 
   it("refuses an approval --auto-approve does not grant, without waiting, and tells the model", async () => {
     const ws = await scopedWorkspace()
-    const api = await scopedFake([{ toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "x.txt", content: "x" } }] }, complete("could not write")])
+    const api = await scopedFake([
+      { toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "x.txt", content: "x" } }] },
+      complete("could not write"),
+    ])
     const started = Date.now()
     const { code, stdout } = await runCliToEnd(["run", "write x.txt"], { cwd: ws.root, apiUrl: api.url })
     expect(Date.now() - started).toBeLessThan(15_000)
@@ -60,7 +73,9 @@ describe("agent-lsp run (headless) as a child process", () => {
 
   it("exits 1 when refusals keep coming (the model insists on what it cannot have)", async () => {
     const ws = await scopedWorkspace()
-    const write = (i: number): FakeReply => ({ toolCalls: [{ id: `toolu_w${i}`, name: "write_to_file", input: { path: `x${i}.txt`, content: "x" } }] })
+    const write = (i: number): FakeReply => ({
+      toolCalls: [{ id: `toolu_w${i}`, name: "write_to_file", input: { path: `x${i}.txt`, content: "x" } }],
+    })
     const api = await scopedFake([write(1), write(2), write(3), write(4), write(5), write(6), write(7)])
     const { code, stderr } = await runCliToEnd(["run", "write files"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(1)
@@ -69,7 +84,9 @@ describe("agent-lsp run (headless) as a child process", () => {
 
   it("exits 1 when the model API fails", async () => {
     const ws = await scopedWorkspace()
-    const api = await scopedFake([{ kind: "error", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad request from fake" } } }])
+    const api = await scopedFake([
+      { kind: "error", status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "bad request from fake" } } },
+    ])
     const { code, stdout, stderr } = await runCliToEnd(["run", "anything"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(1)
     expect(stdout).toBe("")
@@ -95,7 +112,8 @@ describe("agent-lsp run (headless) as a child process", () => {
     const ws = await scopedWorkspace()
     const runHelp = await runCliToEnd(["run", "--help"], { cwd: ws.root })
     expect(runHelp.code).toBe(0)
-    for (const word of ["--mode", "--auto-approve", "--json", "--model", "130", "read, write, command, mcp"]) expect(runHelp.stdout).toContain(word)
+    for (const word of ["--mode", "--auto-approve", "--json", "--model", "130", "read, write, command, mcp"])
+      expect(runHelp.stdout).toContain(word)
     const help = await runCliToEnd(["--help"], { cwd: ws.root })
     expect(help.code).toBe(0)
     for (const word of ["--stdio", "--acp", "run", "--version"]) expect(help.stdout).toContain(word)
@@ -107,7 +125,10 @@ describe("agent-lsp run (headless) as a child process", () => {
     const api = await scopedFake([{ toolCalls: [{ id: "toolu_sleep", name: "execute_command", input: { command: `sleep ${marker}` } }] }])
     const cli = spawnCli(["run", "--auto-approve", "command", "sleep a while"], { cwd: ws.root, apiUrl: api.url, detached: true })
     onTestFinished(() => void (cli.proc.exitCode === null && process.kill(-cli.proc.pid!, "SIGKILL")))
-    const sleepers = () => execFileSync("ps", ["-eo", "pid,pgid,args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(`sleep ${marker}`) && !l.includes("ps -eo"))
+    const sleepers = () =>
+      execFileSync("ps", ["-eo", "pid,pgid,args"], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes(`sleep ${marker}`) && !l.includes("ps -eo"))
     const deadline = Date.now() + 15_000
     while (sleepers().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
     expect(sleepers().length).toBeGreaterThan(0)
@@ -115,7 +136,9 @@ describe("agent-lsp run (headless) as a child process", () => {
     expect(await cli.exited).toBe(130)
     await new Promise((r) => setTimeout(r, 300))
     expect(sleepers()).toEqual([])
-    const group = execFileSync("ps", ["-eo", "pgid="], { encoding: "utf8" }).split("\n").filter((l) => l.trim() === String(cli.proc.pid))
+    const group = execFileSync("ps", ["-eo", "pgid="], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.trim() === String(cli.proc.pid))
     expect(group).toEqual([])
   })
 })

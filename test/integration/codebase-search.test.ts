@@ -42,9 +42,13 @@ describe("codebase_search through the built server, no configuration", () => {
 
     const a = textOf(toolResultIn(api.requests[1], "toolu_a"))
     const b = textOf(toolResultIn(api.requests[1], "toolu_b"))
-    expect(a).toMatch(/^Query: where are API keys redacted\nResults:\n\nFile path: src\/logging\/redact\.ts\nScore: \d+(\.\d+)?\nLines: 1-3\nCode Chunk: /)
+    expect(a).toMatch(
+      /^Query: where are API keys redacted\nResults:\n\nFile path: src\/logging\/redact\.ts\nScore: \d+(\.\d+)?\nLines: 1-3\nCode Chunk: /,
+    )
     expect(a).toContain(`Code Chunk: ${REDACT}\n`)
-    expect(b).toMatch(/^Query: retry with exponential backoff\nResults:\n\nFile path: tools\/retry\.py\nScore: \d+(\.\d+)?\nLines: 1-3\nCode Chunk: /)
+    expect(b).toMatch(
+      /^Query: retry with exponential backoff\nResults:\n\nFile path: tools\/retry\.py\nScore: \d+(\.\d+)?\nLines: 1-3\nCode Chunk: /,
+    )
     expect(b).toContain(`Code Chunk: ${BACKOFF}\n`)
     expect(b).not.toContain("redact.ts")
 

@@ -87,11 +87,17 @@ const ATTACKS: [string, (v: string) => string][] = [
   ["redirect without spaces", (v) => `echo x>${v}`],
   ["quoted redirect target", (v) => `ls >"${v}"`],
   ["ANSI-C redirect target", (v) => `ls >$'${v}'`],
-  ["backslash-newline before a redirect", (v) => `ls \
-> ${v}`],
-  ["here-document into a file", (v) => `cat > ${v} <<EOF
+  [
+    "backslash-newline before a redirect",
+    (v) => `ls \
+> ${v}`,
+  ],
+  [
+    "here-document into a file",
+    (v) => `cat > ${v} <<EOF
 x
-EOF`],
+EOF`,
+  ],
   ["redirect after a pipe", (v) => `ls | cat > ${v}`],
   ["redirect in a subshell of a pipe", (v) => `ls | (cat > ${v})`],
   ["redirect inside a group", (v) => `{ ls > ${v}; }`],
@@ -100,12 +106,18 @@ EOF`],
   ["pipe into sh", (v) => `echo "rm ${v}" | sh`],
   ["pipe into bash", (v) => `echo "rm ${v}" | bash`],
   ["source a process substitution", (v) => `. <(echo rm ${v})`],
-  ["aliases enabled in bash", (v) => `shopt -s expand_aliases; alias ls='rm ${v}'
-ls`],
-  ["heredoc inside a substitution", (v) => `echo "$(cat <<EOF
+  [
+    "aliases enabled in bash",
+    (v) => `shopt -s expand_aliases; alias ls='rm ${v}'
+ls`,
+  ],
+  [
+    "heredoc inside a substitution",
+    (v) => `echo "$(cat <<EOF
 $(rm ${v})
 EOF
-)"`],
+)"`,
+  ],
   ["very long line", (v) => `${Array.from({ length: 3000 }, () => "ls").join("; ")}; rm ${v}`],
   ["deep nesting", (v) => `${"echo $(".repeat(60)}rm ${v}${")".repeat(60)}`],
 ]
@@ -132,13 +144,25 @@ async function runTable(options: { initializationOptions?: object; env?: Record<
   const ws = await tempWorkspace(files)
   ATTACKS.forEach((_, i) => chmodSync(ws.path(`victim-${i}.bin/ls`), 0o755))
   onTestFinished(() => ws.cleanup())
-  const calls = [...ATTACKS.map(([, make], i) => ({ id: `toolu_attack_${i}`, command: make(`victim-${i}`) })), ...SAFE.map(([, command], i) => ({ id: `toolu_safe_${i}`, command }))]
+  const calls = [
+    ...ATTACKS.map(([, make], i) => ({ id: `toolu_attack_${i}`, command: make(`victim-${i}`) })),
+    ...SAFE.map(([, command], i) => ({ id: `toolu_safe_${i}`, command })),
+  ]
   const { server, api } = await startSession(
-    [...calls.map((c) => ({ toolCalls: [{ id: c.id, name: "execute_command", input: { command: c.command } }] })), { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] }],
+    [
+      ...calls.map((c) => ({ toolCalls: [{ id: c.id, name: "execute_command", input: { command: c.command } }] })),
+      { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+    ],
     {
       workspace: ws.root,
       env: options.env,
-      initializationOptions: { agent: { terminal: { allow: ["git status", "ls", "echo", "cat"] }, autoApprove: { write: false }, ...(options.initializationOptions ?? {}) } },
+      initializationOptions: {
+        agent: {
+          terminal: { allow: ["git status", "ls", "echo", "cat"] },
+          autoApprove: { write: false },
+          ...(options.initializationOptions ?? {}),
+        },
+      },
     },
   )
   const asked = new Set<string>()
@@ -154,7 +178,9 @@ async function runTable(options: { initializationOptions?: object; env?: Record<
 function expectEveryAttackAsked(run: Awaited<ReturnType<typeof runTable>>) {
   const notAsked = ATTACKS.filter((_, i) => !run.asked.has(`toolu_attack_${i}`)).map(([name]) => name)
   expect(notAsked).toEqual([])
-  const damaged = ATTACKS.filter((_, i) => !existsSync(run.ws.path(`victim-${i}`)) || readFileSync(run.ws.path(`victim-${i}`), "utf8") !== `keep ${i}\n`).map(([name]) => name)
+  const damaged = ATTACKS.filter(
+    (_, i) => !existsSync(run.ws.path(`victim-${i}`)) || readFileSync(run.ws.path(`victim-${i}`), "utf8") !== `keep ${i}\n`,
+  ).map(([name]) => name)
   expect(damaged).toEqual([])
 }
 
@@ -204,7 +230,10 @@ describe("redirections and allow-always through the built server", () => {
     symlinkSync(ws.path(".git/config"), ws.path("innocent.txt"))
     const lines = ["ls > .git/config", "echo x >> innocent.txt", "echo hi > out.txt"]
     const { server } = await startSession(
-      [...lines.map((command, i) => ({ toolCalls: [{ id: `toolu_${i}`, name: "execute_command", input: { command } }] })), { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] }],
+      [
+        ...lines.map((command, i) => ({ toolCalls: [{ id: `toolu_${i}`, name: "execute_command", input: { command } }] })),
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
       { workspace: ws.root, initializationOptions: { agent: { terminal: { allow: ["ls", "echo"] }, autoApprove: { write: true } } } },
     )
     const asked: any[] = []
@@ -224,7 +253,10 @@ describe("redirections and allow-always through the built server", () => {
     onTestFinished(() => ws.cleanup())
     const lines = ["node a.js", "node a.js", "node b.js"]
     const { server, api } = await startSession(
-      [...lines.map((command, i) => ({ toolCalls: [{ id: `toolu_${i}`, name: "execute_command", input: { command } }] })), { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] }],
+      [
+        ...lines.map((command, i) => ({ toolCalls: [{ id: `toolu_${i}`, name: "execute_command", input: { command } }] })),
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
       { workspace: ws.root, initializationOptions: { agent: { terminal: { allow: ["ls"] } } } },
     )
     const asked: any[] = []

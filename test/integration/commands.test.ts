@@ -59,7 +59,7 @@ function groupMembers(pgid: number): string[] {
 describe("execute_command through the built server", () => {
   it("streams output to the editor before the command exits, and gives the model the whole output and exit code", async () => {
     // Prints, then waits until the test (having seen the first chunk) creates `go`; bounded so it cannot hang.
-    const command = 'echo first; i=0; while [ ! -f go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; echo second'
+    const command = "echo first; i=0; while [ ! -f go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; echo second"
     const { ws, api, server, taskId } = await commandTask(command)
     await server.waitFor(() => streamed(server, taskId, "toolu_cmd").includes("first\n") || undefined, 15_000, "the first output chunk")
 
@@ -91,7 +91,9 @@ describe("execute_command through the built server", () => {
     expect(toModel.text).toContain("exit code 3")
     expect(toModel.text).toContain("to-stdout")
     expect(toModel.text).toContain("to-stderr")
-    expect(server.updatesOf(taskId)).toContainEqual(expect.objectContaining({ kind: "toolResult", callId: "toolu_cmd", summary: expect.stringContaining("exit code 3") }))
+    expect(server.updatesOf(taskId)).toContainEqual(
+      expect.objectContaining({ kind: "toolResult", callId: "toolu_cmd", summary: expect.stringContaining("exit code 3") }),
+    )
     // The approval the editor was asked showed the command line.
     const ask = server.serverRequests.find((r) => r.method === "agent/requestApproval")!.params
     expect(ask.command).toBe("echo to-stdout; echo to-stderr >&2; exit 3")
@@ -110,7 +112,11 @@ describe("execute_command through the built server", () => {
     // The shell is its group's leader; a background child that ignores TERM and a foreground sleep join it.
     const command = "echo pgid=$(ps -o pgid= -p $$ | tr -d ' '); (trap '' TERM; exec sleep 30) & sleep 30"
     const { api, server, taskId } = await commandTask(command)
-    const line = await server.waitFor(() => /pgid=(\d+)\n/.exec(streamed(server, taskId, "toolu_cmd")) ?? undefined, 15_000, "the pgid line")
+    const line = await server.waitFor(
+      () => /pgid=(\d+)\n/.exec(streamed(server, taskId, "toolu_cmd")) ?? undefined,
+      15_000,
+      "the pgid line",
+    )
     const pgid = Number(line[1])
     expect(pgid).toBeGreaterThan(1)
     // The group is really there (the check below could otherwise pass vacuously): shell and sleeps.
@@ -119,9 +125,16 @@ describe("execute_command through the built server", () => {
     await server.request("agent/cancelTask", { taskId })
     await server.waitForStatus(taskId, "cancelled")
     // The sleeps would live 30 s on their own; the kill (TERM, then KILL after a grace period) ends them all.
-    await server.waitFor(() => groupMembers(pgid).length === 0 || undefined, 8000, `process group ${pgid} to be gone (left: ${groupMembers(pgid).join(", ")})`)
+    await server.waitFor(
+      () => groupMembers(pgid).length === 0 || undefined,
+      8000,
+      `process group ${pgid} to be gone (left: ${groupMembers(pgid).join(", ")})`,
+    )
     expect(groupMembers(pgid)).toEqual([])
-    const statuses = server.updatesOf(taskId).filter((u) => u.kind === "status").map((u) => (u as { status: string }).status)
+    const statuses = server
+      .updatesOf(taskId)
+      .filter((u) => u.kind === "status")
+      .map((u) => (u as { status: string }).status)
     expect(statuses.at(-1)).toBe("cancelled")
     // A cancelled task does not go back to the model.
     expect(api.requests).toHaveLength(1)

@@ -16,12 +16,18 @@ const docsMode = `customModes:
 
 describe("custom modes from .roomodes through the server", () => {
   it("lists valid custom modes, tells the user about a broken entry, and picks up changes to the file", async () => {
-    const ws = await tempWorkspace({ ".roomodes": `${docsMode}  - slug: "Bad Slug!"\n    name: Broken\n    roleDefinition: x\n    groups: [read]\n` })
+    const ws = await tempWorkspace({
+      ".roomodes": `${docsMode}  - slug: "Bad Slug!"\n    name: Broken\n    roleDefinition: x\n    groups: [read]\n`,
+    })
     const { server } = await startSession([], { workspace: ws.root })
     const { modes } = await server.request("agent/listModes", {})
     expect(modes.map((m: { slug: string }) => m.slug)).toEqual(expect.arrayContaining(["code", "architect", "docs"]))
     expect(modes.find((m: { slug: string }) => m.slug === "docs")).toMatchObject({ name: "Docs writer", source: "workspace" })
-    const warning = await server.waitFor(() => server.notifications.find((n) => n.method === "window/showMessage" && String(n.params.message).includes(".roomodes")), 10_000, "the warning")
+    const warning = await server.waitFor(
+      () => server.notifications.find((n) => n.method === "window/showMessage" && String(n.params.message).includes(".roomodes")),
+      10_000,
+      "the warning",
+    )
     expect(warning.params.message).toMatch(/Bad Slug!/)
 
     writeFileSync(ws.path(".roomodes"), docsMode.replace("slug: docs", "slug: guides").replace("Docs writer", "Guides writer"))

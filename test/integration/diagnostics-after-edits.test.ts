@@ -29,7 +29,9 @@ describe("new problems reach the model after an edit", () => {
     const after = 'export const total: number = "one"\nexport const label: string = missingName\n'
     const { server, api } = await startSession([editTo(after), done], {
       workspace: ws.root,
-      initializationOptions: { agent: { autoApprove: { write: true }, diagnostics: { languageServers: typescriptServer, timeoutSeconds: 60 } } },
+      initializationOptions: {
+        agent: { autoApprove: { write: true }, diagnostics: { languageServers: typescriptServer, timeoutSeconds: 60 } },
+      },
     })
     const { taskId } = await server.request("agent/newTask", { text: "Make total a string." })
     await server.waitForStatus(taskId, "completed", 60_000)
@@ -47,7 +49,9 @@ describe("new problems reach the model after an edit", () => {
     const after = "export const total: number = 2\nexport const label: string = missingName\n"
     const { server, api } = await startSession([editTo(after), done], {
       workspace: ws.root,
-      initializationOptions: { agent: { autoApprove: { write: true }, diagnostics: { languageServers: typescriptServer, timeoutSeconds: 60 } } },
+      initializationOptions: {
+        agent: { autoApprove: { write: true }, diagnostics: { languageServers: typescriptServer, timeoutSeconds: 60 } },
+      },
     })
     const { taskId } = await server.request("agent/newTask", { text: "Set total to 2." })
     await server.waitForStatus(taskId, "completed", 60_000)
@@ -62,7 +66,13 @@ describe("new problems reach the model after an edit", () => {
       capabilities: { ...RICH_CAPABILITIES, experimental: { ...RICH_CAPABILITIES.experimental, agentDiagnostics: true } },
       initializationOptions: { agent: { autoApprove: { write: true }, diagnostics: { settleMs: 10 } } },
     })
-    const introduced = { range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } }, severity: 1, source: "ts", code: 2322, message: "Type 'string' is not assignable to type 'number'." }
+    const introduced = {
+      range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } },
+      severity: 1,
+      source: "ts",
+      code: 2322,
+      message: "Type 'string' is not assignable to type 'number'.",
+    }
     server.handlers.diagnostics = ({ uris }) => {
       const onDisk = readFileSync(ws.path("src/a.ts"), "utf8")
       // Before the edit, answer the way Neovim encodes an empty Lua list: {} (and the old problem is there after).
@@ -73,6 +83,8 @@ describe("new problems reach the model after an edit", () => {
 
     expect(server.serverRequests.filter((r) => r.method === "agent/diagnostics")).toHaveLength(2)
     const text = resultText(toolResultIn(api.requests[1], "toolu_edit"))
-    expect(text).toContain("New problems after the edit:\n- src/a.ts:1:14 error (ts 2322): Type 'string' is not assignable to type 'number'.")
+    expect(text).toContain(
+      "New problems after the edit:\n- src/a.ts:1:14 error (ts 2322): Type 'string' is not assignable to type 'number'.",
+    )
   })
 })

@@ -25,7 +25,12 @@ export const HELIX_25_07_CAPABILITIES = {
     symbol: { dynamicRegistration: false },
     executeCommand: { dynamicRegistration: false },
     inlayHint: { refreshSupport: false },
-    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"], failureHandling: "abort", normalizesLineEndings: false },
+    workspaceEdit: {
+      documentChanges: true,
+      resourceOperations: ["create", "rename", "delete"],
+      failureHandling: "abort",
+      normalizesLineEndings: false,
+    },
     didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: false },
     fileOperations: { willRename: true, didRename: true },
   },
@@ -41,11 +46,30 @@ export const HELIX_25_07_CAPABILITIES = {
       completionItemKind: {},
     },
     hover: { contentFormat: ["markdown"] },
-    signatureHelp: { signatureInformation: { documentationFormat: ["markdown"], parameterInformation: { labelOffsetSupport: true }, activeParameterSupport: true } },
+    signatureHelp: {
+      signatureInformation: {
+        documentationFormat: ["markdown"],
+        parameterInformation: { labelOffsetSupport: true },
+        activeParameterSupport: true,
+      },
+    },
     rename: { dynamicRegistration: false, prepareSupport: true, honorsChangeAnnotations: false },
     formatting: { dynamicRegistration: false },
     codeAction: {
-      codeActionLiteralSupport: { codeActionKind: { valueSet: ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports"] } },
+      codeActionLiteralSupport: {
+        codeActionKind: {
+          valueSet: [
+            "",
+            "quickfix",
+            "refactor",
+            "refactor.extract",
+            "refactor.inline",
+            "refactor.rewrite",
+            "source",
+            "source.organizeImports",
+          ],
+        },
+      },
       isPreferredSupport: true,
       disabledSupport: true,
       dataSupport: true,
@@ -85,12 +109,17 @@ afterEach(async () => {
 describe("a Helix 25.07-like client (its exact capabilities; showMessageRequest unsupported)", () => {
   it("runs a task approved with agent.respond; the transcript path is announced and the file follows the task", async () => {
     server.openDocument(ws.path("a.txt"))
-    const { taskId } = await server.request("workspace/executeCommand", { command: "agent.newTask", arguments: ["change hello to hello there"] })
+    const { taskId } = await server.request("workspace/executeCommand", {
+      command: "agent.newTask",
+      arguments: ["change hello to hello there"],
+    })
     expect(taskId).toBeTruthy()
 
     // Helix 25.07 shows window/showMessage in its status line: the start message names the transcript file.
     const started = await server.waitFor(
-      () => server.notifications.find((n) => n.method === "window/showMessage" && n.params.message.includes(`started task ${taskId}`))?.params.message as string | undefined,
+      () =>
+        server.notifications.find((n) => n.method === "window/showMessage" && n.params.message.includes(`started task ${taskId}`))?.params
+          .message as string | undefined,
       15_000,
       "the start message",
     )
@@ -100,18 +129,28 @@ describe("a Helix 25.07-like client (its exact capabilities; showMessageRequest 
 
     // The approval is announced with its requestId (showMessageRequest failed); answer it like a Helix user.
     const announce = await server.waitFor(
-      () => server.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "([^"]+)"/.test(n.params.message))?.params.message as string | undefined,
+      () =>
+        server.notifications.find((n) => n.method === "window/showMessage" && /agent\.respond "([^"]+)"/.test(n.params.message))?.params
+          .message as string | undefined,
       20_000,
       "the approval announcement",
     )
     const requestId = /agent\.respond "([^"]+)"/.exec(announce)![1]
-    await server.waitFor(() => existsSync(transcriptPath!) && readFileSync(transcriptPath!, "utf8").includes(requestId), 10_000, "the pending approval in the transcript file")
+    await server.waitFor(
+      () => existsSync(transcriptPath!) && readFileSync(transcriptPath!, "utf8").includes(requestId),
+      10_000,
+      "the pending approval in the transcript file",
+    )
     await server.request("workspace/executeCommand", { command: "agent.respond", arguments: [requestId, "allow_once"] })
 
-    const transcript = await server.waitFor(() => {
-      const text = existsSync(transcriptPath!) ? readFileSync(transcriptPath!, "utf8") : ""
-      return text.includes("Greeting changed.") ? text : undefined
-    }, 20_000, "the completed transcript")
+    const transcript = await server.waitFor(
+      () => {
+        const text = existsSync(transcriptPath!) ? readFileSync(transcriptPath!, "utf8") : ""
+        return text.includes("Greeting changed.") ? text : undefined
+      },
+      20_000,
+      "the completed transcript",
+    )
 
     expect(transcript).toContain("# change hello to hello there")
     expect(transcript).toContain("Reading a.txt.")
@@ -132,7 +171,10 @@ describe("a Helix 25.07-like client (its exact capabilities; showMessageRequest 
     const shown = await server.request("workspace/executeCommand", { command: "agent.showTranscript", arguments: [taskId] })
     expect(shown.path).toBe(transcriptPath)
     await server.waitFor(
-      () => server.notifications.some((n) => n.method === "window/showMessage" && n.params.message.includes(`transcript of task ${taskId}: ${transcriptPath}`)) || undefined,
+      () =>
+        server.notifications.some(
+          (n) => n.method === "window/showMessage" && n.params.message.includes(`transcript of task ${taskId}: ${transcriptPath}`),
+        ) || undefined,
       5_000,
       "the transcript path message",
     )
@@ -142,7 +184,9 @@ describe("a Helix 25.07-like client (its exact capabilities; showMessageRequest 
 describe("clients/helix/languages.toml", () => {
   const snippet = parse(readFileSync(new URL("../../clients/helix/languages.toml", import.meta.url), "utf8")) as any
   // Every language's `language-servers` from Helix 25.07's languages.toml (tag 25.07 of helix-editor/helix).
-  const helixDefaults = JSON.parse(readFileSync(new URL("../fixtures/helix-25.07-language-servers.json", import.meta.url), "utf8")) as Record<string, string[]>
+  const helixDefaults = JSON.parse(
+    readFileSync(new URL("../fixtures/helix-25.07-language-servers.json", import.meta.url), "utf8"),
+  ) as Record<string, string[]>
 
   it("keeps Helix 25.07's default servers of every language it lists, in order, then agent-lsp", () => {
     expect(snippet.language.length).toBeGreaterThan(0)
@@ -154,13 +198,35 @@ describe("clients/helix/languages.toml", () => {
 
   it("starts without a warning when Helix sends its config as initializationOptions and workspace/configuration", async () => {
     const config = snippet["language-server"]["agent-lsp"].config
-    const quiet = await startServer({ workspace: ws.root, apiUrl: fake.url, capabilities: HELIX_25_07_CAPABILITIES, initializationOptions: config, skipInitialize: true })
+    const quiet = await startServer({
+      workspace: ws.root,
+      apiUrl: fake.url,
+      capabilities: HELIX_25_07_CAPABILITIES,
+      initializationOptions: config,
+      skipInitialize: true,
+    })
     // Helix answers each item from `config`, walking the section's dotted parts (application.rs).
     quiet.handlers.configuration = (params: { items: { section?: string }[] }) =>
-      params.items.map((item) => (item.section ?? "").split(".").filter(Boolean).reduce((value: any, part) => value?.[part] ?? null, config))
-    await quiet.request("initialize", { processId: null, rootUri: null, workspaceFolders: [{ uri: `file://${ws.root}`, name: "ws" }], capabilities: HELIX_25_07_CAPABILITIES, initializationOptions: config, clientInfo: { name: "helix", version: "25.7" } })
+      params.items.map((item) =>
+        (item.section ?? "")
+          .split(".")
+          .filter(Boolean)
+          .reduce((value: any, part) => value?.[part] ?? null, config),
+      )
+    await quiet.request("initialize", {
+      processId: null,
+      rootUri: null,
+      workspaceFolders: [{ uri: `file://${ws.root}`, name: "ws" }],
+      capabilities: HELIX_25_07_CAPABILITIES,
+      initializationOptions: config,
+      clientInfo: { name: "helix", version: "25.7" },
+    })
     quiet.notifyServer("initialized", {})
-    await quiet.waitFor(() => quiet.serverRequests.some((r) => r.method === "workspace/configuration") || undefined, 10_000, "workspace/configuration")
+    await quiet.waitFor(
+      () => quiet.serverRequests.some((r) => r.method === "workspace/configuration") || undefined,
+      10_000,
+      "workspace/configuration",
+    )
     // Give the server time to report anything it did not like about the answer.
     await quiet.request("workspace/executeCommand", { command: "agent.listTasks", arguments: [] })
     await new Promise((resolve) => setTimeout(resolve, 500))

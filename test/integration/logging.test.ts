@@ -8,20 +8,29 @@ const KEY = "sk-ant-test-harness-key-0123456789"
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
 }
 
 describe("logging", () => {
   it("logs a task to window/logMessage and agent.log.file by level, never the API key", async () => {
     const ws = await tempWorkspace({ "a.txt": `the key is ${KEY}\n` })
     const logFile = join(ws.root, "..", `agent-lsp-test-${Date.now()}.log`)
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "a.txt" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: `echoing ${KEY}` } }] },
-    ], { workspace: ws.root, initializationOptions: { agent: { log: { level: "debug", file: logFile } } } })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "a.txt" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: `echoing ${KEY}` } }] },
+      ],
+      { workspace: ws.root, initializationOptions: { agent: { log: { level: "debug", file: logFile } } } },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "read a.txt" })
     await server.waitForStatus(taskId, "completed")
-    await server.waitFor(() => existsSync(logFile) && readFileSync(logFile, "utf8").includes("completed") ? true : undefined, 10_000, "the log file")
+    await server.waitFor(
+      () => (existsSync(logFile) && readFileSync(logFile, "utf8").includes("completed") ? true : undefined),
+      10_000,
+      "the log file",
+    )
     const log = readFileSync(logFile, "utf8")
     expect(log).toContain(`task ${taskId}: read_file (toolu_read)`)
     expect(log).toMatch(/DEBUG .*read_file \(toolu_read\) → /)
@@ -37,7 +46,10 @@ describe("logging", () => {
 
   it("logs only warnings and errors at level warn", async () => {
     const ws = await tempWorkspace({ "a.txt": "x\n" })
-    const { server, api } = await startSession([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }], { workspace: ws.root, initializationOptions: { agent: { log: { level: "warn" } } } })
+    const { server, api } = await startSession(
+      [{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }],
+      { workspace: ws.root, initializationOptions: { agent: { log: { level: "warn" } } } },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "finish" })
     await server.waitForStatus(taskId, "completed")
     const levels = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.type as number)

@@ -17,7 +17,11 @@ async function start(...args: Parameters<typeof startServer>): Promise<ServerHar
   return server
 }
 
-const question = { id: "toolu_q", name: "ask_followup_question", input: { question: "Which colour?", follow_up: [{ text: "red" }, { text: "blue" }] } }
+const question = {
+  id: "toolu_q",
+  name: "ask_followup_question",
+  input: { question: "Which colour?", follow_up: [{ text: "red" }, { text: "blue" }] },
+}
 const done = (result: string) => ({ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result } }] })
 const lastToolResult = (body: any) => JSON.stringify(body.messages.at(-1).content.find((b: any) => b.type === "tool_result"))
 
@@ -29,7 +33,11 @@ describe("questions, cancellation and restarts through the built server", () => 
     server.handlers.askFollowup = () => ({ answer: "blue" })
     const { taskId } = await server.request("agent/newTask", { text: "pick a colour" })
     await server.waitForStatus(taskId, "completed", 20_000)
-    expect(server.serverRequests.find((r) => r.method === "agent/askFollowup")!.params).toMatchObject({ taskId, question: "Which colour?", suggestions: [{ text: "red" }, { text: "blue" }] })
+    expect(server.serverRequests.find((r) => r.method === "agent/askFollowup")!.params).toMatchObject({
+      taskId,
+      question: "Which colour?",
+      suggestions: [{ text: "red" }, { text: "blue" }],
+    })
     expect(lastToolResult(api.requests[1]!.body)).toContain("blue")
   })
 
@@ -51,11 +59,16 @@ describe("questions, cancellation and restarts through the built server", () => 
   it("asks through window/showMessageRequest with the suggestions as actions when askFollowup is not declared", async () => {
     const ws = await tempWorkspace({})
     api = await startFakeAnthropic([{ toolCalls: [question] }, done("red via message")])
-    const server = await start({ workspace: ws.root, apiUrl: api.url, client: "plain", capabilities: {
-      workspace: { applyEdit: true, workspaceEdit: { documentChanges: true }, configuration: true, workspaceFolders: true },
-      window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
-      experimental: { agent: { taskUpdates: true } },
-    } })
+    const server = await start({
+      workspace: ws.root,
+      apiUrl: api.url,
+      client: "plain",
+      capabilities: {
+        workspace: { applyEdit: true, workspaceEdit: { documentChanges: true }, configuration: true, workspaceFolders: true },
+        window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
+        experimental: { agent: { taskUpdates: true } },
+      },
+    })
     server.handlers.showMessageRequest = (params) => params.actions?.find((a) => a.title === "red") ?? null
     const { taskId } = await server.request("agent/newTask", { text: "pick a colour" })
     await server.waitForStatus(taskId, "completed", 20_000)
@@ -67,7 +80,9 @@ describe("questions, cancellation and restarts through the built server", () => 
 
   it("cancels during a slow stream: the fake sees the connection closed and the task reports cancelled", async () => {
     const ws = await tempWorkspace({})
-    api = await startFakeAnthropic([{ text: "This is a long, slow answer that keeps on streaming for a while.", delayMsBetweenEvents: 200 }])
+    api = await startFakeAnthropic([
+      { text: "This is a long, slow answer that keeps on streaming for a while.", delayMsBetweenEvents: 200 },
+    ])
     const server = await start({ workspace: ws.root, apiUrl: api.url })
     const { taskId } = await server.request("agent/newTask", { text: "talk slowly" })
     await server.waitFor(() => server.updatesOf(taskId).find((u) => u.kind === "text"))
@@ -110,7 +125,11 @@ describe("questions, cancellation and restarts through the built server", () => 
       { text: "Summary: big.txt is lorem ipsum filler; the folder holds only big.txt." },
       done("condensed fine"),
     ])
-    const server = await start({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { contextWindow: 20_000, context: { condenseAtPercent: 80 } } } })
+    const server = await start({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { contextWindow: 20_000, context: { condenseAtPercent: 80 } } },
+    })
     const { taskId } = await server.request("agent/newTask", { text: "look around" })
     await server.waitForStatus(taskId, "completed", 20_000)
     expect(api.requests).toHaveLength(5)
@@ -119,6 +138,10 @@ describe("questions, cancellation and restarts through the built server", () => 
     const after = JSON.stringify(api.requests[4]!.body.messages).length
     expect(after).toBeLessThan(before / 2)
     expect(JSON.stringify(api.requests[4]!.body.messages)).toContain("Summary: big.txt is lorem ipsum filler")
-    expect(server.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("into a summary") })
+    expect(server.updatesOf(taskId)).toContainEqual({
+      kind: "status",
+      status: "running",
+      message: expect.stringContaining("into a summary"),
+    })
   })
 })

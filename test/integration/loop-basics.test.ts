@@ -7,16 +7,19 @@ const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) 
 describe("the agent loop through the built server", () => {
   it("streams a partial tool call and runs parallel calls of one turn in order, one tool_result each", async () => {
     const ws = await tempWorkspace({ "one.txt": "first file\n", "two.txt": "second file\n" })
-    const { server, api } = await startSession([
-      {
-        text: "Reading both.",
-        toolCalls: [
-          { id: "toolu_b", name: "read_file", input: { path: "two.txt" } },
-          { id: "toolu_a", name: "read_file", input: { path: "one.txt" } },
-        ],
-      },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "Both read." } }] },
-    ], { workspace: ws.root, })
+    const { server, api } = await startSession(
+      [
+        {
+          text: "Reading both.",
+          toolCalls: [
+            { id: "toolu_b", name: "read_file", input: { path: "two.txt" } },
+            { id: "toolu_a", name: "read_file", input: { path: "one.txt" } },
+          ],
+        },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "Both read." } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "Read one.txt and two.txt" })
     await server.waitForStatus(taskId, "completed", 20_000)
 
@@ -43,11 +46,14 @@ describe("the agent loop through the built server", () => {
 
   it("runs new_task as a child in the given mode and returns its result to the parent", async () => {
     const ws = await tempWorkspace({})
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_sub", name: "new_task", input: { mode: "ask", message: "Explain what a monad is in one line." } }] },
-      { toolCalls: [{ id: "toolu_child_done", name: "attempt_completion", input: { result: "A monad chains computations." } }] },
-      { toolCalls: [{ id: "toolu_parent_done", name: "attempt_completion", input: { result: "Delegated and done." } }] },
-    ], { workspace: ws.root, })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_sub", name: "new_task", input: { mode: "ask", message: "Explain what a monad is in one line." } }] },
+        { toolCalls: [{ id: "toolu_child_done", name: "attempt_completion", input: { result: "A monad chains computations." } }] },
+        { toolCalls: [{ id: "toolu_parent_done", name: "attempt_completion", input: { result: "Delegated and done." } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "Coordinate an explanation", mode: "orchestrator" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const subtask = server.updatesOf(taskId).find((u) => u.kind === "subtask") as { childTaskId: string }
@@ -64,14 +70,21 @@ describe("the agent loop through the built server", () => {
 
   it("retries a 529: the fake sees two requests and the client a retry status", async () => {
     const ws = await tempWorkspace({})
-    const { server, api } = await startSession([
-      { kind: "error", status: 529, headers: { "retry-after": "0" } },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok after retry" } }] },
-    ], { workspace: ws.root, })
+    const { server, api } = await startSession(
+      [
+        { kind: "error", status: 529, headers: { "retry-after": "0" } },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok after retry" } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "try" })
     await server.waitForStatus(taskId, "completed", 20_000)
     expect(api.requests).toHaveLength(2)
-    expect(server.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("overloaded (529)") })
+    expect(server.updatesOf(taskId)).toContainEqual({
+      kind: "status",
+      status: "running",
+      message: expect.stringContaining("overloaded (529)"),
+    })
   })
 
   it("fails with a message that says to set ANTHROPIC_API_KEY when the key is missing", async () => {
@@ -85,7 +98,7 @@ describe("the agent loop through the built server", () => {
 
   it("refuses a second task in the same folder while one runs, naming the running one", async () => {
     const ws = await tempWorkspace({})
-    const { server, api } = await startSession([{ text: "working on it", hangAfterEvents: 3 }], { workspace: ws.root, })
+    const { server, api } = await startSession([{ text: "working on it", hangAfterEvents: 3 }], { workspace: ws.root })
     const { taskId } = await server.request("agent/newTask", { text: "first job" })
     await expect(server.request("agent/newTask", { text: "second job" })).rejects.toThrow(new RegExp(`Task ${taskId} \\("first job"\\)`))
     await server.request("agent/cancelTask", { taskId })

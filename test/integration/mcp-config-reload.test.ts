@@ -8,7 +8,9 @@ describe("a workspace .roo/mcp.json that changes while the server runs", () => {
   it("is read again without a restart, and its new server waits for the user's trust", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()
-    const { server } = await startSession([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }], { workspace: ws.root })
+    const { server } = await startSession([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }], {
+      workspace: ws.root,
+    })
     const { taskId } = await server.request("agent/newTask", { text: "Hello" })
     await server.waitForStatus(taskId, "completed")
     expect((await server.request("agent/listMcpServers", {})).servers).toEqual([])

@@ -30,7 +30,8 @@ async function pollServers(harness: ServerHarness, until: (servers: any[]) => bo
   }
 }
 
-const toolResultOf = (body: any, id: string) => body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
+const toolResultOf = (body: any, id: string) =>
+  body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
 
 describe("MCP through the built server", () => {
   it("offers server-everything's tools, runs an alwaysAllow tool without asking and asks for another", async () => {
@@ -45,20 +46,26 @@ describe("MCP through the built server", () => {
     server = await startServer({
       workspace: ws.root,
       apiUrl: api.url,
-      initializationOptions: { agent: { autoApprove: { mcp: true }, mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) } } },
+      initializationOptions: {
+        agent: { autoApprove: { mcp: true }, mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) } },
+      },
     })
     await listServers(server)
     const { taskId } = await server.request("agent/newTask", { text: "Use the MCP tools." })
     await server.waitForStatus(taskId, "completed", 30_000)
 
     const [first, second, third] = api.requests
-    expect(first!.body.tools.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(["mcp--everything--echo", "mcp--everything--get-sum"]))
+    expect(first!.body.tools.map((t: { name: string }) => t.name)).toEqual(
+      expect.arrayContaining(["mcp--everything--echo", "mcp--everything--get-sum"]),
+    )
     expect(JSON.stringify(toolResultOf(second!.body, "toolu_echo").content)).toContain("Echo: through the pipeline")
     expect(JSON.stringify(toolResultOf(third!.body, "toolu_sum").content)).toContain("42")
     const asked = server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.tool)
     expect(asked).toEqual(["mcp--everything--get-sum"])
     const servers = await server.request("agent/listMcpServers", {})
-    expect(servers.servers).toEqual([expect.objectContaining({ name: "everything", source: "global", status: "connected", tools: expect.arrayContaining(["echo"]) })])
+    expect(servers.servers).toEqual([
+      expect.objectContaining({ name: "everything", source: "global", status: "connected", tools: expect.arrayContaining(["echo"]) }),
+    ])
   })
 
   it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async () => {
@@ -82,7 +89,9 @@ describe("MCP through the built server", () => {
     expect(trust[0]!.params.detail).toContain("everything: sh -c")
     expect(startedWhenAsked).toEqual([false])
     expect(existsSync(scratch.path("pid"))).toBe(false)
-    expect((await server.request("agent/listMcpServers", {})).servers).toEqual([expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted" })])
+    expect((await server.request("agent/listMcpServers", {})).servers).toEqual([
+      expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted" }),
+    ])
   })
 
   it("reports a killed MCP server and reconnects it", async () => {
@@ -90,7 +99,11 @@ describe("MCP through the built server", () => {
     const scratch = await tempWorkspace()
     temps.push(ws, scratch)
     api = await startFakeAnthropic([{ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
-    server = await startServer({ workspace: ws.root, apiUrl: api.url, initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } } })
+    server = await startServer({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } },
+    })
     await listServers(server)
     const { taskId } = await server.request("agent/newTask", { text: "Hello" })
     await server.waitForStatus(taskId, "completed", 30_000)

@@ -6,7 +6,13 @@ import { tempWorkspace } from "../support/temp-workspace"
 describe("models per mode and prompt caching through the built server", () => {
   it("runs a subtask on its own mode's profile, on another provider, and the parent on its own", async () => {
     const ws = await tempWorkspace({})
-    const local = await startFakeOpenAi([{ toolCalls: [{ id: "call_child", name: "attempt_completion", input: { result: "Answered locally." } }], wholeArguments: true, noUsage: true }])
+    const local = await startFakeOpenAi([
+      {
+        toolCalls: [{ id: "call_child", name: "attempt_completion", input: { result: "Answered locally." } }],
+        wholeArguments: true,
+        noUsage: true,
+      },
+    ])
     onTestFinished(() => local.close())
     const { server, api } = await startSession(
       [
@@ -40,8 +46,14 @@ describe("models per mode and prompt caching through the built server", () => {
     const ws = await tempWorkspace({ "a.txt": "alpha\n" })
     const { server, api } = await startSession(
       [
-        { toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }], usage: { inputTokens: 100, outputTokens: 10, cacheWriteTokens: 4000 } },
-        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok" } }], usage: { inputTokens: 50, outputTokens: 10, cacheReadTokens: 4000, cacheWriteTokens: 200 } },
+        {
+          toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }],
+          usage: { inputTokens: 100, outputTokens: 10, cacheWriteTokens: 4000 },
+        },
+        {
+          toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "ok" } }],
+          usage: { inputTokens: 50, outputTokens: 10, cacheReadTokens: 4000, cacheWriteTokens: 200 },
+        },
       ],
       { workspace: ws.root, initializationOptions: { agent: { model: "claude-sonnet-5-5" } } },
     )
@@ -54,7 +66,21 @@ describe("models per mode and prompt caching through the built server", () => {
     }
     const usage = server.updatesOf(taskId).filter((u) => u.kind === "usage")
     // Sonnet: input $3, output $15, cache write $3.75, cache read $0.30 per million tokens.
-    expect(usage[0]).toEqual({ kind: "usage", inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 4000, costUsd: 0.01545 })
-    expect(usage[1]).toEqual({ kind: "usage", inputTokens: 150, outputTokens: 20, cacheReadTokens: 4000, cacheWriteTokens: 4200, costUsd: 0.0177 })
+    expect(usage[0]).toEqual({
+      kind: "usage",
+      inputTokens: 100,
+      outputTokens: 10,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 4000,
+      costUsd: 0.01545,
+    })
+    expect(usage[1]).toEqual({
+      kind: "usage",
+      inputTokens: 150,
+      outputTokens: 20,
+      cacheReadTokens: 4000,
+      cacheWriteTokens: 4200,
+      costUsd: 0.0177,
+    })
   })
 })

@@ -20,7 +20,16 @@ async function filesUnder(dir: string): Promise<string[]> {
 const fullTask = [
   { text: "Reading first.", toolCalls: [{ id: "call_read", name: "read_file", input: { path: "src/app.ts" } }] },
   {
-    toolCalls: [{ id: "call_edit", name: "apply_diff", input: { path: "src/app.ts", diff: "<<<<<<< SEARCH\n:start_line:1\n-------\nexport const port = 80\n=======\nexport const port = 8080\n>>>>>>> REPLACE" } }],
+    toolCalls: [
+      {
+        id: "call_edit",
+        name: "apply_diff",
+        input: {
+          path: "src/app.ts",
+          diff: "<<<<<<< SEARCH\n:start_line:1\n-------\nexport const port = 80\n=======\nexport const port = 8080\n>>>>>>> REPLACE",
+        },
+      },
+    ],
     // Arguments in 3-character pieces across many chunks, like OpenAI streams them.
     argumentChunkChars: 3,
   },
@@ -38,7 +47,9 @@ describe("the openai provider through the built server", () => {
     expect(api.requests).toHaveLength(4)
     expect(api.requests.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true)
     expect(api.requests[0]!.body.model).toBe("gpt-4o-mini")
-    expect(api.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(expect.arrayContaining(["read_file", "apply_diff", "execute_command", "attempt_completion"]))
+    expect(api.requests[0]!.body.tools.map((t: any) => t.function.name)).toEqual(
+      expect.arrayContaining(["read_file", "apply_diff", "execute_command", "attempt_completion"]),
+    )
     expect(toolMessage(api.requests[1], "call_read").content).toContain("export const port = 80")
     // The edit asked the user, was applied, and its result went back as a tool message.
     expect(server.serverRequests.find((r) => r.method === "agent/requestApproval")?.params).toMatchObject({ tool: "apply_diff" })
@@ -68,7 +79,10 @@ describe("the openai provider through the built server", () => {
     expect(api.requests[0]!.body).toMatchObject({ model: "qwen2.5-coder:7b", max_tokens: 8192 })
     expect(await readFile(ws.path("src/app.ts"), "utf8")).toBe("export const port = 8080\n")
     // No usage chunk: tokens are estimated, and an unknown model has no price.
-    const usage = server.updatesOf(taskId).filter((u) => u.kind === "usage").at(-1) as any
+    const usage = server
+      .updatesOf(taskId)
+      .filter((u) => u.kind === "usage")
+      .at(-1) as any
     expect(usage.inputTokens).toBeGreaterThan(0)
     expect(usage.costUsd).toBeUndefined()
   })
@@ -105,8 +119,19 @@ describe("the openai provider through the built server", () => {
     await server.request("agent/setMode", { taskId, mode: "code" })
     const before = server.updatesOf(taskId).length
     await server.request("agent/sendMessage", { taskId, text: "now code it" })
-    await server.waitFor(() => server.updatesOf(taskId).slice(before).some((u) => u.kind === "completed"), 30_000)
-    expect(server.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: "Waiting for gpt-4.1 (profile strong, request 2)" })
+    await server.waitFor(
+      () =>
+        server
+          .updatesOf(taskId)
+          .slice(before)
+          .some((u) => u.kind === "completed"),
+      30_000,
+    )
+    expect(server.updatesOf(taskId)).toContainEqual({
+      kind: "status",
+      status: "running",
+      message: "Waiting for gpt-4.1 (profile strong, request 2)",
+    })
     expect(api.requests.map((r) => [r.body.model, r.body.max_tokens])).toEqual([
       ["gpt-4.1-nano", 2000],
       ["gpt-4.1", 8192],
@@ -117,26 +142,45 @@ describe("the openai provider through the built server", () => {
   it("reports cached prompt tokens in the usage updates, with a cost for a priced model", async () => {
     const ws = await tempWorkspace({})
     const { server } = await startOpenAiSession(
-      [{ toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "ok" } }], usage: { inputTokens: 200, outputTokens: 10, cacheReadTokens: 1800 } }],
+      [
+        {
+          toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "ok" } }],
+          usage: { inputTokens: 200, outputTokens: 10, cacheReadTokens: 1800 },
+        },
+      ],
       { workspace: ws.root, apiKey: KEY },
     )
     const { taskId } = await server.request("agent/newTask", { text: "hi" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const usage = server.updatesOf(taskId).find((u) => u.kind === "usage")
     // gpt-4o-mini: 200 × 0.15 + 1800 × 0.075 + 10 × 0.6 per million.
-    expect(usage).toEqual({ kind: "usage", inputTokens: 200, outputTokens: 10, cacheReadTokens: 1800, cacheWriteTokens: 0, costUsd: 0.000171 })
+    expect(usage).toEqual({
+      kind: "usage",
+      inputTokens: 200,
+      outputTokens: 10,
+      cacheReadTokens: 1800,
+      cacheWriteTokens: 0,
+      costUsd: 0.000171,
+    })
   })
 
   it("aborts a model stream that goes silent for modelIdleSeconds and retries it", async () => {
     const ws = await tempWorkspace({})
     const { server, api } = await startOpenAiSession(
-      [{ text: "stuck", hangAfterChunks: 1 }, { toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "after the retry" } }] }],
+      [
+        { text: "stuck", hangAfterChunks: 1 },
+        { toolCalls: [{ id: "call_done", name: "attempt_completion", input: { result: "after the retry" } }] },
+      ],
       { workspace: ws.root, apiKey: KEY, agent: { timeouts: { modelIdleSeconds: 0.5 } } },
     )
     const { taskId } = await server.request("agent/newTask", { text: "hi" })
     await server.waitForStatus(taskId, "completed", 20_000)
     expect(api.requests).toHaveLength(2)
     expect(api.closedEarly).toBe(1)
-    expect(server.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("sent nothing for 0.5 s (agent.timeouts.modelIdleSeconds)") })
+    expect(server.updatesOf(taskId)).toContainEqual({
+      kind: "status",
+      status: "running",
+      message: expect.stringContaining("sent nothing for 0.5 s (agent.timeouts.modelIdleSeconds)"),
+    })
   })
 })

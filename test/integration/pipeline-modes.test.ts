@@ -18,7 +18,9 @@ const toolResults = (body: any) => body.messages.at(-1).content.filter((b: any) 
 describe("the tool pipeline through the built server", () => {
   it("offers architect mode no execute_command", async () => {
     const ws = await workspace({ "README.md": "# x\n" })
-    const { server, api } = await startSession([{ toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] }], { workspace: ws.root })
+    const { server, api } = await startSession([{ toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] }], {
+      workspace: ws.root,
+    })
     const { taskId } = await server.request("agent/newTask", { text: "Plan the work", mode: "architect" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const names: string[] = api.requests[0]!.body.tools.map((t: { name: string }) => t.name)
@@ -29,10 +31,13 @@ describe("the tool pipeline through the built server", () => {
 
   it("refuses write_to_file outside architect's fileRegex with an is_error tool_result naming the pattern", async () => {
     const ws = await workspace({ "README.md": "# x\n" })
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "src/index.ts", content: "export {}\n" } }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "gave up" } }] },
-    ], { workspace: ws.root })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "src/index.ts", content: "export {}\n" } }] },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "gave up" } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "Create src/index.ts", mode: "architect" })
     await server.waitForStatus(taskId, "completed", 20_000)
     const [result] = toolResults(api.requests[1]!.body)
@@ -48,13 +53,16 @@ describe("the tool pipeline through the built server", () => {
   it("does not run the 4th identical call and asks the user", async () => {
     const ws = await workspace({ "notes.txt": "same every time\n" })
     const read = { name: "read_file", input: { path: "notes.txt" } }
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_1", ...read }] },
-      { toolCalls: [{ id: "toolu_2", ...read }] },
-      { toolCalls: [{ id: "toolu_3", ...read }] },
-      { toolCalls: [{ id: "toolu_4", ...read }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
-    ], { workspace: ws.root })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_1", ...read }] },
+        { toolCalls: [{ id: "toolu_2", ...read }] },
+        { toolCalls: [{ id: "toolu_3", ...read }] },
+        { toolCalls: [{ id: "toolu_4", ...read }] },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "Read notes.txt" })
     await server.waitForStatus(taskId, "completed", 20_000)
 

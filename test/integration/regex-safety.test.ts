@@ -10,7 +10,8 @@ import { tempWorkspace } from "../support/temp-workspace"
 const EVIL = "^(a+)+$"
 const VICTIM = `${"a".repeat(40)}!`
 
-const text = (result: any) => (typeof result?.content === "string" ? result.content : (result?.content ?? []).map((c: any) => c.text).join("\n"))
+const text = (result: any) =>
+  typeof result?.content === "string" ? result.content : (result?.content ?? []).map((c: any) => c.text).join("\n")
 
 describe("regular expressions cannot freeze the server", () => {
   it("a ReDoS search pattern and a ReDoS fileRegex run while agent/listModes keeps answering", async () => {
@@ -20,7 +21,11 @@ describe("regular expressions cannot freeze the server", () => {
     onTestFinished(() => ws.cleanup())
     const { server, api } = await startSession(
       [
-        { toolCalls: [{ id: "toolu_print", name: "execute_command", input: { command: `for i in 1 2 3 4 5 6 7 8 9 10; do echo ${VICTIM}; done` } }] },
+        {
+          toolCalls: [
+            { id: "toolu_print", name: "execute_command", input: { command: `for i in 1 2 3 4 5 6 7 8 9 10; do echo ${VICTIM}; done` } },
+          ],
+        },
         (request) => {
           const id = /artifact_id \\?"(cmd-[^"\\]+)/.exec(JSON.stringify(toolResultIn(request, "toolu_print")))?.[1] ?? "missing"
           return { toolCalls: [{ id: "toolu_search", name: "read_command_output", input: { artifact_id: id, search: EVIL } }] }
@@ -28,7 +33,10 @@ describe("regular expressions cannot freeze the server", () => {
         { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: VICTIM, content: "x\n" } }] },
         { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
       ],
-      { workspace: ws.root, initializationOptions: { agent: { terminal: { allow: ["echo"], outputLines: 4 }, autoApprove: { write: true } } } },
+      {
+        workspace: ws.root,
+        initializationOptions: { agent: { terminal: { allow: ["echo"], outputLines: 4 }, autoApprove: { write: true } } },
+      },
     )
     server.handlers.requestApproval = (params: any) => ({ optionId: params.options.find((o: any) => o.kind === "allow_once").optionId })
     const { taskId } = await server.request("agent/newTask", { text: "Search", mode: "redos" })

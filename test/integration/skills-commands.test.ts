@@ -8,13 +8,16 @@ const DEPLOY_BODY = "\n# Deploy\n\n1. Run `npm run build`.\n2. Run `npm run depl
 const FILES = {
   ".roo/skills/deploy/SKILL.md": `---\nname: deploy\ndescription: Deploy the app to staging or production\n---\n${DEPLOY_BODY}`,
   ".roo/skills-architect/diagram/SKILL.md": "---\nname: diagram\ndescription: Draw architecture diagrams\n---\nUse Mermaid.\n",
-  ".roo/commands/review.md": "---\ndescription: Review a file\nargument-hint: <path>\n---\nReview the given file for bugs; list them by line.\n",
+  ".roo/commands/review.md":
+    "---\ndescription: Review a file\nargument-hint: <path>\n---\nReview the given file for bugs; list them by line.\n",
   "src/app.js": "console.log('app')\n",
 }
 
 async function session(replies: Parameters<typeof startSession>[0]) {
   const ws = await tempWorkspace(FILES)
-  const home = await tempWorkspace({ ".roo/commands/standup.md": "---\ndescription: Write my standup\n---\nSummarise yesterday's commits." })
+  const home = await tempWorkspace({
+    ".roo/commands/standup.md": "---\ndescription: Write my standup\n---\nSummarise yesterday's commits.",
+  })
   onTestFinished(async () => {
     await ws.cleanup()
     await home.cleanup()
@@ -26,7 +29,8 @@ const firstUserText = (body: any) => {
   const content = body.messages[0].content
   return typeof content === "string" ? content : content.map((b: any) => b.text ?? "").join("")
 }
-const toolResult = (body: any, id: string) => body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
+const toolResult = (body: any, id: string) =>
+  body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
 const resultText = (r: any) => (typeof r.content === "string" ? r.content : r.content.map((c: any) => c.text).join(""))
 
 describe("skills and slash commands through the built server", () => {
@@ -64,20 +68,37 @@ describe("skills and slash commands through the built server", () => {
     const bad = toolResult(api.requests[2]!.body, "toolu_bad")
     expect(bad.is_error).toBe(true)
     expect(resultText(bad)).toContain("The skills available in code mode: deploy (Deploy the app to staging or production)")
-    expect(resultText(toolResult(api.requests[3]!.body, "toolu_cmd"))).toBe("Slash command /standup (~/.roo/commands/standup.md):\n\nSummarise yesterday's commits.")
+    expect(resultText(toolResult(api.requests[3]!.body, "toolu_cmd"))).toBe(
+      "Slash command /standup (~/.roo/commands/standup.md):\n\nSummarise yesterday's commits.",
+    )
   })
 
   it("answers agent/listSkills per mode and agent/listCommands for completion", async () => {
     const { server, ws } = await session([])
     expect(await server.request("agent/listSkills", { mode: "code" })).toEqual({
-      skills: [{ name: "deploy", description: "Deploy the app to staging or production", path: ws.path(".roo/skills/deploy/SKILL.md"), source: "workspace" }],
+      skills: [
+        {
+          name: "deploy",
+          description: "Deploy the app to staging or production",
+          path: ws.path(".roo/skills/deploy/SKILL.md"),
+          source: "workspace",
+        },
+      ],
     })
     const architect = await server.request("agent/listSkills", { mode: "architect" })
-    expect(architect.skills.map((s: any) => [s.name, s.modes])).toEqual([["deploy", undefined], ["diagram", ["architect"]]])
+    expect(architect.skills.map((s: any) => [s.name, s.modes])).toEqual([
+      ["deploy", undefined],
+      ["diagram", ["architect"]],
+    ])
     expect((await server.request("agent/listSkills", {})).skills).toHaveLength(2)
     expect(await server.request("agent/listCommands", {})).toEqual({
       commands: [
-        { name: "init", description: "Study the codebase and write (or improve) AGENTS.md for coding agents", argumentHint: "[what to focus on]", source: "builtin" },
+        {
+          name: "init",
+          description: "Study the codebase and write (or improve) AGENTS.md for coding agents",
+          argumentHint: "[what to focus on]",
+          source: "builtin",
+        },
         { name: "review", description: "Review a file", argumentHint: "<path>", source: "workspace" },
         { name: "standup", description: "Write my standup", source: "global" },
       ],

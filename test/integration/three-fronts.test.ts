@@ -31,7 +31,9 @@ describe("one core, three fronts", () => {
     const acpApi = await scopedFake(script())
     const { client } = await startAcpClient({ apiUrl: acpApi.url })
     const { sessionId } = await client.agent.request("session/new", { cwd: acpWs.root, mcpServers: [] })
-    expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: TASK }] })).stopReason).toBe("end_turn")
+    expect((await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: TASK }] })).stopReason).toBe(
+      "end_turn",
+    )
 
     const cliApi = await scopedFake(script())
     const cli = await runCliToEnd(["run", "--auto-approve", "write", TASK], { cwd: cliWs.root, apiUrl: cliApi.url })

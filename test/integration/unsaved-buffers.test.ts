@@ -8,11 +8,16 @@ const diff = ["<<<<<<< SEARCH", "two", "=======", "TWO", ">>>>>>> REPLACE"].join
 describe("a buffer that was already unsaved when the editor opened it", () => {
   it("is edited in the editor but not written to disk without the user's word", async () => {
     const ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
-    const { server, api } = await startSession([
-      { toolCalls: [{ id: "toolu_edit", name: "apply_diff", input: { path: "a.txt", diff } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
-    ], { workspace: ws.root, })
-    server.handlers.askFollowup = (params) => ({ answer: params.suggestions.find((s: { text: string }) => /don/i.test(s.text))?.text ?? "no" })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_edit", name: "apply_diff", input: { path: "a.txt", diff } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      { workspace: ws.root },
+    )
+    server.handlers.askFollowup = (params) => ({
+      answer: params.suggestions.find((s: { text: string }) => /don/i.test(s.text))?.text ?? "no",
+    })
     // Like a restored editor session: the buffer holds changes the disk does not.
     server.openDocument(ws.path("a.txt"), "USER UNSAVED\none\ntwo\n")
     const { taskId } = await server.request("agent/newTask", { text: "uppercase two" })

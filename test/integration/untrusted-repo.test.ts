@@ -35,7 +35,10 @@ describe("the API key", () => {
     const ws = await workspace({ "a.txt": "a\n" })
     const command = "cat /proc/$PPID/environ | tr '\\0' '\\n'; env; echo END"
     const { server, api } = await startSession(
-      [{ toolCalls: [{ id: "toolu_env", name: "execute_command", input: { command } }] }, { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] }],
+      [
+        { toolCalls: [{ id: "toolu_env", name: "execute_command", input: { command } }] },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
       { workspace: ws.root },
     )
     const { taskId } = await server.request("agent/newTask", { text: "show the environment" })
@@ -87,7 +90,12 @@ describe("settings from a cloned repository can only tighten", () => {
           env: { AGENT_LSP_SETTINGS_FILE: globalFile },
           initializationOptions: source === "initializationOptions" ? { agent: section } : undefined,
           ...(source === "didChangeConfiguration"
-            ? { capabilities: { workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } }, experimental: { agent: { requestApproval: true, taskUpdates: true } } } }
+            ? {
+                capabilities: {
+                  workspace: { applyEdit: true, workspaceEdit: { documentChanges: true } },
+                  experimental: { agent: { requestApproval: true, taskUpdates: true } },
+                },
+              }
             : {}),
         },
       )
@@ -95,11 +103,19 @@ describe("settings from a cloned repository can only tighten", () => {
       if (source === "workspaceConfiguration") server.handlers.configuration = () => [section]
       if (source === "didChangeConfiguration") server.notifyServer("workspace/didChangeConfiguration", { settings: { agent: section } })
       if (source === "workspaceConfiguration") server.notifyServer("workspace/didChangeConfiguration", { settings: null })
-      const expected = ["agent.__proto__", "agent.constructor", ...(untrusted ? ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write"] : [])]
-      const warned = await server.waitFor(() => {
-        const messages = server.notifications.filter((n) => n.method === "window/showMessage").map((n) => n.params.message as string)
-        return expected.every((key) => messages.some((m) => m.includes(`setting ${key} from`))) && messages
-      }, 10_000, `warnings naming ${expected.join(", ")}`)
+      const expected = [
+        "agent.__proto__",
+        "agent.constructor",
+        ...(untrusted ? ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write"] : []),
+      ]
+      const warned = await server.waitFor(
+        () => {
+          const messages = server.notifications.filter((n) => n.method === "window/showMessage").map((n) => n.params.message as string)
+          return expected.every((key) => messages.some((m) => m.includes(`setting ${key} from`))) && messages
+        },
+        10_000,
+        `warnings naming ${expected.join(", ")}`,
+      )
       if (untrusted) {
         expect(warned.join("\n")).toMatch(/setting agent\.baseUrl from .*ignored: a workspace can only tighten/)
         expect(warned.join("\n")).toContain("agent.terminal.allow")

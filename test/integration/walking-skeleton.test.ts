@@ -5,10 +5,13 @@ import { tempWorkspace } from "../support/temp-workspace"
 describe("a task end to end through the built server and the real SDK", () => {
   it("reads a file, streams updates and completes; the model gets the tool_result", async () => {
     const ws = await tempWorkspace({ "src/hello.ts": "export const greeting = 'hi'\nexport const target = 'world'\n" })
-    const { server, api } = await startSession([
-      { text: "Let me read the file.", toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "src/hello.ts" } }] },
-      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "The file greets the world." } }] },
-    ], { workspace: ws.root, })
+    const { server, api } = await startSession(
+      [
+        { text: "Let me read the file.", toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "src/hello.ts" } }] },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "The file greets the world." } }] },
+      ],
+      { workspace: ws.root },
+    )
     const { taskId } = await server.request("agent/newTask", { text: "What does src/hello.ts export?" })
     expect(taskId).toMatch(/\S/)
     await server.waitForStatus(taskId, "completed", 20_000)
@@ -17,8 +20,15 @@ describe("a task end to end through the built server and the real SDK", () => {
     const updates = server.updatesOf(taskId)
     const seqs = server.updates.filter((u) => u.taskId === taskId).map((u) => u.seq)
     expect(seqs).toEqual(seqs.map((_, i) => i + 1))
-    expect(updates.filter((u) => u.kind === "text").map((u) => (u as { delta: string }).delta).join("")).toBe("Let me read the file.")
-    expect(updates).toContainEqual(expect.objectContaining({ kind: "toolCall", callId: "toolu_read", tool: "read_file", status: "streaming" }))
+    expect(
+      updates
+        .filter((u) => u.kind === "text")
+        .map((u) => (u as { delta: string }).delta)
+        .join(""),
+    ).toBe("Let me read the file.")
+    expect(updates).toContainEqual(
+      expect.objectContaining({ kind: "toolCall", callId: "toolu_read", tool: "read_file", status: "streaming" }),
+    )
     expect(updates).toContainEqual(expect.objectContaining({ kind: "toolResult", callId: "toolu_read", tool: "read_file", isError: false }))
 
     // What the real SDK sent: the system prompt, the tool list, then the tool_result with numbered lines.

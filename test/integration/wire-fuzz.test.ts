@@ -54,7 +54,11 @@ const badParams = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.record(
     {
-      textDocument: fc.oneof(fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.record({ uri: fc.oneof(fc.string(), fc.integer()), version: fc.jsonValue() })),
+      textDocument: fc.oneof(
+        fc.constant(null),
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.record({ uri: fc.oneof(fc.string(), fc.integer()), version: fc.jsonValue() }),
+      ),
       contentChanges: fc.oneof(fc.constant(null), fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 })),
       settings: fc.oneof(fc.constant(null), fc.jsonValue({ maxDepth: 2 })),
       id: fc.jsonValue({ maxDepth: 1 }),
@@ -119,8 +123,8 @@ describe("malformed input never takes the server down", () => {
       fc.string({ maxLength: 60 }).map((body) => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
       fc.string({ maxLength: 60 }),
       fc.constant("Content-Type: application/json\r\n\r\n{}"),
-      fc.constant('Content-Length: 2\r\n\r\n[]'),
-      fc.constant('Content-Length: 4\r\n\r\nnull'),
+      fc.constant("Content-Length: 2\r\n\r\n[]"),
+      fc.constant("Content-Length: 4\r\n\r\nnull"),
     )
     await fc.assert(
       fc.asyncProperty(frame, async (bytes) => {
@@ -150,7 +154,9 @@ describe("malformed input never takes the server down", () => {
     expect(logged).toEqual(
       expect.arrayContaining([
         expect.stringContaining("ignored workspace/didChangeConfiguration with invalid params (params: expected object, received null)"),
-        expect.stringContaining("ignored textDocument/didOpen with invalid params (params.textDocument.uri: expected string, received number)"),
+        expect.stringContaining(
+          "ignored textDocument/didOpen with invalid params (params.textDocument.uri: expected string, received number)",
+        ),
         expect.stringContaining("ignored $/cancelRequest"),
       ]),
     )
@@ -159,7 +165,10 @@ describe("malformed input never takes the server down", () => {
   it("answers bad params of standard requests with InvalidParams naming the field", async () => {
     client = await initialized()
     client.send({ id: 900, method: "textDocument/codeAction", params: { textDocument: { uri: "file:///x" }, range: null } })
-    expect((await client.response(900)).error).toEqual({ code: -32602, message: "Invalid params for textDocument/codeAction: params.range: expected object, received null" })
+    expect((await client.response(900)).error).toEqual({
+      code: -32602,
+      message: "Invalid params for textDocument/codeAction: params.range: expected object, received null",
+    })
     client.send({ id: 901, method: "workspace/executeCommand", params: { command: 7 } })
     expect((await client.response(901)).error.code).toBe(-32602)
     client.send({ id: 902, method: "agent/getTask", params: { taskId: 7 } })
@@ -171,7 +180,7 @@ describe("malformed input never takes the server down", () => {
     client.send({ id: 910, method: "shutdown" })
     expect((await client.response(910)).result).toBeNull()
     client.send({ id: 911, method: AgentMethods.listModes, params: {} })
-    expect((await client.response(911)).error).toMatchObject({ code: -32600, message: expect.stringContaining("after \"shutdown\"") })
+    expect((await client.response(911)).error).toMatchObject({ code: -32600, message: expect.stringContaining('after "shutdown"') })
     client.send({ method: "exit" })
     expect(await client.waitForExit()).toBe(0)
   })

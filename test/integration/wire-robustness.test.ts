@@ -64,7 +64,16 @@ describe("the server at the wire", () => {
 
   it("survives a Content-Length that is too short or too long", async () => {
     client = await initialized()
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "textDocument/codeAction", params: { textDocument: { uri: "file:///x" }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } }, context: { diagnostics: [] } } })
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "textDocument/codeAction",
+      params: {
+        textDocument: { uri: "file:///x" },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } },
+        context: { diagnostics: [] },
+      },
+    })
     client.sendRaw(`Content-Length: ${body.length - 20}\r\n\r\n${body}`)
     expect((await client.response(7)).result).toHaveLength(1)
     const body8 = body.replace('"id":7', '"id":8')
@@ -77,7 +86,10 @@ describe("the server at the wire", () => {
   it("accepts a 10 MB message and keeps serving", async () => {
     client = await initialized()
     const text = "x".repeat(10 * 1024 * 1024)
-    client.send({ method: "textDocument/didOpen", params: { textDocument: { uri: "file:///tmp/big.txt", languageId: "plaintext", version: 1, text } } })
+    client.send({
+      method: "textDocument/didOpen",
+      params: { textDocument: { uri: "file:///tmp/big.txt", languageId: "plaintext", version: 1, text } },
+    })
     client.send({ id: 11, method: "shutdown" })
     expect((await client.response(11, 20_000)).result).toBeNull()
   })
@@ -111,10 +123,20 @@ describe("the server at the wire", () => {
     const ws = await tempWorkspace()
     harness = await startServer({ workspace: ws.root })
     await expect(harness.request("agent/noSuchMethod", {})).rejects.toMatchObject({ code: -32601 })
-    await expect(harness.request("agent/newTask", { text: 42 })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("text:") })
-    await expect(harness.request("agent/respond", { requestId: "a99" })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("No pending request") })
-    await expect(harness.request("workspace/executeCommand", { command: "agent.nope", arguments: [] })).rejects.toMatchObject({ message: expect.stringContaining("Unknown command") })
-    await expect(harness.request("workspace/executeCommand", { command: "agent.setMode", arguments: [] })).rejects.toMatchObject({ code: -32602 })
+    await expect(harness.request("agent/newTask", { text: 42 })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("text:"),
+    })
+    await expect(harness.request("agent/respond", { requestId: "a99" })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("No pending request"),
+    })
+    await expect(harness.request("workspace/executeCommand", { command: "agent.nope", arguments: [] })).rejects.toMatchObject({
+      message: expect.stringContaining("Unknown command"),
+    })
+    await expect(harness.request("workspace/executeCommand", { command: "agent.setMode", arguments: [] })).rejects.toMatchObject({
+      code: -32602,
+    })
   })
 
   it("offers code actions on a selection and for diagnostics", async () => {
@@ -127,6 +149,9 @@ describe("the server at the wire", () => {
       context: { diagnostics: [{ range, message: "x is not defined", source: "ts" }] },
     })
     expect(actions.map((a: any) => a.title)).toEqual(["Ask agent about selection", "Fix diagnostics with agent"])
-    expect(actions[1].command).toMatchObject({ command: "agent.newTask", arguments: [expect.stringContaining("x is not defined"), { uri: `file://${ws.root}/a.ts`, range }] })
+    expect(actions[1].command).toMatchObject({
+      command: "agent.newTask",
+      arguments: [expect.stringContaining("x is not defined"), { uri: `file://${ws.root}/a.ts`, range }],
+    })
   })
 })

@@ -28,8 +28,17 @@ const DIFF = "<<<<<<< SEARCH\n:start_line:5\n-------\nexport const answer = 41\n
 
 /** A rich client (every agent extension) that does not handle agent/saveDocuments. */
 const NO_SAVE_CAPABILITIES = {
-  workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, configuration: true, workspaceFolders: true },
-  window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } }, showDocument: { support: true } },
+  workspace: {
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
+    configuration: true,
+    workspaceFolders: true,
+  },
+  window: {
+    workDoneProgress: true,
+    showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
+    showDocument: { support: true },
+  },
   textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
   experimental: { agent: { requestApproval: true, askFollowup: true, saveDocuments: false, taskUpdates: true, deferredAnswers: true } },
 }
@@ -87,7 +96,9 @@ describe("apply_diff on a document open in the editor", () => {
     const save = server!.serverRequests.find((r) => r.method === "agent/saveDocuments")
     expect(save?.params.uris).toEqual([pathToFileURL(file).toString()])
     expect(readFileSync(file, "utf8")).toBe(EDITED)
-    expect(server!.updatesOf(taskId)).toContainEqual(expect.objectContaining({ kind: "toolResult", callId: "toolu_edit", tool: "apply_diff", isError: false }))
+    expect(server!.updatesOf(taskId)).toContainEqual(
+      expect.objectContaining({ kind: "toolResult", callId: "toolu_edit", tool: "apply_diff", isError: false }),
+    )
 
     const result = toolResultOf(api!.requests[1], "toolu_edit")
     expect(result.is_error ?? false).toBe(false)
@@ -202,7 +213,10 @@ describe("apply_diff on a document open in the editor", () => {
 
 describe("write_to_file", () => {
   it("creates a new file and its parent folders, shows the diff for approval, and tells the model it was created", async () => {
-    const { ws } = await setup({ name: "write_to_file", input: { path: "src/new/dir/util.ts", content: "export const one = 1\nexport const two = 2\n" } })
+    const { ws } = await setup({
+      name: "write_to_file",
+      input: { path: "src/new/dir/util.ts", content: "export const one = 1\nexport const two = 2\n" },
+    })
     await runTask("add a util module")
 
     const ask = server!.serverRequests.find((r) => r.method === "agent/requestApproval")!.params

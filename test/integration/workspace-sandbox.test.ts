@@ -52,8 +52,15 @@ async function makeFolders() {
  * makeFolders(). The mistake limit is raised so that several refused edits in one turn are all reported.
  */
 async function runCalls(calls: Call[]) {
-  api = await startFakeAnthropic([{ toolCalls: calls }, { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }])
-  server = await startServer({ workspace: ws!.root, apiUrl: api.url, initializationOptions: { agent: { limits: { consecutiveMistakes: 20 } } } })
+  api = await startFakeAnthropic([
+    { toolCalls: calls },
+    { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+  ])
+  server = await startServer({
+    workspace: ws!.root,
+    apiUrl: api.url,
+    initializationOptions: { agent: { limits: { consecutiveMistakes: 20 } } },
+  })
   const { taskId } = await server.request("agent/newTask", { text: "poke at the sandbox" })
   await server.waitForStatus(taskId, "completed")
   return { taskId, result: (id: string) => toolResultOf(api!.requests[1], id) }
@@ -127,13 +134,22 @@ describe(".rooignore through the built server", () => {
       { id: "toolu_read", name: "read_file", input: { path: "secrets/key.txt" } },
       { id: "toolu_write", name: "write_to_file", input: { path: "config.env", content: "TOKEN=changed\n" } },
       { id: "toolu_new", name: "write_to_file", input: { path: "secrets/new.txt", content: "x\n" } },
-      { id: "toolu_diff", name: "apply_diff", input: { path: "config.env", diff: "<<<<<<< SEARCH\nTOKEN=needle\n=======\nTOKEN=other\n>>>>>>> REPLACE" } },
+      {
+        id: "toolu_diff",
+        name: "apply_diff",
+        input: { path: "config.env", diff: "<<<<<<< SEARCH\nTOKEN=needle\n=======\nTOKEN=other\n>>>>>>> REPLACE" },
+      },
     ]
     const { result } = await runCalls(calls)
     for (const call of calls) {
       const { isError, text } = result(call.id)
       expect(isError, call.id).toBe(true)
-      expect(rooJson(text), call.id).toEqual({ status: "error", type: "access_denied", message: "Access blocked by .rooignore", path: pathOf(call) })
+      expect(rooJson(text), call.id).toEqual({
+        status: "error",
+        type: "access_denied",
+        message: "Access blocked by .rooignore",
+        path: pathOf(call),
+      })
       expect(text, call.id).not.toContain("needle in the secrets folder")
     }
     expect(readFileSync(ws.path("config.env"), "utf8")).toBe("TOKEN=needle\n")
@@ -162,7 +178,9 @@ describe(".rooignore through the built server", () => {
     expect(lines).toContain("src/visible.ts")
     // Not descended into: the ignored folder's files are not listed.
     expect(list.text).not.toContain("secrets/key.txt")
-    expect(server!.updatesOf(taskId)).toContainEqual(expect.objectContaining({ kind: "toolResult", callId: "toolu_search", isError: false }))
+    expect(server!.updatesOf(taskId)).toContainEqual(
+      expect.objectContaining({ kind: "toolResult", callId: "toolu_search", isError: false }),
+    )
   })
 
   it("refuses a command whose working directory is outside or ignored, or that reads an ignored file, without asking", async () => {

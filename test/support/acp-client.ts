@@ -49,7 +49,9 @@ export class AcpTestClient {
         this.requests.push({ method: "session/request_permission", params })
         if (this.permission === "cancelled") return { outcome: { outcome: "cancelled" as const } }
         const option = params.options.find((o) => o.kind === this.permission)
-        return option ? { outcome: { outcome: "selected" as const, optionId: option.optionId } } : { outcome: { outcome: "cancelled" as const } }
+        return option
+          ? { outcome: { outcome: "selected" as const, optionId: option.optionId } }
+          : { outcome: { outcome: "cancelled" as const } }
       })
       .onRequest("fs/read_text_file", ({ params }) => {
         this.requests.push({ method: "fs/read_text_file", params })
@@ -63,7 +65,10 @@ export class AcpTestClient {
         return {}
       })
       .onNotification("session/update", ({ params }) => void this.updates.push(params))
-    const stream = acp.ndJsonStream(Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.stdout) as ReadableStream<Uint8Array>)
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(proc.stdout) as ReadableStream<Uint8Array>,
+    )
     this.connection = app.connect(stream)
   }
 
@@ -84,7 +89,10 @@ export class AcpTestClient {
     for (;;) {
       const found = this.updatesOf(sessionId).find(check)
       if (found) return found
-      if (Date.now() > deadline) throw new Error(`no matching session/update within ${timeoutMs} ms; got ${JSON.stringify(this.updatesOf(sessionId).map((u) => u.sessionUpdate))}`)
+      if (Date.now() > deadline)
+        throw new Error(
+          `no matching session/update within ${timeoutMs} ms; got ${JSON.stringify(this.updatesOf(sessionId).map((u) => u.sessionUpdate))}`,
+        )
       await new Promise((r) => setTimeout(r, 20))
     }
   }

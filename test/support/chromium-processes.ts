@@ -41,7 +41,8 @@ export function chromiumStartedBy(ancestorPid: number): { pgid: number; userData
     .filter((row) => row.length >= 4)
   const parentOf = new Map(rows.map(([pid, ppid]) => [Number(pid), Number(ppid)]))
   const descends = (pid: number) => {
-    for (let p = parentOf.get(pid), hops = 0; p !== undefined && p > 1 && hops < 4; p = parentOf.get(p), hops++) if (p === ancestorPid) return true
+    for (let p = parentOf.get(pid), hops = 0; p !== undefined && p > 1 && hops < 4; p = parentOf.get(p), hops++)
+      if (p === ancestorPid) return true
     return false
   }
   for (const [pid, , stat, ...args] of rows) {

@@ -28,7 +28,12 @@ export function spawnCli(args: string[], options: CliOptions): CliProcess {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` first`)
   const home = realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-cli-home-")))
   const env = childEnv(home, options.apiUrl, options.env)
-  const proc = spawn(process.execPath, [SERVER_ENTRY, ...args], { cwd: options.cwd, env, stdio: "pipe", detached: options.detached ?? false })
+  const proc = spawn(process.execPath, [SERVER_ENTRY, ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: "pipe",
+    detached: options.detached ?? false,
+  })
   let stdout = ""
   let stderr = ""
   proc.stdout.on("data", (d) => (stdout += d.toString()))

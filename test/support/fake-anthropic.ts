@@ -28,7 +28,10 @@ export function startFakeAnthropic(replies: Scripted<FakeReply>[] = []): Promise
     {
       name: "fake-anthropic",
       serves: (method, path) => method === "POST" && path.startsWith("/v1/messages"),
-      errorBody: (status, message) => ({ type: "error", error: { type: status === 529 ? "overloaded_error" : status === 404 ? "not_found_error" : "api_error", message } }),
+      errorBody: (status, message) => ({
+        type: "error",
+        error: { type: status === 529 ? "overloaded_error" : status === 404 ? "not_found_error" : "api_error", message },
+      }),
       write: writeReply,
     },
     replies,
@@ -39,7 +42,14 @@ async function writeReply(reply: FakeReply, request: RecordedRequest, res: Serve
   const body = request.body
   if (reply.kind === "error") {
     res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers })
-    res.end(JSON.stringify(reply.body ?? { type: "error", error: { type: reply.status === 529 ? "overloaded_error" : "api_error", message: `fake error ${reply.status}` } }))
+    res.end(
+      JSON.stringify(
+        reply.body ?? {
+          type: "error",
+          error: { type: reply.status === 529 ? "overloaded_error" : "api_error", message: `fake error ${reply.status}` },
+        },
+      ),
+    )
     return
   }
   const model = body?.model ?? "claude-test"
@@ -50,7 +60,11 @@ async function writeReply(reply: FakeReply, request: RecordedRequest, res: Serve
   const events = sseEvents(reply, n, model)
   const frames = events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
   const onEvent = reply.onEvent
-  await writeFrames(res, frames, { delayMs: reply.delayMsBetweenEvents, hangAfter: reply.hangAfterEvents, ...(onEvent ? { beforeFrame: (i: number) => onEvent(events[i]!) } : {}) })
+  await writeFrames(res, frames, {
+    delayMs: reply.delayMsBetweenEvents,
+    hangAfter: reply.hangAfterEvents,
+    ...(onEvent ? { beforeFrame: (i: number) => onEvent(events[i]!) } : {}),
+  })
 }
 
 type SseEvent = { type: string; [key: string]: unknown }
@@ -81,14 +95,16 @@ function sseEvents(turn: ScriptedTurn, n: number, model: string): SseEvent[] {
   let index = 0
   if (turn.text) {
     events.push({ type: "content_block_start", index, content_block: { type: "text", text: "" } })
-    for (const piece of pieces(turn.text, 20)) events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } })
+    for (const piece of pieces(turn.text, 20))
+      events.push({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } })
     events.push({ type: "content_block_stop", index })
     index++
   }
   for (const [i, call] of (turn.toolCalls ?? []).entries()) {
     const id = call.id ?? `toolu_fake_${n}_${i}`
     events.push({ type: "content_block_start", index, content_block: { type: "tool_use", id, name: call.name, input: {} } })
-    for (const piece of pieces(call.rawJson ?? JSON.stringify(call.input ?? {}), 15)) events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } })
+    for (const piece of pieces(call.rawJson ?? JSON.stringify(call.input ?? {}), 15))
+      events.push({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } })
     events.push({ type: "content_block_stop", index })
     index++
   }
@@ -101,7 +117,8 @@ function sseEvents(turn: ScriptedTurn, n: number, model: string): SseEvent[] {
 function asMessage(turn: ScriptedTurn, n: number, model: string) {
   const content: unknown[] = []
   if (turn.text) content.push({ type: "text", text: turn.text })
-  for (const [i, call] of (turn.toolCalls ?? []).entries()) content.push({ type: "tool_use", id: call.id ?? `toolu_fake_${n}_${i}`, name: call.name, input: call.input ?? {} })
+  for (const [i, call] of (turn.toolCalls ?? []).entries())
+    content.push({ type: "tool_use", id: call.id ?? `toolu_fake_${n}_${i}`, name: call.name, input: call.input ?? {} })
   return {
     id: `msg_fake_${n}`,
     type: "message",

@@ -33,7 +33,8 @@ export class FakeEditor implements EditorPort {
 
   async applyEdit(edit: EditRequest): Promise<EditOutcome> {
     this.edits.push(edit)
-    if (this.behaviour === "refuse") return { ok: false, reason: "The editor refused the edit (applied: false); the file on disk is unchanged." }
+    if (this.behaviour === "refuse")
+      return { ok: false, reason: "The editor refused the edit (applied: false); the file on disk is unchanged." }
     if (this.behaviour === "ignore")
       return { ok: false, reason: "The editor reported the edit applied but the buffer never changed; the file on disk is unchanged." }
     const doc = this.documents.get(edit.path)

@@ -42,7 +42,9 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     if (req.method !== "POST" || req.url !== "/v1/embeddings") {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `fake: no route ${req.method} ${req.url}` } }))
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: `fake: no route ${req.method} ${req.url}` } }))
       return
     }
     let body: EmbeddingRequestRecord["body"]
@@ -55,12 +57,16 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
     requests.push({ headers: req.headers, body })
     const failure = failures.shift()
     if (failure) {
-      res.writeHead(failure, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `fake: scripted ${failure}` } }))
+      res
+        .writeHead(failure, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: `fake: scripted ${failure}` } }))
       return
     }
     const input = Array.isArray(body.input) ? body.input : [String(body.input)]
     const data = input.map((text, index) => ({ object: "embedding", index, embedding: toyEmbedding(text, body.dimensions ?? 64) }))
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }))
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ object: "list", data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }))
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))

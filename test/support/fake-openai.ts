@@ -60,7 +60,12 @@ async function writeReply(reply: FakeOpenAiReply, request: RecordedRequest, res:
     res.end(JSON.stringify(reply.body ?? { error: { message: `fake error ${reply.status}`, type: "server_error", code: null } }))
     return
   }
-  if (reply.kind === "raw") return writeFrames(res, reply.data.map((data) => `data: ${data}\n\n`), { delayMs: reply.delayMsBetweenChunks })
+  if (reply.kind === "raw")
+    return writeFrames(
+      res,
+      reply.data.map((data) => `data: ${data}\n\n`),
+      { delayMs: reply.delayMsBetweenChunks },
+    )
   const model = request.body?.model ?? "gpt-test"
   const chunk = (choice: object | undefined, extra: object = {}) => ({
     id: `chatcmpl-fake-${n}`,
@@ -122,7 +127,12 @@ function turnChunks(turn: ScriptedTurn & ChunkStyle, n: number, chunk: ChunkOf, 
     const output = turn.usage?.outputTokens ?? 20
     frames.push(
       chunk(undefined, {
-        usage: { prompt_tokens: input + cached, completion_tokens: output, total_tokens: input + cached + output, prompt_tokens_details: { cached_tokens: cached } },
+        usage: {
+          prompt_tokens: input + cached,
+          completion_tokens: output,
+          total_tokens: input + cached + output,
+          prompt_tokens_details: { cached_tokens: cached },
+        },
       }),
     )
   }

@@ -58,7 +58,10 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
     if (!collection) return reply(res, 404, { status: { error: `Not found: Collection \`${name}\` doesn't exist!` } })
     if (rest === "/points" && req.method === "PUT") {
       for (const point of body.points as Point[]) {
-        if (point.vector.length !== collection.size) return reply(res, 400, { status: { error: `Wrong input: Vector dimension error: expected dim: ${collection.size}, got ${point.vector.length}` } })
+        if (point.vector.length !== collection.size)
+          return reply(res, 400, {
+            status: { error: `Wrong input: Vector dimension error: expected dim: ${collection.size}, got ${point.vector.length}` },
+          })
         collection.points.set(point.id, point)
       }
       return ok(res, { operation_id: calls.length, status: "completed" })
@@ -69,7 +72,12 @@ export async function startFakeQdrant(): Promise<FakeQdrant> {
       return ok(res, { operation_id: calls.length, status: "completed" })
     }
     if (rest === "/points/search" && req.method === "POST") {
-      const scored = [...collection.points.values()].map((p) => ({ id: p.id, version: 0, score: cosine(body.vector, p.vector), payload: body.with_payload ? p.payload : undefined }))
+      const scored = [...collection.points.values()].map((p) => ({
+        id: p.id,
+        version: 0,
+        score: cosine(body.vector, p.vector),
+        payload: body.with_payload ? p.payload : undefined,
+      }))
       scored.sort((a, b) => b.score - a.score)
       return ok(res, scored.slice(0, body.limit ?? 10))
     }

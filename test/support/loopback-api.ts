@@ -56,7 +56,9 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
     }
     const path = req.url ?? "/"
     if (!spec.serves(req.method, path)) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify(spec.errorBody(404, `fake: no route ${req.method} ${path}`)))
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify(spec.errorBody(404, `fake: no route ${req.method} ${path}`)))
       return
     }
     const recorded: RecordedRequest = { path, headers: req.headers, body }
@@ -68,7 +70,9 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
     const next = script.shift()
     const reply = typeof next === "function" ? (next as (r: RecordedRequest) => Reply)(recorded) : next
     if (reply === undefined) {
-      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify(spec.errorBody(500, `fake: no reply scripted for request ${requests.length}`)))
+      res
+        .writeHead(500, { "content-type": "application/json" })
+        .end(JSON.stringify(spec.errorBody(500, `fake: no reply scripted for request ${requests.length}`)))
       return
     }
     let finished = false
@@ -93,7 +97,10 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
       requests.length >= count
         ? Promise.resolve()
         : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`${spec.name}: ${requests.length}/${count} requests after ${timeoutMs} ms`)), timeoutMs)
+            const timer = setTimeout(
+              () => reject(new Error(`${spec.name}: ${requests.length}/${count} requests after ${timeoutMs} ms`)),
+              timeoutMs,
+            )
             waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) })
           }),
     close: () =>
@@ -108,7 +115,11 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
 export async function writeFrames(
   res: ServerResponse,
   frames: string[],
-  options: { delayMs?: number; hangAfter?: number; /** Called right before frame `index` is written (bench timing). */ beforeFrame?: (index: number) => void },
+  options: {
+    delayMs?: number
+    hangAfter?: number /** Called right before frame `index` is written (bench timing). */
+    beforeFrame?: (index: number) => void
+  },
 ): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
   for (const [index, frame] of frames.entries()) {

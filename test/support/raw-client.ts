@@ -63,7 +63,10 @@ export class RawClient {
           resolve(found)
         }
       }
-      const timer = setTimeout(() => reject(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(0, 2000)}`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(this.messages).slice(0, 2000)}`)),
+        timeoutMs,
+      )
       this.waiters.push(check)
       check()
     })

@@ -46,14 +46,28 @@ export interface StartOptions {
 }
 
 export const RICH_CAPABILITIES = {
-  workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] }, configuration: true, workspaceFolders: true },
-  window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } }, showDocument: { support: true } },
+  workspace: {
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
+    configuration: true,
+    workspaceFolders: true,
+  },
+  window: {
+    workDoneProgress: true,
+    showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
+    showDocument: { support: true },
+  },
   textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
   experimental: { agent: { requestApproval: true, askFollowup: true, saveDocuments: true, taskUpdates: true, deferredAnswers: true } },
 }
 
 const PLAIN_CAPABILITIES = {
-  workspace: { applyEdit: true, workspaceEdit: { documentChanges: true, resourceOperations: ["create"] }, configuration: true, workspaceFolders: true },
+  workspace: {
+    applyEdit: true,
+    workspaceEdit: { documentChanges: true, resourceOperations: ["create"] },
+    configuration: true,
+    workspaceFolders: true,
+  },
   window: { workDoneProgress: true, showDocument: { support: true } },
 }
 
@@ -102,7 +116,10 @@ export class ServerHarness {
       this.notify()
     }
     connection.onRequest("workspace/applyEdit", (p: any) => (record("workspace/applyEdit")(p), this.handlers.applyEdit(p) as any))
-    connection.onRequest("window/showMessageRequest", (p: any) => (record("window/showMessageRequest")(p), this.handlers.showMessageRequest(p)))
+    connection.onRequest(
+      "window/showMessageRequest",
+      (p: any) => (record("window/showMessageRequest")(p), this.handlers.showMessageRequest(p)),
+    )
     connection.onRequest("agent/requestApproval", (p) => (record("agent/requestApproval")(p), this.handlers.requestApproval(p)))
     connection.onRequest("agent/askFollowup", (p) => (record("agent/askFollowup")(p), this.handlers.askFollowup(p)))
     connection.onRequest("agent/saveDocuments", (p: any) => (record("agent/saveDocuments")(p), this.handlers.saveDocuments(p)))
@@ -157,7 +174,8 @@ export class ServerHarness {
           mkdirSync(dirname(path), { recursive: true })
           writeFileSync(path, "")
         }
-      } else if (change.textDocument) changes.push({ uri: change.textDocument.uri, edits: change.edits, version: change.textDocument.version })
+      } else if (change.textDocument)
+        changes.push({ uri: change.textDocument.uri, edits: change.edits, version: change.textDocument.version })
     }
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) changes.push({ uri, edits: edits as any[] })
     for (const { uri, edits, version } of changes) {
@@ -198,7 +216,11 @@ export class ServerHarness {
       }
       const timer = setTimeout(() => {
         cleanup()
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}\nupdates: ${JSON.stringify(this.updates.slice(-10))}\nstderr: ${this.stderr.slice(-2000)}`))
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}\nupdates: ${JSON.stringify(this.updates.slice(-10))}\nstderr: ${this.stderr.slice(-2000)}`,
+          ),
+        )
       }, timeoutMs)
       // Also poll: some conditions (a file on disk) change without a message arriving.
       const poll = setInterval(attempt, 100)
@@ -214,7 +236,11 @@ export class ServerHarness {
 
   /** Waits for a `status` update of the task with this status. */
   waitForStatus(taskId: string, status: TaskStatus, timeoutMs?: number): Promise<ReceivedUpdate> {
-    return this.waitFor(() => this.updates.find((u) => u.taskId === taskId && u.update.kind === "status" && u.update.status === status), timeoutMs, `task ${taskId} to be ${status}`)
+    return this.waitFor(
+      () => this.updates.find((u) => u.taskId === taskId && u.update.kind === "status" && u.update.status === status),
+      timeoutMs,
+      `task ${taskId} to be ${status}`,
+    )
   }
 
   updatesOf(taskId: string): TaskUpdate[] {

@@ -45,7 +45,10 @@ export interface TestToolContext extends ToolContext {
 }
 
 /** A ToolContext over fakes, rooted at `root`; override anything. */
-export function makeToolContext(root: string, overrides: Partial<Omit<TestToolContext, "settings">> & { settings?: Partial<Settings> } = {}): TestToolContext {
+export function makeToolContext(
+  root: string,
+  overrides: Partial<Omit<TestToolContext, "settings">> & { settings?: Partial<Settings> } = {},
+): TestToolContext {
   const updates: TaskEvent[] = []
   const { settings, ...rest } = overrides
   return {

@@ -31,14 +31,34 @@ const IO_BUILTINS = ["fs", "fs/promises", "child_process", "net", "http", "https
 
 /** Every folder below the fronts: what a front may import. */
 const BELOW_FRONTS: Area[] = [
-  "core", "task", "pipeline", "approval", "prompt", "tools", "model", "edits", "modes", "config", "workspace", "terminal",
-  "mcp", "checkpoints", "shell", "index", "browser", "skills", "diagnostics",
+  "core",
+  "task",
+  "pipeline",
+  "approval",
+  "prompt",
+  "tools",
+  "model",
+  "edits",
+  "modes",
+  "config",
+  "workspace",
+  "terminal",
+  "mcp",
+  "checkpoints",
+  "shell",
+  "index",
+  "browser",
+  "skills",
+  "diagnostics",
 ]
 
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
 const RULES: Record<Area, Rule> = {
   protocol: { ours: [], onlyPackages: ["zod"], text: "protocol/ imports zod only" },
-  "main.ts": { ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config", "launch"], text: "main.ts may import fronts/*, launch/ and config/" },
+  "main.ts": {
+    ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config", "launch"],
+    text: "main.ts may import fronts/*, launch/ and config/",
+  },
   // launch/ re-executes the server without the API keys in its environment (issue 11): before any front runs.
   launch: { ours: ["config"], text: "launch/ may import config/ only" },
   // Fronts are adapters: each may import the core and everything below it, never another front.
@@ -62,7 +82,10 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
     text: "approval/ may import shell/, tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
-  prompt: { ours: ["modes", "tools", "skills", "config"], text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/" },
+  prompt: {
+    ours: ["modes", "tools", "skills", "config"],
+    text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/",
+  },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is the fronts, core/, task/ and pipeline/.
   tools: {
@@ -118,14 +141,14 @@ function areaOf(path: string): Area | undefined {
   return parts[2]
 }
 
-type Target =
-  | { kind: "ours"; area: Area | undefined; path: string }
-  | { kind: "builtin"; name: string }
-  | { kind: "package"; name: string }
+type Target = { kind: "ours"; area: Area | undefined; path: string } | { kind: "builtin"; name: string } | { kind: "package"; name: string }
 
 function classify(fromFile: string, spec: string, base: string): Target {
   if (spec.startsWith(".")) {
-    const path = relative(base, resolve(dirname(join(base, fromFile)), spec)).split(sep).join("/").replace(SOURCE, "")
+    const path = relative(base, resolve(dirname(join(base, fromFile)), spec))
+      .split(sep)
+      .join("/")
+      .replace(SOURCE, "")
     return { kind: "ours", area: areaOf(path), path }
   }
   if (spec === "@agent-lsp/protocol" || spec.startsWith("@agent-lsp/protocol/")) return { kind: "ours", area: "protocol", path: spec }
@@ -229,10 +252,14 @@ describe("architecture: DESIGN.md's import table", () => {
         `protocol/src/x.ts:1 imports "node:fs/promises": protocol/ imports zod only (no Node built-ins) (DESIGN.md, "Who may import whom")`,
         expect.stringContaining(`server/src/approval/flow.ts:2 imports "../tools/registry": approval/ may import shell/, tools/context.ts`),
         expect.stringContaining(`server/src/core/bad.ts:1 imports "../fronts/lsp/lsp-services": core/ may import`),
-        expect.stringContaining(`server/src/edits/io.ts:1 imports "node:fs": edits/ imports nothing of ours but protocol/ types and does no IO`),
+        expect.stringContaining(
+          `server/src/edits/io.ts:1 imports "node:fs": edits/ imports nothing of ours but protocol/ types and does no IO`,
+        ),
         expect.stringContaining(`server/src/edits/io.ts:2 imports "../modes/builtin": edits/`),
         expect.stringContaining(`server/src/fronts/acp/agent.ts:1 imports "../lsp/server": fronts/acp/ may import core/ and below`),
-        expect.stringContaining(`server/src/main.ts:1 imports "vscode-languageserver/node": only fronts/lsp/ imports vscode-languageserver*`),
+        expect.stringContaining(
+          `server/src/main.ts:1 imports "vscode-languageserver/node": only fronts/lsp/ imports vscode-languageserver*`,
+        ),
         expect.stringContaining(`server/src/task/loop.ts:1 imports "@anthropic-ai/sdk": only model/ imports @anthropic-ai/sdk`),
         expect.stringContaining(`server/src/tools/bad.ts:1 imports "../fronts/lsp/connection": tools/ may import`),
       ])

@@ -13,7 +13,8 @@ import { SettingsSchema } from "../../server/src/config/schema"
 const readmePath = fileURLToPath(new URL("../../README.md", import.meta.url))
 
 function readme(): string {
-  if (!existsSync(readmePath)) expect.fail("README.md does not exist at the top of the repository: write it (see DESIGN.md and STYLE.md habit 10)")
+  if (!existsSync(readmePath))
+    expect.fail("README.md does not exist at the top of the repository: write it (see DESIGN.md and STYLE.md habit 10)")
   return readFileSync(readmePath, "utf8")
 }
 

@@ -37,11 +37,13 @@ async function main(): Promise<void> {
     logLevel: "warning",
   })
   const server = join(root, "dist")
-  if (!existsSync(join(server, "agent-lsp.mjs"))) throw new Error("dist/agent-lsp.mjs is missing: run `npm run build` first (npm run package:vscode does).")
+  if (!existsSync(join(server, "agent-lsp.mjs")))
+    throw new Error("dist/agent-lsp.mjs is missing: run `npm run build` first (npm run package:vscode does).")
   rmSync(join(dir, "server"), { recursive: true, force: true })
   cpSync(server, join(dir, "server"), { recursive: true })
   // The server bundle leaves packages with native binaries or wasm files external; ship them beside it.
-  for (const name of SERVER_EXTERNALS) cpSync(join(root, "node_modules", name), join(dir, "server", "node_modules", name), { recursive: true })
+  for (const name of SERVER_EXTERNALS)
+    cpSync(join(root, "node_modules", name), join(dir, "server", "node_modules", name), { recursive: true })
   run(bin("vsce"), ["package", "--no-dependencies", "--allow-missing-repository", "--out", join(dir, "agent-lsp.vsix")], dir)
 }
 

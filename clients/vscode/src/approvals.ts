@@ -122,7 +122,11 @@ export async function askFollowup(vscode: VscodeApi, state: TaskState, req: Para
     const chosen = await vscode.window.showWarningMessage("The agent asks", { modal: true, detail: req.question }, ...labels, typeOwn)
     if (chosen !== undefined && chosen !== typeOwn) return { answer: chosen }
     if (chosen === typeOwn) {
-      const typed = await vscode.window.showInputBox({ prompt: "Your answer", placeHolder: req.question.slice(0, LONG_QUESTION), ignoreFocusOut: true })
+      const typed = await vscode.window.showInputBox({
+        prompt: "Your answer",
+        placeHolder: req.question.slice(0, LONG_QUESTION),
+        ignoreFocusOut: true,
+      })
       if (typed) return { answer: typed }
     }
     state.pendingQuestion.set(req.taskId, req.requestId)

@@ -29,7 +29,10 @@ export class AgentCommands {
 
   /** agentLsp.newTask: asks for the task text; the selection (if any) goes along as context. */
   async newTask(selection?: SelectionContext): Promise<string | undefined> {
-    const typed = await this.vscode.window.showInputBox({ prompt: "What should the agent do? (/ for slash commands)", ignoreFocusOut: true })
+    const typed = await this.vscode.window.showInputBox({
+      prompt: "What should the agent do? (/ for slash commands)",
+      ignoreFocusOut: true,
+    })
     const text = typed && (await completeSlashCommand(this.vscode, (m, p) => this.request(m, p), typed))
     if (!text) return undefined
     const params: ParamsOf<"newTask"> = { text, ...(selection ? { context: [selection] } : {}) }
@@ -72,9 +75,14 @@ export class AgentCommands {
     const live = this.state.active !== undefined && LIVE.has(this.state.status.get(this.state.active) ?? "running")
     const taskId = live ? this.state.active : undefined
     const current = (taskId && this.state.mode.get(taskId)) ?? defaultMode
-    const picked = await this.vscode.window.showQuickPick(items, { placeHolder: taskId ? `Mode of the running task (now ${current})` : `Mode of the next task (now ${current})` })
+    const picked = await this.vscode.window.showQuickPick(items, {
+      placeHolder: taskId ? `Mode of the running task (now ${current})` : `Mode of the next task (now ${current})`,
+    })
     if (!picked) return
-    await this.request(AgentMethods.setMode, (taskId ? { mode: picked.label, taskId } : { mode: picked.label }) satisfies ParamsOf<"setMode">)
+    await this.request(
+      AgentMethods.setMode,
+      (taskId ? { mode: picked.label, taskId } : { mode: picked.label }) satisfies ParamsOf<"setMode">,
+    )
   }
 
   /** agentLsp.showTasks: picks a task to make active and replay into the transcript; offers resume. */

@@ -35,7 +35,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
           const answer = await next(params, token)
           if (!Array.isArray(answer)) return answer
           const agentConfig = vscode.workspace.getConfiguration("agent")
-          return params.items.map((item, i) => (item.section === "agent" ? explicitSettings(leaves, (key) => agentConfig.inspect(key)) : answer[i]))
+          return params.items.map((item, i) =>
+            item.section === "agent" ? explicitSettings(leaves, (key) => agentConfig.inspect(key)) : answer[i],
+          )
         },
       },
     },
@@ -48,7 +50,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client.registerFeature({
     fillClientCapabilities(capabilities) {
       // agentDiagnostics: the server asks for VS Code's own diagnostics after its edits (agent/diagnostics).
-      capabilities.experimental = { ...(capabilities.experimental as object | undefined), agent: agentCapabilities(), agentDiagnostics: true }
+      capabilities.experimental = {
+        ...(capabilities.experimental as object | undefined),
+        agent: agentCapabilities(),
+        agentDiagnostics: true,
+      }
     },
     initialize() {},
     getState: () => ({ kind: "static" }),
@@ -88,7 +94,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const commands = new AgentCommands(vscode, lc, state, transcript)
   const register = (id: string, run: () => Promise<unknown>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, () => run().then(() => (status.text = state.label()), () => undefined)))
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, () =>
+        run().then(
+          () => (status.text = state.label()),
+          () => undefined,
+        ),
+      ),
+    )
   register("agentLsp.newTask", () => commands.newTask(currentSelection()))
   register("agentLsp.sendMessage", () => commands.sendMessage())
   register("agentLsp.cancelTask", () => commands.cancelTask())

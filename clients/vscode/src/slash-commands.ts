@@ -22,7 +22,11 @@ export async function completeSlashCommand(
   if (items.length === 0) return typed
   const picked = await vscode.window.showQuickPick(items, { placeHolder: "Slash command", ignoreFocusOut: true })
   if (!picked) return undefined
-  const args = await vscode.window.showInputBox({ prompt: `Arguments for ${picked.label} (may be empty)`, placeHolder: picked.hint, ignoreFocusOut: true })
+  const args = await vscode.window.showInputBox({
+    prompt: `Arguments for ${picked.label} (may be empty)`,
+    placeHolder: picked.hint,
+    ignoreFocusOut: true,
+  })
   if (args === undefined) return undefined
   return args.trim() ? `${picked.label} ${args.trim()}` : picked.label
 }

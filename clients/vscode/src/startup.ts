@@ -38,7 +38,9 @@ export interface SettingLeaf {
 }
 
 /** The leaf settings of package.json `contributes.configuration` ("machine" scope marks the trusted ones). */
-export function settingLeaves(packageJson: { contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } } }): SettingLeaf[] {
+export function settingLeaves(packageJson: {
+  contributes?: { configuration?: { properties?: Record<string, { scope?: string }> } }
+}): SettingLeaf[] {
   const properties = packageJson.contributes?.configuration?.properties ?? {}
   return Object.entries(properties)
     .filter(([key]) => key.startsWith("agent.") && !key.startsWith("agent.client."))
@@ -52,7 +54,10 @@ export function settingLeaves(packageJson: { contributes?: { configuration?: { p
  * folder values of every key; user values only of keys the server accepts from this source (trusted keys
  * go in initializationOptions instead, so they never reach the server twice and never warn).
  */
-export function explicitSettings(leaves: readonly SettingLeaf[], inspect: (key: string) => InspectLike | undefined): Record<string, unknown> {
+export function explicitSettings(
+  leaves: readonly SettingLeaf[],
+  inspect: (key: string) => InspectLike | undefined,
+): Record<string, unknown> {
   const agent: Record<string, unknown> = {}
   for (const { key, trusted } of leaves) {
     const info = inspect(key)
@@ -72,7 +77,11 @@ export function explicitSettings(leaves: readonly SettingLeaf[], inspect: (key: 
  * repository's .vscode/settings.json must not reach them. Workspace values still reach the server through
  * workspace/configuration, where it applies its trust rule.
  */
-export function initializationSettings(topLevelKeys: readonly string[], inspect: (key: string) => InspectLike | undefined, ripgrepPath: string | undefined): Record<string, unknown> {
+export function initializationSettings(
+  topLevelKeys: readonly string[],
+  inspect: (key: string) => InspectLike | undefined,
+  ripgrepPath: string | undefined,
+): Record<string, unknown> {
   const agent: Record<string, unknown> = {}
   for (const key of topLevelKeys) {
     const value = inspect(key)?.globalValue
@@ -86,6 +95,10 @@ export function initializationSettings(topLevelKeys: readonly string[], inspect:
 }
 
 /** How to start the server: a .js/.cjs/.mjs file runs on VS Code's Node; anything else is an executable. */
-export function serverLaunch(serverPath: string): { kind: "module"; module: string } | { kind: "executable"; command: string; args: string[] } {
-  return /\.(c|m)?js$/.test(serverPath) ? { kind: "module", module: serverPath } : { kind: "executable", command: serverPath, args: ["--stdio"] }
+export function serverLaunch(
+  serverPath: string,
+): { kind: "module"; module: string } | { kind: "executable"; command: string; args: string[] } {
+  return /\.(c|m)?js$/.test(serverPath)
+    ? { kind: "module", module: serverPath }
+    : { kind: "executable", command: serverPath, args: ["--stdio"] }
 }

@@ -47,13 +47,16 @@ export class OutputTranscript {
         this.raw(update.chunk)
         break
       case "todos":
-        this.line(`todos: ${update.todos.map((t) => `${t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[-]" : "[ ]"} ${t.text}`).join("  ")}`)
+        this.line(
+          `todos: ${update.todos.map((t) => `${t.status === "completed" ? "[x]" : t.status === "in_progress" ? "[-]" : "[ ]"} ${t.text}`).join("  ")}`,
+        )
         break
       case "mode":
         this.line(`(mode: ${update.mode})`)
         break
       case "status":
-        if (update.status !== "running" && update.status !== "completed") this.line(`(status: ${update.status}${update.message ? ` — ${update.message}` : ""})`)
+        if (update.status !== "running" && update.status !== "completed")
+          this.line(`(status: ${update.status}${update.message ? ` — ${update.message}` : ""})`)
         break
       case "subtask":
         this.line(`(subtask ${update.childTaskId})`)

@@ -34,8 +34,16 @@ export interface VscodeApi {
     showWarningMessage(message: string, options: { modal?: boolean; detail?: string }, ...items: string[]): Thenable<string | undefined>
     showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>
     showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>
-    showQuickPick<T extends QuickPickItemLike>(items: readonly T[] | Thenable<readonly T[]>, options?: { placeHolder?: string; ignoreFocusOut?: boolean }): Thenable<T | undefined>
-    showInputBox(options?: { prompt?: string; placeHolder?: string; ignoreFocusOut?: boolean; value?: string }): Thenable<string | undefined>
+    showQuickPick<T extends QuickPickItemLike>(
+      items: readonly T[] | Thenable<readonly T[]>,
+      options?: { placeHolder?: string; ignoreFocusOut?: boolean },
+    ): Thenable<T | undefined>
+    showInputBox(options?: {
+      prompt?: string
+      placeHolder?: string
+      ignoreFocusOut?: boolean
+      value?: string
+    }): Thenable<string | undefined>
     /** Open editor tabs (VS Code 1.67+): diff tabs opened for an approval are closed after the answer. */
     readonly tabGroups?: {
       readonly all: readonly { readonly tabs: readonly TabLike[] }[]

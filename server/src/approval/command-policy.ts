@@ -1,4 +1,12 @@
-import { parseCommandLine, programName, type NotUnderstood, type ParsedCommandLine, type Redirect, type ShellWord, type SimpleCommand } from "../shell"
+import {
+  parseCommandLine,
+  programName,
+  type NotUnderstood,
+  type ParsedCommandLine,
+  type Redirect,
+  type ShellWord,
+  type SimpleCommand,
+} from "../shell"
 
 /** What the terminal allow/deny lists decide for a whole command line (redirections aside: see policy.ts). */
 export type CommandDecision =
@@ -33,11 +41,19 @@ export function checkCommandLine(line: ParsedCommandLine, allow: readonly string
     const allowed = command.assignments.length === 0 ? longestMatch(command.words, allow, false) : undefined
     const denied = longestMatch(command.words, deny, true)
     if (denied && (!allowed || denied.length >= allowed.length)) {
-      return { denied: { command: describe(command), prefix: denied.prefix }, unmatched, unknown: line.unknown, writes: [], rememberPrefixes: [] }
+      return {
+        denied: { command: describe(command), prefix: denied.prefix },
+        unmatched,
+        unknown: line.unknown,
+        writes: [],
+        rememberPrefixes: [],
+      }
     }
     if (!allowed && !(command.transparentWrapper && command.assignments.length === 0)) unmatched.push(command)
   }
-  const writes = line.redirects.filter((r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)))
+  const writes = line.redirects.filter(
+    (r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)),
+  )
   const rememberPrefixes = line.unknown.length > 0 ? [] : unique(unmatched.map(suggestedPrefix).filter((p): p is string => p !== undefined))
   return { unmatched, unknown: line.unknown, writes, rememberPrefixes }
 }
@@ -63,7 +79,11 @@ export function decideCommand(text: string, allow: readonly string[], deny: read
 }
 
 /** The longest prefix of `prefixes` that matches the argv `words`, with its length in characters. */
-export function longestMatch(words: readonly ShellWord[], prefixes: readonly string[], byBaseName: boolean): { prefix: string; length: number } | undefined {
+export function longestMatch(
+  words: readonly ShellWord[],
+  prefixes: readonly string[],
+  byBaseName: boolean,
+): { prefix: string; length: number } | undefined {
   let best: { prefix: string; length: number } | undefined
   for (const prefix of prefixes) {
     const wanted = prefixWords(prefix)
@@ -99,12 +119,66 @@ function matches(words: readonly ShellWord[], wanted: string[], byBaseName: bool
  * (`python3 script.py`), never the interpreter alone, which would allow any script.
  */
 const INTERPRETERS = new Set([
-  "python", "python2", "python3", "node", "nodejs", "bash", "sh", "zsh", "dash", "ksh", "fish", "ruby", "perl", "php", "deno", "bun",
-  "npx", "pnpx", "bunx", "uvx", "pipx", "lua", "luajit", "rscript", "julia", "tclsh", "osascript", "pwsh", "powershell", "source", ".",
-  "eval", "exec", "sudo", "doas", "xargs", "env", "awk", "gawk", "java", "groovy", "scala", "kotlin", "swift", "tsx", "ts-node",
+  "python",
+  "python2",
+  "python3",
+  "node",
+  "nodejs",
+  "bash",
+  "sh",
+  "zsh",
+  "dash",
+  "ksh",
+  "fish",
+  "ruby",
+  "perl",
+  "php",
+  "deno",
+  "bun",
+  "npx",
+  "pnpx",
+  "bunx",
+  "uvx",
+  "pipx",
+  "lua",
+  "luajit",
+  "rscript",
+  "julia",
+  "tclsh",
+  "osascript",
+  "pwsh",
+  "powershell",
+  "source",
+  ".",
+  "eval",
+  "exec",
+  "sudo",
+  "doas",
+  "xargs",
+  "env",
+  "awk",
+  "gawk",
+  "java",
+  "groovy",
+  "scala",
+  "kotlin",
+  "swift",
+  "tsx",
+  "ts-node",
 ])
 /** Package-manager subcommands that download and run a package. */
-const RUNNING_SUBCOMMANDS = new Set(["pnpm dlx", "npm exec", "yarn dlx", "uv run", "uv tool", "pipx run", "bun x", "deno run", "cargo run", "go run"])
+const RUNNING_SUBCOMMANDS = new Set([
+  "pnpm dlx",
+  "npm exec",
+  "yarn dlx",
+  "uv run",
+  "uv tool",
+  "pipx run",
+  "bun x",
+  "deno run",
+  "cargo run",
+  "go run",
+])
 
 /**
  * The prefix "allow always" remembers for a command: the whole command for an interpreter (so only that

@@ -43,7 +43,12 @@ export async function askApproval(ask: AskPort, request: ApprovalRequest, signal
   }
   if (answer.decision === "noAnswer") return { allowed: false, always: false, message: noAnswerMessage(answer.reason, answer.message) }
   const offered = request.options.find((option) => option.optionId === answer.optionId)
-  if (!offered) return { allowed: false, always: false, message: `The user's answer "${answer.optionId}" is not one of the options offered, so the call was not run.` }
+  if (!offered)
+    return {
+      allowed: false,
+      always: false,
+      message: `The user's answer "${answer.optionId}" is not one of the options offered, so the call was not run.`,
+    }
   const feedback = answer.feedback?.trim() ? answer.feedback.trim() : undefined
   switch (offered.kind) {
     case "allow_once":

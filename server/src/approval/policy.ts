@@ -34,21 +34,35 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
     case "write": {
       const protectedDirs = context.protectedDirs ?? [userConfigDir()]
       // The real paths too: a symlink named src/x.ts pointing into .git/hooks is a write to .git/hooks.
-      const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) => isProtectedPath(path, context.workspaceFolders, protectedDirs))
+      const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) =>
+        isProtectedPath(path, context.workspaceFolders, protectedDirs),
+      )
       if (guarded !== undefined) return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask` }
       return allowIf(auto.write || remembered.allowedTools.has(tool), "writes are auto-approved", "writes are not auto-approved")
     }
     case "mcp": {
       const serverAllows = settings.mcpServers[subject.server]?.alwaysAllow?.includes(subject.tool) ?? false
       // Issue 7: auto only with autoApprove.mcp AND the tool in the server's alwaysAllow (isMcpAutoApproved).
-      return allowIf((auto.mcp && serverAllows) || remembered.allowedTools.has(tool), "MCP calls are auto-approved", "MCP calls are not auto-approved")
+      return allowIf(
+        (auto.mcp && serverAllows) || remembered.allowedTools.has(tool),
+        "MCP calls are auto-approved",
+        "MCP calls are not auto-approved",
+      )
     }
     case "modeSwitch":
-      return allowIf(auto.modeSwitch || remembered.allowedTools.has(tool), "mode switches are auto-approved", "mode switches are not auto-approved")
+      return allowIf(
+        auto.modeSwitch || remembered.allowedTools.has(tool),
+        "mode switches are auto-approved",
+        "mode switches are not auto-approved",
+      )
     case "subtask":
       return allowIf(auto.subtasks || remembered.allowedTools.has(tool), "subtasks are auto-approved", "subtasks are not auto-approved")
     case "browser":
-      return allowIf(auto.browser || remembered.allowedTools.has(tool), "browser launches are auto-approved", "browser launches are not auto-approved")
+      return allowIf(
+        auto.browser || remembered.allowedTools.has(tool),
+        "browser launches are auto-approved",
+        "browser launches are not auto-approved",
+      )
   }
 }
 
@@ -76,7 +90,12 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
 const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"])
 
 /** Why the line's file redirections (and the real paths the tool resolved for them) need asking, if they do. */
-function writeReasons(subject: Extract<ApprovalSubject, { kind: "command" }>, line: ParsedCommandLine, writes: Redirect[], context: PolicyContext): string[] {
+function writeReasons(
+  subject: Extract<ApprovalSubject, { kind: "command" }>,
+  line: ParsedCommandLine,
+  writes: Redirect[],
+  context: PolicyContext,
+): string[] {
   const reasons: string[] = []
   const folders = context.workspaceFolders
   const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
@@ -85,7 +104,7 @@ function writeReasons(subject: Extract<ApprovalSubject, { kind: "command" }>, li
   const paths: string[] = [...(subject.writePaths ?? [])]
   for (const write of writes) {
     const target = write.target
-    if (!target || !target.static) {
+    if (!target?.static) {
       reasons.push(`writes to a file named at run time (${write.operator}${target?.text ?? ""})`)
       continue
     }

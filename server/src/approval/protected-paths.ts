@@ -30,7 +30,11 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
  * one of PROTECTED_DIRS (`.roo/`, `.vscode/`, `.git/`, `.helix/`, `.zed/`, `.idea/`, `.agent-lsp/`), or
  * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder).
  */
-export function isProtectedPath(path: string, workspaceFolders: readonly string[], protectedDirs: readonly string[] = [userConfigDir()]): boolean {
+export function isProtectedPath(
+  path: string,
+  workspaceFolders: readonly string[],
+  protectedDirs: readonly string[] = [userConfigDir()],
+): boolean {
   const unified = path.replaceAll("\\", "/")
   const candidates: string[] = [unified]
   if (isAbsolute(path)) {

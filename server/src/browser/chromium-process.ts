@@ -84,7 +84,10 @@ export async function startChromium(executablePath: string, env: NodeJS.ProcessE
 function waitForEndpoint(child: ChildProcess, executablePath: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = ""
-    const timer = setTimeout(() => finish(new Error(`${executablePath} did not start within ${START_TIMEOUT_MS / 1000} s.${tail(seen)}`)), START_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => finish(new Error(`${executablePath} did not start within ${START_TIMEOUT_MS / 1000} s.${tail(seen)}`)),
+      START_TIMEOUT_MS,
+    )
     const onData = (chunk: Buffer) => {
       seen = (seen + chunk.toString("utf8")).slice(-8_000)
       const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen)

@@ -131,8 +131,14 @@ export class BrowserSession {
     if (this.closed) return
     this.closed = true
     // Bounded: a hung CDP connection must not keep the task (or the server's exit) waiting.
-    await withTimeout(this.context.close().catch(() => undefined), 3_000)
-    await withTimeout(this.browser.close().catch(() => undefined), 3_000)
+    await withTimeout(
+      this.context.close().catch(() => undefined),
+      3_000,
+    )
+    await withTimeout(
+      this.browser.close().catch(() => undefined),
+      3_000,
+    )
     await this.process?.kill()
   }
 
@@ -156,7 +162,10 @@ export class BrowserSession {
     })()
     let timer: NodeJS.Timeout | undefined
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the page did not respond to ${what} within ${this.limitMs / 1000} s (a script may be stuck)`)), this.limitMs)
+      timer = setTimeout(
+        () => reject(new Error(`the page did not respond to ${what} within ${this.limitMs / 1000} s (a script may be stuck)`)),
+        this.limitMs,
+      )
     })
     try {
       return await Promise.race([work, limit])

@@ -3,7 +3,11 @@ import { withoutSecrets } from "../config/secrets"
 
 /** A failed git invocation; the message names the command and git's own error text. */
 export class GitError extends Error {
-  constructor(args: string[], readonly exitCode: number | null, readonly stderr: string) {
+  constructor(
+    args: string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
     super(`git ${args.slice(0, 3).join(" ")} failed (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" | ")}`)
   }
 }

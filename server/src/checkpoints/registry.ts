@@ -85,7 +85,11 @@ export class CheckpointRegistry {
     if (!workspace) throw new Error("No workspace folder is open, so there is nothing to checkpoint.")
     let service = this.services.get(workspace)
     if (!service) {
-      service = new CheckpointService({ workspace, stateDir: this.options.stateDir, maxFileBytes: () => this.options.settings().checkpoints.maxFileBytes })
+      service = new CheckpointService({
+        workspace,
+        stateDir: this.options.stateDir,
+        maxFileBytes: () => this.options.settings().checkpoints.maxFileBytes,
+      })
       this.services.set(workspace, service)
     }
     return service

@@ -64,7 +64,12 @@ export class CheckpointService {
     return this.serial(async () => {
       const tree = await this.repo.snapshotTree()
       const parent = await this.head()
-      const args = ["commit-tree", tree, "-m", `${request.label}\n\ntask ${request.taskId} turn ${request.turn}${request.callId ? ` call ${request.callId}` : ""}`]
+      const args = [
+        "commit-tree",
+        tree,
+        "-m",
+        `${request.label}\n\ntask ${request.taskId} turn ${request.turn}${request.callId ? ` call ${request.callId}` : ""}`,
+      ]
       if (parent) args.push("-p", parent)
       // "files" = what changed since this task's previous checkpoint (else the workspace's previous one),
       // computed against the new tree while the commit is written.
@@ -77,7 +82,15 @@ export class CheckpointService {
       await this.repo.setRef("refs/heads/checkpoints", id)
       this.headId = id
       const files = changed ? splitNul(changed) : []
-      const record: CheckpointRecord = { id, taskId: request.taskId, turn: request.turn, callId: request.callId, label: request.label, createdAt: new Date().toISOString(), files }
+      const record: CheckpointRecord = {
+        id,
+        taskId: request.taskId,
+        turn: request.turn,
+        callId: request.callId,
+        label: request.label,
+        createdAt: new Date().toISOString(),
+        files,
+      }
       await this.store.add(record)
       return info(record)
     })

@@ -83,7 +83,9 @@ export class ShadowRepo {
     const limit = this.maxFileBytes()
     for (const path of splitNul(changedOut)) {
       if (!path.endsWith("/")) candidates.add(path)
-      else for (const file of await listSnapshotFiles(this.workTree, { maxFileBytes: limit, skip: new Set([this.gitDir]) }, path)) candidates.add(file)
+      else
+        for (const file of await listSnapshotFiles(this.workTree, { maxFileBytes: limit, skip: new Set([this.gitDir]) }, path))
+          candidates.add(file)
     }
     const add: string[] = []
     const remove = splitNul(ignoredOut)

@@ -28,7 +28,10 @@ export async function listSnapshotFiles(root: string, options: WalkOptions, star
   const parts = startDir.split("/").filter(Boolean)
   // The .gitignore files of the folders above startDir apply too.
   for (let i = 0; i < parts.length; i++) {
-    const base = parts.slice(0, i).map((p) => `${p}/`).join("")
+    const base = parts
+      .slice(0, i)
+      .map((p) => `${p}/`)
+      .join("")
     const text = await readFile(join(root, base, ".gitignore"), "utf8").catch(() => undefined)
     if (text !== undefined) levels.push({ base, rules: ignore().add(text) })
   }

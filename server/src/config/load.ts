@@ -1,7 +1,16 @@
 import { unknownModeProfiles } from "./profiles-check"
 import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
-import { isMinKey, isTightenOnlyBoolean, isTrustedOnly, isTrustedSource, isUnionKey, leafPaths, strictness, type SettingsSource } from "./trust"
+import {
+  isMinKey,
+  isTightenOnlyBoolean,
+  isTrustedOnly,
+  isTrustedSource,
+  isUnionKey,
+  leafPaths,
+  strictness,
+  type SettingsSource,
+} from "./trust"
 
 /** A value a source gave that could not be used; reported to the user, the default (or earlier source) stays. */
 export interface SettingsProblem {

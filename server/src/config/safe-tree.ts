@@ -25,7 +25,9 @@ export function safeTree(value: unknown, onForbidden: (path: string) => void, pr
 
 /** Reads a dotted path from a tree made by safeTree. */
 export function getPath(value: unknown, path: string): unknown {
-  return path.split(".").reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), value)
+  return path
+    .split(".")
+    .reduce<unknown>((node, key) => (node && typeof node === "object" ? (node as Record<string, unknown>)[key] : undefined), value)
 }
 
 /** Sets a dotted path in a prototype-less tree, creating prototype-less objects on the way. */

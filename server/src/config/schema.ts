@@ -17,9 +17,18 @@ export const ProviderName = z.enum(["anthropic", "openai"])
 export const ModelProfile = z.object({
   provider: ProviderName.optional().describe('"anthropic" or "openai"; unset = agent.provider.'),
   model: z.string().min(1).optional().describe("The model name; unset = agent.model (only when the profile keeps agent.provider)."),
-  baseUrl: z.string().url().optional().describe("Base URL of the API; unset = agent.baseUrl when the profile keeps agent.provider, else the provider's default."),
+  baseUrl: z
+    .string()
+    .url()
+    .optional()
+    .describe("Base URL of the API; unset = agent.baseUrl when the profile keeps agent.provider, else the provider's default."),
   maxTokens: z.number().int().positive().optional().describe("Most tokens per reply; unset = agent.maxTokens."),
-  contextWindow: z.number().int().positive().optional().describe("Context window in tokens; unset = agent.contextWindow, else the model's."),
+  contextWindow: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Context window in tokens; unset = agent.contextWindow, else the model's."),
 })
 export type ModelProfile = z.infer<typeof ModelProfile>
 
@@ -53,7 +62,9 @@ export const SettingsSchema = z.object({
     .string()
     .min(1)
     .default(DEFAULT_MODEL)
-    .describe("The model name, passed to the provider as given (e.g. claude-sonnet-5-5, gpt-4.1, openai/gpt-4o, qwen2.5-coder:14b). Read only from trusted sources."),
+    .describe(
+      "The model name, passed to the provider as given (e.g. claude-sonnet-5-5, gpt-4.1, openai/gpt-4o, qwen2.5-coder:14b). Read only from trusted sources.",
+    ),
   maxTokens: z
     .number()
     .int()
@@ -72,15 +83,21 @@ export const SettingsSchema = z.object({
     .int()
     .positive()
     .optional()
-    .describe("The model's context window in tokens, for condensing; unset = the model's from agent-lsp's table (required for models it does not know on the openai provider)."),
+    .describe(
+      "The model's context window in tokens, for condensing; unset = the model's from agent-lsp's table (required for models it does not know on the openai provider).",
+    ),
   profiles: z
     .record(z.string(), ModelProfile)
     .default({})
-    .describe("Named model set-ups that modes can use (agent.modeProfiles); a profile inherits the top-level settings it does not set. Read only from trusted sources."),
+    .describe(
+      "Named model set-ups that modes can use (agent.modeProfiles); a profile inherits the top-level settings it does not set. Read only from trusted sources.",
+    ),
   modeProfiles: z
     .record(z.string(), z.string().min(1))
     .default({})
-    .describe('Which profile each mode uses, by mode slug (e.g. {"architect": "strong", "code": "cheap"}); other modes use the top-level settings. Read only from trusted sources.'),
+    .describe(
+      'Which profile each mode uses, by mode slug (e.g. {"architect": "strong", "code": "cheap"}); other modes use the top-level settings. Read only from trusted sources.',
+    ),
   timeouts: z
     .object({
       modelIdleSeconds: z
@@ -92,20 +109,33 @@ export const SettingsSchema = z.object({
         .number()
         .positive()
         .default(30)
-        .describe("Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed."),
+        .describe(
+          "Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed.",
+        ),
     })
     .prefault({}),
   modes: z
-    .object({ default: z.string().min(1).default("code").describe("The mode a new task starts in (code, architect, ask, debug, orchestrator, or a custom mode's slug).") })
+    .object({
+      default: z
+        .string()
+        .min(1)
+        .default("code")
+        .describe("The mode a new task starts in (code, architect, ask, debug, orchestrator, or a custom mode's slug)."),
+    })
     .prefault({}),
   tools: z
     .object({
       disabled: z.array(z.string()).default([]).describe("Tools the model is never offered nor allowed to run, in any mode."),
-      enabled: z.array(z.string()).default([]).describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch)."),
+      enabled: z
+        .array(z.string())
+        .default([])
+        .describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch)."),
     })
     .prefault({}),
   prompt: z
-    .object({ customInstructions: z.string().default("").describe("Text added to the system prompt of every task (house rules, conventions).") })
+    .object({
+      customInstructions: z.string().default("").describe("Text added to the system prompt of every task (house rules, conventions)."),
+    })
     .prefault({}),
   autoApprove: z
     .object({
@@ -123,11 +153,18 @@ export const SettingsSchema = z.object({
       deny: prefixList.default([]).describe("Command prefixes that are never run, even when allowed or approved."),
       /** Hard limit per command; 0 = none. */
       timeoutSeconds: z.number().min(0).default(0).describe("Seconds after which a running command is killed; 0 means no limit."),
-      outputLines: z.number().int().positive().default(500).describe("Lines of a command's output the model sees (the middle is cut; the whole output is kept in a file)."),
+      outputLines: z
+        .number()
+        .int()
+        .positive()
+        .default(500)
+        .describe("Lines of a command's output the model sees (the middle is cut; the whole output is kept in a file)."),
       shell: z
         .enum(["sh", "bash"])
         .default("sh")
-        .describe("The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read."),
+        .describe(
+          "The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read.",
+        ),
     })
     .prefault({}),
   approval: z
@@ -141,32 +178,73 @@ export const SettingsSchema = z.object({
     .prefault({}),
   limits: z
     .object({
-      repeatedCalls: z.number().int().min(0).default(3).describe("How many identical tool calls in a row run before the task stops to ask you; 0 turns the check off."),
-      consecutiveMistakes: z.number().int().min(1).default(3).describe("How many failed tool calls in a row before the task waits for your guidance."),
-      requestsPerTask: z.number().int().positive().default(200).describe("The most model requests one task may make before it waits for your word."),
-      costUsd: z.number().positive().optional().describe("Estimated cost in US dollars after which a task waits for your word; unset means no limit."),
+      repeatedCalls: z
+        .number()
+        .int()
+        .min(0)
+        .default(3)
+        .describe("How many identical tool calls in a row run before the task stops to ask you; 0 turns the check off."),
+      consecutiveMistakes: z
+        .number()
+        .int()
+        .min(1)
+        .default(3)
+        .describe("How many failed tool calls in a row before the task waits for your guidance."),
+      requestsPerTask: z
+        .number()
+        .int()
+        .positive()
+        .default(200)
+        .describe("The most model requests one task may make before it waits for your word."),
+      costUsd: z
+        .number()
+        .positive()
+        .optional()
+        .describe("Estimated cost in US dollars after which a task waits for your word; unset means no limit."),
     })
     .prefault({}),
   context: z
     .object({
-      condenseAtPercent: z.number().min(10).max(100).default(80).describe("Percent of the context window at which the conversation is summarized to make room."),
+      condenseAtPercent: z
+        .number()
+        .min(10)
+        .max(100)
+        .default(80)
+        .describe("Percent of the context window at which the conversation is summarized to make room."),
     })
     .prefault({}),
   files: z
     .object({
-      readOutsideWorkspace: z.boolean().default(false).describe("Let read-only tools read files outside the workspace folders (writing there is never allowed)."),
+      readOutsideWorkspace: z
+        .boolean()
+        .default(false)
+        .describe("Let read-only tools read files outside the workspace folders (writing there is never allowed)."),
       listLimit: z.number().int().positive().default(200).describe("The most entries one file listing returns to the model."),
-      maxReadBytes: z.number().int().positive().default(1024 * 1024).describe("The largest file, in bytes, the agent reads whole; larger files must be read by line ranges."),
+      maxReadBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024)
+        .describe("The largest file, in bytes, the agent reads whole; larger files must be read by line ranges."),
     })
     .prefault({}),
   diff: z
     .object({
-      fuzzyThreshold: z.number().min(0.5).max(1).default(1.0).describe("How similar (0.5-1) an edit's search text must be to the file's text; 1 means an exact match."),
+      fuzzyThreshold: z
+        .number()
+        .min(0.5)
+        .max(1)
+        .default(1.0)
+        .describe("How similar (0.5-1) an edit's search text must be to the file's text; 1 means an exact match."),
     })
     .prefault({}),
   search: z
     .object({
-      ripgrepPath: z.string().min(1).optional().describe("Path of the rg program used for searching; unset means the bundled ripgrep, else rg on PATH."),
+      ripgrepPath: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Path of the rg program used for searching; unset means the bundled ripgrep, else rg on PATH."),
     })
     .prefault({}),
   mcpServers: z
@@ -205,49 +283,97 @@ export const SettingsSchema = z.object({
     .prefault({}),
   diagnostics: z
     .object({
-      enabled: z.boolean().default(true).describe("Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers."),
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers.",
+        ),
       languageServers: z
         .record(
           z.string(),
           z.object({
-            command: z.array(z.string().min(1)).min(1).describe("The language server's command line, e.g. [\"typescript-language-server\", \"--stdio\"]."),
-            extensions: z.array(z.string().min(1)).min(1).describe("File extensions it checks, e.g. [\".ts\", \".tsx\"]."),
+            command: z
+              .array(z.string().min(1))
+              .min(1)
+              .describe('The language server\'s command line, e.g. ["typescript-language-server", "--stdio"].'),
+            extensions: z.array(z.string().min(1)).min(1).describe('File extensions it checks, e.g. [".ts", ".tsx"].'),
           }),
         )
         .default({})
-        .describe("Language servers the agent starts itself to check edited files, by LSP language id, for editors that do not answer agent/diagnostics (and the ACP and headless fronts). Trusted sources only: they are programs to run."),
-      minSeverity: z.enum(["error", "warning"]).default("error").describe("The least severe new problem that is reported to the model after an edit."),
-      settleMs: z.number().int().min(0).default(1000).describe("How long after an edit the editor's diagnostics are read (agent/diagnostics), so its language server has re-checked the file."),
-      timeoutSeconds: z.number().positive().default(15).describe("The longest wait for a language server the agent started to report a file's problems (a cold TypeScript server takes 5-8 s for its first file)."),
+        .describe(
+          "Language servers the agent starts itself to check edited files, by LSP language id, for editors that do not answer agent/diagnostics (and the ACP and headless fronts). Trusted sources only: they are programs to run.",
+        ),
+      minSeverity: z
+        .enum(["error", "warning"])
+        .default("error")
+        .describe("The least severe new problem that is reported to the model after an edit."),
+      settleMs: z
+        .number()
+        .int()
+        .min(0)
+        .default(1000)
+        .describe(
+          "How long after an edit the editor's diagnostics are read (agent/diagnostics), so its language server has re-checked the file.",
+        ),
+      timeoutSeconds: z
+        .number()
+        .positive()
+        .default(15)
+        .describe(
+          "The longest wait for a language server the agent started to report a file's problems (a cold TypeScript server takes 5-8 s for its first file).",
+        ),
     })
     .prefault({}),
   checkpoints: z
     .object({
-      enabled: z.boolean().default(true).describe("Snapshot the workspace in a shadow git repository before each change, so it can be restored."),
-      maxFileBytes: z.number().int().positive().default(10 * 1024 * 1024).describe("Files larger than this many bytes are left out of checkpoints."),
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe("Snapshot the workspace in a shadow git repository before each change, so it can be restored."),
+      maxFileBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(10 * 1024 * 1024)
+        .describe("Files larger than this many bytes are left out of checkpoints."),
     })
     .prefault({}),
   log: z
     .object({
-      level: z.enum(["error", "warn", "info", "debug"]).default("info").describe("The least severe log messages the server writes (to the editor's log, and the log file if set)."),
+      level: z
+        .enum(["error", "warn", "info", "debug"])
+        .default("info")
+        .describe("The least severe log messages the server writes (to the editor's log, and the log file if set)."),
       file: z.string().min(1).optional().describe("A file the server also appends its log to; unset means the editor's log only."),
     })
     .prefault({}),
   /** Where tasks, transcripts and checkpoints live; undefined = $XDG_STATE_HOME/agent-lsp. */
-  stateDir: z.string().min(1).optional().describe("Folder for task files, transcripts and checkpoints; unset means $XDG_STATE_HOME/agent-lsp."),
+  stateDir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Folder for task files, transcripts and checkpoints; unset means $XDG_STATE_HOME/agent-lsp."),
   codebaseIndex: z
     .object({
       enabled: z
         .boolean()
         .default(true)
-        .describe("Index the workspace in the background (no set-up needed) so codebase_search can find code by meaning; false turns the index and the tool off."),
+        .describe(
+          "Index the workspace in the background (no set-up needed) so codebase_search can find code by meaning; false turns the index and the tool off.",
+        ),
       maxResults: z.number().int().min(1).max(50).default(10).describe("Most results one codebase_search call returns."),
       embedder: z
         .object({
           provider: z.literal("openai-compatible").describe("The embeddings API kind; only openai-compatible today."),
           baseUrl: z.string().url().describe("The embeddings API's base URL including its version, e.g. http://localhost:11434/v1."),
           model: z.string().min(1).describe("The embedding model's name, e.g. text-embedding-3-small or nomic-embed-text."),
-          dimensions: z.number().int().positive().optional().describe("Vector size to request, for models that can shorten their vectors; unset means the model's own."),
+          dimensions: z
+            .number()
+            .int()
+            .positive()
+            .optional()
+            .describe("Vector size to request, for models that can shorten their vectors; unset means the model's own."),
         })
         .optional()
         .describe(
@@ -257,7 +383,9 @@ export const SettingsSchema = z.object({
         .string()
         .url()
         .optional()
-        .describe("Store the vectors in this Qdrant server (shareable by a team) instead of the embedded LanceDB; key from QDRANT_API_KEY. Trusted sources only."),
+        .describe(
+          "Store the vectors in this Qdrant server (shareable by a team) instead of the embedded LanceDB; key from QDRANT_API_KEY. Trusted sources only.",
+        ),
       apiKeyEnv: z
         .string()
         .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
@@ -267,7 +395,9 @@ export const SettingsSchema = z.object({
     .prefault({}),
   /** Read by editor clients only (which server binary to start). */
   client: z
-    .object({ serverPath: z.string().optional().describe("Editor clients only: the agent-lsp server to start instead of the bundled one.") })
+    .object({
+      serverPath: z.string().optional().describe("Editor clients only: the agent-lsp server to start instead of the bundled one."),
+    })
     .prefault({}),
 })
 

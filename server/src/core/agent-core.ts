@@ -113,7 +113,13 @@ export class AgentCore {
           // The turn is identified by where the conversation stood before this assistant message (already
           // recorded when its tools run): the point a restore with rewindConversation goes back to.
           const turn = this.tasks.messageCount(ctx.taskId) - 1
-          const checkpoint = await checkpoints.beforeTool({ taskId: ctx.taskId, folder: ctx.workspaceFolders[0], turn, callId: call.id, tool: info.tool })
+          const checkpoint = await checkpoints.beforeTool({
+            taskId: ctx.taskId,
+            folder: ctx.workspaceFolders[0],
+            turn,
+            callId: call.id,
+            tool: info.tool,
+          })
           if (checkpoint) ctx.emit({ kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
         },
       },
@@ -184,7 +190,12 @@ export class AgentCore {
     for (const file of files) {
       const open = this.deps.editor.openDocument(file.path)
       if (open && !file.deleted && !file.binary && open.text !== file.text) {
-        const outcome = await this.deps.editor.applyEdit({ path: file.path, newText: file.text, version: open.version, label: "Restore checkpoint" })
+        const outcome = await this.deps.editor.applyEdit({
+          path: file.path,
+          newText: file.text,
+          version: open.version,
+          label: "Restore checkpoint",
+        })
         if (!outcome.ok) this.deps.log.warn(`restore: the open buffer of ${file.path} did not follow: ${outcome.reason}`)
       }
     }
@@ -226,7 +237,8 @@ export class AgentCore {
 
   /** Logs every MCP state change and tells the user once about each server error. */
   private reportMcp(servers: McpServerInfo[]): void {
-    if (servers.length > 0) this.deps.log.info(`MCP: ${servers.map((s) => `${s.name} ${s.status}${s.error ? ` (${s.error})` : ""}`).join(", ")}`)
+    if (servers.length > 0)
+      this.deps.log.info(`MCP: ${servers.map((s) => `${s.name} ${s.status}${s.error ? ` (${s.error})` : ""}`).join(", ")}`)
     for (const server of servers) {
       if (server.status !== "error" || !server.error) continue
       const key = `${server.name}:${server.error}`

@@ -69,7 +69,14 @@ export class CodebaseIndexService {
 
   /** All folders' status as one (agent/indexStatus). */
   status(): ResultOf<"indexStatus"> {
-    if (!this.enabled || this.indexes.size === 0) return { state: "disabled", files: 0, chunks: 0, semantic: false, message: this.enabled ? "not started" : "codebaseIndex.enabled is false" }
+    if (!this.enabled || this.indexes.size === 0)
+      return {
+        state: "disabled",
+        files: 0,
+        chunks: 0,
+        semantic: false,
+        message: this.enabled ? "not started" : "codebaseIndex.enabled is false",
+      }
     const all = [...this.indexes.values()].map((index) => index.status())
     const state = all.some((s) => s.state === "error") ? "error" : all.some((s) => s.state === "indexing") ? "indexing" : "ready"
     const messages = all.map((s) => s.message).filter(Boolean)

@@ -22,7 +22,13 @@ export class PendingRequests {
   }
 
   /** Waits for agent/respond on `requestId`; resolves undefined on timeout or abort. */
-  wait(requestId: string, kind: Pending["kind"], taskId: string, timeoutMs: number, signal: AbortSignal): Promise<LateAnswer | "timeout" | "cancelled"> {
+  wait(
+    requestId: string,
+    kind: Pending["kind"],
+    taskId: string,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): Promise<LateAnswer | "timeout" | "cancelled"> {
     return new Promise((resolve) => {
       const finish = (value: LateAnswer | "timeout" | "cancelled") => {
         clearTimeout(timer)

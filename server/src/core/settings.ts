@@ -94,7 +94,9 @@ export class SettingsManager {
     const apiKeyEnv = (settings as { codebaseIndex?: { apiKeyEnv?: unknown } }).codebaseIndex?.apiKeyEnv
     registerSecretNames((Array.isArray(apiKeyEnv) ? apiKeyEnv : [apiKeyEnv]).filter((n): n is string => typeof n === "string"))
     for (const problem of problems) {
-      this.report(`agent-lsp: setting ${problem.key} from ${describeSource(problem.source)}: ${problem.message}. Using the default or an earlier source instead.`)
+      this.report(
+        `agent-lsp: setting ${problem.key} from ${describeSource(problem.source)}: ${problem.message}. Using the default or an earlier source instead.`,
+      )
     }
     for (const listener of this.listeners) listener(settings)
   }

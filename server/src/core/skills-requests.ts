@@ -5,7 +5,11 @@ import { discoverCommands, discoverSkills, skillsForMode, type Skill } from "../
  * agent/listSkills and agent/listCommands, for every front. Discovery re-reads only files that changed,
  * so each request sees the skills and commands as they are on disk now (no watcher to keep).
  */
-export async function listSkills(folders: readonly string[], params: ParamsOf<"listSkills">, warn: (m: string) => void): Promise<ResultOf<"listSkills">> {
+export async function listSkills(
+  folders: readonly string[],
+  params: ParamsOf<"listSkills">,
+  warn: (m: string) => void,
+): Promise<ResultOf<"listSkills">> {
   const all = await discoverSkills({ workspaceFolders: folders, log: warn })
   const skills = params.mode ? skillsForMode(all, params.mode) : all
   return { skills: skills.map(toWire) }

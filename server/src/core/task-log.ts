@@ -29,7 +29,9 @@ export function logTaskEvent(log: Logger, taskId: string, event: TaskEvent): voi
       log.debug(`task ${taskId}: checkpoint ${event.checkpointId} (${event.label})`)
       return
     case "usage":
-      log.debug(`task ${taskId}: usage in ${event.inputTokens}, out ${event.outputTokens}${event.costUsd !== undefined ? `, ~$${event.costUsd.toFixed(4)}` : ""}`)
+      log.debug(
+        `task ${taskId}: usage in ${event.inputTokens}, out ${event.outputTokens}${event.costUsd !== undefined ? `, ~$${event.costUsd.toFixed(4)}` : ""}`,
+      )
       return
     case "completed":
       log.info(`task ${taskId}: completed`)

@@ -61,14 +61,19 @@ export class TurnTracker {
     const root = this.root(taskId)
     const entry = this.waiting.get(root)
     if (!entry) {
-      if (event.kind === "status" && root === taskId && FINAL.has(event.status)) this.unclaimed.set(root, { status: event.status, message: event.message })
+      if (event.kind === "status" && root === taskId && FINAL.has(event.status))
+        this.unclaimed.set(root, { status: event.status, message: event.message })
       return
     }
     if (event.kind === "error") entry.lastError = event.message
     if (event.kind === "completed" && root === taskId) entry.result = event.result
     if (event.kind === "status" && root === taskId && FINAL.has(event.status)) {
       this.waiting.delete(root)
-      entry.resolve({ status: event.status, message: event.message ?? entry.lastError, ...(entry.result !== undefined ? { result: entry.result } : {}) })
+      entry.resolve({
+        status: event.status,
+        message: event.message ?? entry.lastError,
+        ...(entry.result !== undefined ? { result: entry.result } : {}),
+      })
     }
   }
 }

@@ -46,7 +46,8 @@ export class LanguageServerClient {
     this.process.on("exit", (code, signal) => this.onExit(`exited (${signal ?? `code ${code}`})`))
     this.connection = createMessageConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!))
     this.connection.onNotification("textDocument/publishDiagnostics", (params: { uri: string; diagnostics: LspDiagnostic[] }) => {
-      if (params && typeof params.uri === "string" && Array.isArray(params.diagnostics)) this.diagnostics.record(params.uri, params.diagnostics)
+      if (params && typeof params.uri === "string" && Array.isArray(params.diagnostics))
+        this.diagnostics.record(params.uri, params.diagnostics)
     })
     // Servers ask for settings and register capabilities; plain answers keep them going.
     this.connection.onRequest("workspace/configuration", (params: { items?: unknown[] }) => (params?.items ?? []).map(() => null))
@@ -90,7 +91,9 @@ export class LanguageServerClient {
   async open(uri: string, text: string): Promise<void> {
     await this.ready
     this.versions.set(uri, 1)
-    await this.connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: this.config.languageId, version: 1, text } })
+    await this.connection.sendNotification("textDocument/didOpen", {
+      textDocument: { uri, languageId: this.config.languageId, version: 1, text },
+    })
   }
 
   async change(uri: string, text: string): Promise<void> {

@@ -38,7 +38,10 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
   warm(): void {
     const root = this.options.folders()[0]
     if (!root) return
-    for (const languageId of Object.keys(this.options.settings().diagnostics.languageServers)) void this.clientFor(languageId, root)?.whenReady().catch(() => undefined)
+    for (const languageId of Object.keys(this.options.settings().diagnostics.languageServers))
+      void this.clientFor(languageId, root)
+        ?.whenReady()
+        .catch(() => undefined)
   }
 
   async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {

@@ -18,7 +18,11 @@ export function applyPatchHunks(path: string, original: string, hunks: PatchHunk
     const label = `"${path}" hunk ${n + 1}${hunk.context ? ` (@@ ${hunk.context})` : ""}`
     if (hunk.context) {
       const at = seek(lines, [hunk.context], cursor, false)
-      if (at === -1) return { ok: false, error: `${label}: the @@ line "${hunk.context}" was not found after line ${cursor}. Re-read the file and use an existing line (e.g. the enclosing function's signature) after @@.` }
+      if (at === -1)
+        return {
+          ok: false,
+          error: `${label}: the @@ line "${hunk.context}" was not found after line ${cursor}. Re-read the file and use an existing line (e.g. the enclosing function's signature) after @@.`,
+        }
       cursor = at + 1
     }
     const oldLines = hunk.lines.filter((l) => l.kind !== "+").map((l) => l.text)
@@ -27,8 +31,14 @@ export function applyPatchHunks(path: string, original: string, hunks: PatchHunk
     else {
       at = seek(lines, oldLines, cursor, hunk.endOfFile)
       if (at === -1) {
-        const shown = oldLines.slice(0, 6).map((l) => `  ${l}`).join("\n")
-        return { ok: false, error: `${label}: these lines were not found in the file${cursor > 0 ? ` after line ${cursor}` : ""}:\n${shown}${oldLines.length > 6 ? "\n  …" : ""}\nContext (" ") and removed ("-") lines must match the file; re-read it with read_file and rebuild the hunk.` }
+        const shown = oldLines
+          .slice(0, 6)
+          .map((l) => `  ${l}`)
+          .join("\n")
+        return {
+          ok: false,
+          error: `${label}: these lines were not found in the file${cursor > 0 ? ` after line ${cursor}` : ""}:\n${shown}${oldLines.length > 6 ? "\n  …" : ""}\nContext (" ") and removed ("-") lines must match the file; re-read it with read_file and rebuild the hunk.`,
+        }
       }
     }
     // Context lines keep the file's own text (the patch may differ from it in whitespace).

@@ -58,10 +58,11 @@ export function parsePatch(patch: string): ParsePatchResult {
       const path = line.slice(ADD.length).trim()
       const content: string[] = []
       for (i++; i < body.length && !body[i]!.startsWith("*** "); i++) {
-        if (!body[i]!.startsWith("+")) return fail(`In "${ADD}${path}", line "${body[i]}" does not start with "+": every line of a new file must be written as +line.`)
+        if (!body[i]!.startsWith("+"))
+          return fail(`In "${ADD}${path}", line "${body[i]}" does not start with "+": every line of a new file must be written as +line.`)
         content.push(body[i]!.slice(1))
       }
-      operations.push({ type: "add", path, content: content.length ? content.join("\n") + "\n" : "" })
+      operations.push({ type: "add", path, content: content.length ? `${content.join("\n")}\n` : "" })
     } else if (line.startsWith(DELETE)) {
       operations.push({ type: "delete", path: line.slice(DELETE.length).trim() })
       i++
@@ -107,7 +108,8 @@ export function parsePatch(patch: string): ParsePatchResult {
   }
   if (operations.length === 0) return fail(`The patch has no file operations. Format:\n${PATCH_FORMAT}`)
   const missing = operations.find((op) => op.path === "")
-  if (missing) return fail(`A "*** ${missing.type === "add" ? "Add" : missing.type === "delete" ? "Delete" : "Update"} File:" line has no path.`)
+  if (missing)
+    return fail(`A "*** ${missing.type === "add" ? "Add" : missing.type === "delete" ? "Delete" : "Update"} File:" line has no path.`)
   return { ok: true, operations }
 }
 

@@ -46,7 +46,11 @@ export interface ApplyBlocksOptions {
  * lines below them. An empty REPLACE part deletes the SEARCH lines (the format cannot express
  * "replace with a single blank line"). Pure: no IO.
  */
-export function applySearchReplaceBlocks(original: string, blocks: SearchReplaceBlock[], options: ApplyBlocksOptions = {}): ApplyBlocksResult {
+export function applySearchReplaceBlocks(
+  original: string,
+  blocks: SearchReplaceBlock[],
+  options: ApplyBlocksOptions = {},
+): ApplyBlocksResult {
   const threshold = options.fuzzyThreshold ?? 1
   const doc = new MatchDocument(original)
   const applied: AppliedBlock[] = []
@@ -79,7 +83,12 @@ export function applySearchReplaceBlocks(original: string, blocks: SearchReplace
         lineDelta: replacement.length - pattern.length,
       })
     } else if (found.kind === "ambiguous") {
-      failed.push(ambiguous(block.index, found.starts.map((s) => s + 1)))
+      failed.push(
+        ambiguous(
+          block.index,
+          found.starts.map((s) => s + 1),
+        ),
+      )
     } else {
       // Was it there, but on lines an earlier block already replaced? Say so rather than "not found".
       const unblocked = edits.length ? findBlock(doc, pattern, hint, threshold, () => false) : found
@@ -126,7 +135,13 @@ function ambiguous(index: number, lines: number[]): FailedBlock {
   }
 }
 
-function overlapping(index: number, start: number, k: number, applied: AppliedBlock[], edits: { start: number; count: number }[]): FailedBlock {
+function overlapping(
+  index: number,
+  start: number,
+  k: number,
+  applied: AppliedBlock[],
+  edits: { start: number; count: number }[],
+): FailedBlock {
   const i = edits.findIndex((e) => start < e.start + Math.max(e.count, 1) && e.start < start + k)
   const other = applied[i]?.index
   return {
@@ -140,11 +155,22 @@ function lineRange(first: number, last: number): string {
   return first === last ? `line ${first}` : `lines ${first}-${last}`
 }
 
-function notFound(block: SearchReplaceBlock, doc: MatchDocument, k: number, closest: Candidate | undefined, threshold: number): FailedBlock {
+function notFound(
+  block: SearchReplaceBlock,
+  doc: MatchDocument,
+  k: number,
+  closest: Candidate | undefined,
+  threshold: number,
+): FailedBlock {
   const where = block.startLine !== undefined ? ` (searched near line ${block.startLine} first, then the whole file)` : ""
   const reread = "Re-read the file with read_file and copy the SEARCH lines exactly as they are now."
   if (!closest || closest.similarity === 0)
-    return { index: block.index, reason: "notFound", similarity: 0, message: `Block ${block.index}: no match for the SEARCH text${where}. Nothing similar was found. ${reread}` }
+    return {
+      index: block.index,
+      reason: "notFound",
+      similarity: 0,
+      message: `Block ${block.index}: no match for the SEARCH text${where}. Nothing similar was found. ${reread}`,
+    }
   const lines = doc.lines(closest.start, k)
   const needed = threshold < 1 ? `${Math.round(threshold * 100)}%` : "identical apart from whitespace"
   return {

@@ -37,22 +37,34 @@ export type Blocked = (start: number, length: number) => boolean
  * the whitespace tier looks its anchor line up in an index of collapsed lines.
  * Only the fuzzy tier and failure reports score positions by similarity, and only a few of them.
  */
-export function findBlock(doc: MatchDocument, pattern: string[], hint: number | undefined, threshold: number, blocked: Blocked): FindResult {
+export function findBlock(
+  doc: MatchDocument,
+  pattern: string[],
+  hint: number | undefined,
+  threshold: number,
+  blocked: Blocked,
+): FindResult {
   const k = pattern.length
   // The common case: the text is exactly at the hinted line. Distance 0 cannot be beaten or tied.
-  if (hint !== undefined && hint + k <= doc.lineCount && !blocked(hint, k) && exactAt(doc, pattern, hint)) return { kind: "found", match: "exact", start: hint, similarity: 1 }
+  if (hint !== undefined && hint + k <= doc.lineCount && !blocked(hint, k) && exactAt(doc, pattern, hint))
+    return { kind: "found", match: "exact", start: hint, similarity: 1 }
   const exact = pick((from, to) => exactScan(doc, pattern, from, to), doc, k, hint, blocked)
   if (exact) return { ...exact, match: "exact" }
   const normPattern = pattern.map(collapseWhitespace)
   const loose = pick((from, to) => indexedScan(doc, normPattern, from, to), doc, k, hint, blocked)
   if (loose) return { ...loose, match: "whitespace" }
   // Below REPORT_FLOOR a place is not worth showing as "closest", and the bound keeps scoring cheap.
-  const scored = scoreCandidates(doc, normPattern, hint, threshold < 1 ? Math.min(threshold, REPORT_FLOOR) : REPORT_FLOOR).filter((c) => !blocked(c.start, k))
+  const scored = scoreCandidates(doc, normPattern, hint, threshold < 1 ? Math.min(threshold, REPORT_FLOOR) : REPORT_FLOOR).filter(
+    (c) => !blocked(c.start, k),
+  )
   if (threshold < 1) {
     const passing = scored.filter((c) => c.similarity >= threshold)
     if (passing.length) {
       const best = Math.max(...passing.map((c) => c.similarity))
-      const choice = choose(passing.filter((c) => c.similarity === best).map((c) => c.start), hint)
+      const choice = choose(
+        passing.filter((c) => c.similarity === best).map((c) => c.start),
+        hint,
+      )
       if (choice.kind === "found") return { kind: "found", match: "fuzzy", start: choice.start, similarity: best }
       return { kind: "ambiguous", match: "fuzzy", starts: choice.starts }
     }
@@ -113,7 +125,8 @@ function exactSearch(doc: MatchDocument, pattern: string[], from: number, to: nu
   const found: number[] = []
   // Search only the region that can hold such a match (a sliced string is cheap; indexOf cannot be bounded).
   const base = doc.starts[from]!
-  const region = from === 0 && to + k >= doc.lineCount ? doc.text : doc.text.slice(base, doc.contentEnd(Math.min(doc.lineCount - 1, to + k - 1)))
+  const region =
+    from === 0 && to + k >= doc.lineCount ? doc.text : doc.text.slice(base, doc.contentEnd(Math.min(doc.lineCount - 1, to + k - 1)))
   const offset = region === doc.text ? 0 : base
   for (let at = region.indexOf(needle); at !== -1; at = region.indexOf(needle, at + 1)) {
     const abs = at + offset
@@ -125,7 +138,7 @@ function exactSearch(doc: MatchDocument, pattern: string[], from: number, to: nu
 }
 
 /** Line-by-line comparison through an anchor line (files with mixed line breaks). */
-function lineScan(doc: MatchDocument, want: string[], from: number, to: number, line: (i: number) => string): number[] {
+function lineScan(_doc: MatchDocument, want: string[], from: number, to: number, line: (i: number) => string): number[] {
   const anchor = longest(want)
   const found: number[] = []
   for (let s = from; s <= to; s++) if (line(s + anchor) === want[anchor] && want.every((w, j) => line(s + j) === w)) found.push(s)
@@ -178,7 +191,12 @@ function scoreCandidates(doc: MatchDocument, normPattern: string[], hint: number
     if (where.length > 200) return
     for (const p of where) if (p - j >= 0 && p - j <= last) votes.set(p - j, (votes.get(p - j) ?? 0) + 1)
   })
-  const starts = new Set([...votes.entries()].sort((a, b) => b[1] - a[1]).slice(0, MAX_SCORED).map(([s]) => s))
+  const starts = new Set(
+    [...votes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_SCORED)
+      .map(([s]) => s),
+  )
   if (hint !== undefined) for (let s = Math.max(0, hint - HINT_WINDOW); s <= Math.min(last, hint + HINT_WINDOW); s++) starts.add(s)
   const anchor = longest(normPattern)
   const profile = new BigramProfile(normPattern[anchor]!)

@@ -35,5 +35,5 @@ export function stripCodeFence(text: string): string {
   const inner = lines.slice(1, -1)
   // A fence inside means the outer lines were probably part of a markdown document, not a wrapper.
   if (inner.some((line) => /^\s*```/.test(line))) return text
-  return inner.join("\n") + "\n"
+  return `${inner.join("\n")}\n`
 }

@@ -13,7 +13,7 @@ export function reindent(replace: string[], search: string[], matched: string[])
   // Indentation as the file has it, line for line: the model's indentation is right as written.
   if (search.every((line, i) => line.trim() === "" || leadingWhitespace(line) === leadingWhitespace(matched[i] ?? ""))) return replace
   const modelUnit = indentUnit([...search, ...replace])
-  const fileUnit = indentUnit(matched) ?? (fileBase.includes("\t") ? "\t" : modelUnit ?? "    ")
+  const fileUnit = indentUnit(matched) ?? (fileBase.includes("\t") ? "\t" : (modelUnit ?? "    "))
   return replace.map((line) => {
     if (line.trim() === "") return line
     const ws = leadingWhitespace(line)

@@ -56,7 +56,9 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
   while (i < lines.length) {
     const line = lines[i]!
     if (isDivider(line) || isReplace(line)) {
-      return fail(`Line ${i + 1} of the diff is "${line.trim()}" outside a block: each block must start with "<<<<<<< SEARCH". If this text is part of the file's content, escape it with a backslash (\\${line.trim()}).`)
+      return fail(
+        `Line ${i + 1} of the diff is "${line.trim()}" outside a block: each block must start with "<<<<<<< SEARCH". If this text is part of the file's content, escape it with a backslash (\\${line.trim()}).`,
+      )
     }
     if (!isSearch(line)) {
       i++
@@ -78,8 +80,10 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
     for (; i < lines.length && !isDivider(lines[i]!); i++) {
       const content = lines[i]!
       if (isSearch(content) || isReplace(content))
-        return fail(`Block ${index}: found "${content.trim()}" before "=======". Each block needs SEARCH lines, then "=======", then REPLACE lines, then ">>>>>>> REPLACE". A marker that is file content must be escaped with a backslash.`)
-      search.push(unescape(content))
+        return fail(
+          `Block ${index}: found "${content.trim()}" before "=======". Each block needs SEARCH lines, then "=======", then REPLACE lines, then ">>>>>>> REPLACE". A marker that is file content must be escaped with a backslash.`,
+        )
+      search.push(unescapeMarker(content))
     }
     if (i >= lines.length) return fail(`Block ${index} has no "=======" line after its SEARCH lines. Expected format:\n${BLOCK_FORMAT}`)
     i++
@@ -87,12 +91,17 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
     for (; i < lines.length && !isReplace(lines[i]!); i++) {
       const content = lines[i]!
       if (isSearch(content) || isDivider(content))
-        return fail(`Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`)
+        return fail(
+          `Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`,
+        )
       if (START_LINE.test(content))
-        return fail(`Block ${index}: "${content.trim()}" is inside the REPLACE part, where it would be written into the file. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"; remove it from the replacement. Expected format:\n${BLOCK_FORMAT}`)
-      replace.push(unescape(content))
+        return fail(
+          `Block ${index}: "${content.trim()}" is inside the REPLACE part, where it would be written into the file. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"; remove it from the replacement. Expected format:\n${BLOCK_FORMAT}`,
+        )
+      replace.push(unescapeMarker(content))
     }
-    if (i >= lines.length) return fail(`Block ${index} is not closed: add ">>>>>>> REPLACE" after its replacement lines. Expected format:\n${BLOCK_FORMAT}`)
+    if (i >= lines.length)
+      return fail(`Block ${index} is not closed: add ">>>>>>> REPLACE" after its replacement lines. Expected format:\n${BLOCK_FORMAT}`)
     i++
     let searchText = search.join("\n")
     let replaceText = replace.join("\n")
@@ -104,11 +113,12 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
     }
     blocks.push({ index, search: searchText, replace: replaceText, ...(startLine !== undefined ? { startLine } : {}) })
   }
-  if (blocks.length === 0) return fail(`The diff has no SEARCH/REPLACE block. Use this format (several blocks may follow each other):\n${BLOCK_FORMAT}`)
+  if (blocks.length === 0)
+    return fail(`The diff has no SEARCH/REPLACE block. Use this format (several blocks may follow each other):\n${BLOCK_FORMAT}`)
   return { ok: true, blocks }
 }
 
-function unescape(line: string): string {
+function unescapeMarker(line: string): string {
   if (!mayBeMarker(line)) return line
   const escaped = ESCAPED.exec(line)
   return escaped ? line.replace("\\", "") : line

@@ -46,7 +46,7 @@ export function boundedLevenshtein(a: string, b: string, max = Math.max(a.length
       const ins = curr[j - 1]! + 1
       if (del < v) v = del
       if (ins < v) v = ins
-      curr[j] = v > big ? big : v
+      curr[j] = Math.min(v, big)
       if (v < rowMin) rowMin = v
     }
     if (hi < b.length) curr[hi + 1] = big

@@ -23,7 +23,9 @@ export function fileDiff(path: string, before: string | undefined, after: string
   const newName = after === undefined ? "/dev/null" : `b/${path}`
   const a = toLf(before ?? "")
   const b = toLf(after ?? "")
-  const patch = structuredPatch(oldName, newName, a, b, undefined, undefined, { context, timeout: DIFF_TIMEOUT_MS }) ?? wholeFilePatch(oldName, newName, a, b)
+  const patch =
+    structuredPatch(oldName, newName, a, b, undefined, undefined, { context, timeout: DIFF_TIMEOUT_MS }) ??
+    wholeFilePatch(oldName, newName, a, b)
   let added = 0
   let removed = 0
   for (const hunk of patch.hunks)
@@ -51,7 +53,10 @@ export function diffStats(before: string | undefined, after: string | undefined)
 function wholeFilePatch(oldFileName: string, newFileName: string, a: string, b: string): StructuredPatch {
   const side = (text: string, sign: string): string[] => {
     if (text === "") return []
-    const lines = text.replace(/\n$/, "").split("\n").map((l) => sign + l)
+    const lines = text
+      .replace(/\n$/, "")
+      .split("\n")
+      .map((l) => sign + l)
     if (!text.endsWith("\n")) lines.push("\\ No newline at end of file")
     return lines
   }
@@ -63,6 +68,14 @@ function wholeFilePatch(oldFileName: string, newFileName: string, a: string, b: 
     newFileName,
     oldHeader: undefined,
     newHeader: undefined,
-    hunks: [{ oldStart: a === "" ? 0 : 1, oldLines: count(oldLines), newStart: b === "" ? 0 : 1, newLines: count(newLines), lines: [...oldLines, ...newLines] }],
+    hunks: [
+      {
+        oldStart: a === "" ? 0 : 1,
+        oldLines: count(oldLines),
+        newStart: b === "" ? 0 : 1,
+        newLines: count(newLines),
+        lines: [...oldLines, ...newLines],
+      },
+    ],
   }
 }

@@ -73,7 +73,11 @@ export class Embedder {
 
   private async request(input: string[], signal?: AbortSignal): Promise<number[][]> {
     const url = `${this.config.baseUrl.replace(/\/+$/, "")}/embeddings`
-    const body = JSON.stringify({ model: this.config.model, input, ...(this.config.dimensions ? { dimensions: this.config.dimensions } : {}) })
+    const body = JSON.stringify({
+      model: this.config.model,
+      input,
+      ...(this.config.dimensions ? { dimensions: this.config.dimensions } : {}),
+    })
     const headers: Record<string, string> = { "content-type": "application/json" }
     if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`
     let lastError = "no attempt made"
@@ -101,10 +105,12 @@ export class Embedder {
 
 function parseVectors(json: unknown, expected: number): number[][] {
   const data = (json as { data?: { index?: number; embedding?: unknown }[] })?.data
-  if (!Array.isArray(data) || data.length !== expected) throw new EmbedderError(`the embeddings response has ${Array.isArray(data) ? data.length : "no"} vectors for ${expected} inputs`)
+  if (!Array.isArray(data) || data.length !== expected)
+    throw new EmbedderError(`the embeddings response has ${Array.isArray(data) ? data.length : "no"} vectors for ${expected} inputs`)
   const out: number[][] = new Array(expected)
   data.forEach((item, i) => {
-    if (!Array.isArray(item.embedding) || item.embedding.some((x) => typeof x !== "number")) throw new EmbedderError("the embeddings response holds a vector that is not a list of numbers")
+    if (!Array.isArray(item.embedding) || item.embedding.some((x) => typeof x !== "number"))
+      throw new EmbedderError("the embeddings response holds a vector that is not a list of numbers")
     out[typeof item.index === "number" ? item.index : i] = item.embedding as number[]
   })
   return out

@@ -40,7 +40,10 @@ export class FolderWatcher {
     for (const folder of folders) {
       if (this.disposed || this.watchers.has(folder)) continue
       if (this.watchers.size >= (this.options.maxFolders ?? 5000)) {
-        if (!this.warnedLimit) this.options.onError(`codebase index: watching the first ${this.watchers.size} folders only; changes elsewhere are picked up by a rebuild`)
+        if (!this.warnedLimit)
+          this.options.onError(
+            `codebase index: watching the first ${this.watchers.size} folders only; changes elsewhere are picked up by a rebuild`,
+          )
         this.warnedLimit = true
         return
       }
@@ -50,7 +53,8 @@ export class FolderWatcher {
         this.watchers.set(folder, watcher)
       } catch (error) {
         // ENOSPC (inotify limit) or a folder that vanished: the index still works, it just sees less.
-        if ((error as NodeJS.ErrnoException).code === "ENOSPC") this.options.onError("codebase index: the system's file-watch limit is reached; changes are picked up by a rebuild")
+        if ((error as NodeJS.ErrnoException).code === "ENOSPC")
+          this.options.onError("codebase index: the system's file-watch limit is reached; changes are picked up by a rebuild")
       }
     }
   }

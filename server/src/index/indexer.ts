@@ -113,5 +113,7 @@ async function listParent(root: string, dir: string) {
 
 /** True when a batch of changed paths should rather trigger a full re-scan. */
 export function needsRescan(absPaths: string[]): boolean {
-  return absPaths.length > 500 || absPaths.some((p) => [".gitignore", ".rooignore"].includes(basename(p)) || p.endsWith(join(".git", "HEAD")))
+  return (
+    absPaths.length > 500 || absPaths.some((p) => [".gitignore", ".rooignore"].includes(basename(p)) || p.endsWith(join(".git", "HEAD")))
+  )
 }

@@ -110,7 +110,16 @@ export class LexicalIndex {
   /** Replaces whatever the index held for `path` with these chunks. */
   setFile(path: string, chunks: Chunk[], stat: { mtimeMs: number; size: number }): void {
     this.removeFile(path)
-    this.search_.addAll(chunks.map((chunk, i) => ({ id: `${path}#${i}`, path, symbols: chunk.symbols, text: chunk.text, startLine: chunk.startLine, endLine: chunk.endLine })))
+    this.search_.addAll(
+      chunks.map((chunk, i) => ({
+        id: `${path}#${i}`,
+        path,
+        symbols: chunk.symbols,
+        text: chunk.text,
+        startLine: chunk.startLine,
+        endLine: chunk.endLine,
+      })),
+    )
     this.files.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, chunks: chunks.length })
     this.chunkCount += chunks.length
   }

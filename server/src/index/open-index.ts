@@ -30,8 +30,12 @@ export function openWorkspaceIndex(options: OpenIndexOptions): WorkspaceIndex {
   if (config) {
     const apiKey = env[apiKeyEnv ?? "OPENAI_API_KEY"] || undefined
     const embedder = new Embedder({ baseUrl: config.baseUrl, model: config.model, dimensions: config.dimensions, apiKey })
-    const store: VectorStore = qdrantUrl ? new QdrantStore(qdrantUrl, `agent-lsp-${key}`, env.QDRANT_API_KEY || undefined) : new LanceStore(join(dir, "vectors"))
-    semantic = new SemanticIndex(embedder, store, join(dir, qdrantUrl ? "semantic-qdrant.json" : "semantic.json"), () => index.statusChanged())
+    const store: VectorStore = qdrantUrl
+      ? new QdrantStore(qdrantUrl, `agent-lsp-${key}`, env.QDRANT_API_KEY || undefined)
+      : new LanceStore(join(dir, "vectors"))
+    semantic = new SemanticIndex(embedder, store, join(dir, qdrantUrl ? "semantic-qdrant.json" : "semantic.json"), () =>
+      index.statusChanged(),
+    )
   }
   const index: WorkspaceIndex = new WorkspaceIndex({ ...options, dir, semantic })
   return index

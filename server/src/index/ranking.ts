@@ -8,7 +8,10 @@
  * `logging/a.ts`, never `logging_x/a.ts`. An empty folder (or ".") is the whole workspace.
  */
 export function isWithin(path: string, folder: string): boolean {
-  const prefix = folder.replace(/\\/g, "/").replace(/^\.\/+/, "").replace(/\/+$/, "")
+  const prefix = folder
+    .replace(/\\/g, "/")
+    .replace(/^\.\/+/, "")
+    .replace(/\/+$/, "")
   if (prefix === "" || prefix === ".") return true
   return path === prefix || path.startsWith(`${prefix}/`)
 }

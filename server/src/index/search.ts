@@ -38,7 +38,9 @@ export async function searchIndex(sources: SearchSources, query: string, options
   if (sources.semantic) {
     try {
       // With a folder filter the nearest vectors may all lie elsewhere: ask for more, filter here.
-      const vectors = (await sources.semantic.search(query, folder ? CANDIDATES * 4 : CANDIDATES, options.signal)).filter((h) => accept(h.path))
+      const vectors = (await sources.semantic.search(query, folder ? CANDIDATES * 4 : CANDIDATES, options.signal)).filter((h) =>
+        accept(h.path),
+      )
       const byId = new Map<string, Candidate>([...vectors, ...lexical].map((h) => [h.id, h]))
       candidates = fuseRanks([lexical, vectors.slice(0, CANDIDATES)]).map(({ id, score }) => ({ ...byId.get(id)!, score }))
     } catch (error) {

@@ -142,14 +142,16 @@ export class WorkspaceIndex implements CodebaseIndexPort {
   }
 
   private progressNote(): string {
-    const counted = this.total > 0 ? `${this.done} of ${this.total} files, ${Math.floor((100 * this.done) / this.total)}%` : "listing the files"
+    const counted =
+      this.total > 0 ? `${this.done} of ${this.total} files, ${Math.floor((100 * this.done) / this.total)}%` : "listing the files"
     return `Note: the codebase index is still being built (${counted}); these results come from the part indexed so far.`
   }
 
   private describe(status: IndexStatus, semanticError: string | undefined): string | undefined {
     if (status.state === "error") return this.error
     const parts: string[] = []
-    if (status.state === "indexing") parts.push(status.filesTotal > 0 ? `indexing ${status.filesDone}/${status.filesTotal} files` : "listing files")
+    if (status.state === "indexing")
+      parts.push(status.filesTotal > 0 ? `indexing ${status.filesDone}/${status.filesTotal} files` : "listing files")
     if (status.embedPending > 0) parts.push(`embedding ${status.embedPending} chunks`)
     if (semanticError) parts.push(`semantic search unavailable: ${semanticError}`)
     return parts.length > 0 ? parts.join("; ") : undefined
@@ -224,7 +226,10 @@ export class WorkspaceIndex implements CodebaseIndexPort {
 
   private scheduleSave(delayMs: number): void {
     if (this.saveTimer) clearTimeout(this.saveTimer)
-    this.saveTimer = setTimeout(() => void this.save().catch((e) => this.options.onWarning?.(`codebase index: saving failed: ${(e as Error).message}`)), delayMs)
+    this.saveTimer = setTimeout(
+      () => void this.save().catch((e) => this.options.onWarning?.(`codebase index: saving failed: ${(e as Error).message}`)),
+      delayMs,
+    )
     this.saveTimer.unref()
   }
 

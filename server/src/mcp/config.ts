@@ -123,7 +123,9 @@ function resolveServer(
   const parsed = McpServerConfig.safeParse(expanded)
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".") || "entry"}: ${i.message}`).join("; ")
-    return fail(`invalid configuration (${detail}). Use {"command", "args"?, "env"?, "cwd"?} for a local server or {"type": "streamable-http" | "sse", "url", "headers"?} for a remote one.`)
+    return fail(
+      `invalid configuration (${detail}). Use {"command", "args"?, "env"?, "cwd"?} for a local server or {"type": "streamable-http" | "sse", "url", "headers"?} for a remote one.`,
+    )
   }
   const config = parsed.data
   if ("command" in config && config.cwd && workspaceFolder && !isAbsolute(config.cwd)) {

@@ -160,7 +160,12 @@ export class McpConnection {
       do {
         const page = await client.listTools(cursor ? { cursor } : {}, opts)
         for (const t of page.tools) {
-          tools.push({ server: this.name, name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> })
+          tools.push({
+            server: this.name,
+            name: t.name,
+            description: t.description ?? "",
+            inputSchema: t.inputSchema as Record<string, unknown>,
+          })
         }
         cursor = page.nextCursor
       } while (cursor)
@@ -178,7 +183,14 @@ export class McpConnection {
       // Templates are optional: servers without them answer MethodNotFound.
       const templates = await client.listResourceTemplates({}, opts).catch(() => ({ resourceTemplates: [] }))
       for (const t of templates.resourceTemplates) {
-        resources.push({ server: this.name, uri: t.uriTemplate, name: t.name, description: t.description, mimeType: t.mimeType, template: true })
+        resources.push({
+          server: this.name,
+          uri: t.uriTemplate,
+          name: t.name,
+          description: t.description,
+          mimeType: t.mimeType,
+          template: true,
+        })
       }
     }
     this.tools = tools
@@ -192,10 +204,22 @@ export class McpConnection {
   ): void {
     if (this.client !== client || this.status !== "connected") return
     if (tools) {
-      this.tools = tools.map((t) => ({ server: this.name, name: t.name, description: t.description ?? "", inputSchema: t.inputSchema as Record<string, unknown> }))
+      this.tools = tools.map((t) => ({
+        server: this.name,
+        name: t.name,
+        description: t.description ?? "",
+        inputSchema: t.inputSchema as Record<string, unknown>,
+      }))
     }
     if (resources) {
-      const listed = resources.map((r) => ({ server: this.name, uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType, template: false }))
+      const listed = resources.map((r) => ({
+        server: this.name,
+        uri: r.uri,
+        name: r.name,
+        description: r.description,
+        mimeType: r.mimeType,
+        template: false,
+      }))
       this.resources = [...listed, ...this.resources.filter((r) => r.template)]
     }
     this.onChange()

@@ -15,7 +15,11 @@ interface RawBlock {
 }
 
 /** Turns an MCP tools/call result into tool-result content: text, images, embedded resources as text. */
-export function fromCallToolResult(server: string, tool: string, result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): McpCallResult {
+export function fromCallToolResult(
+  server: string,
+  tool: string,
+  result: { content?: unknown; isError?: unknown; structuredContent?: unknown },
+): McpCallResult {
   const blocks = Array.isArray(result.content) ? (result.content as RawBlock[]) : []
   const content = blocks.flatMap(convertBlock)
   if (content.length === 0 && result.structuredContent !== undefined) {
@@ -48,14 +52,21 @@ function convertBlock(block: RawBlock): McpContent[] {
     case "audio":
       return [{ type: "text", text: `[audio (${block.mimeType ?? "unknown type"}) omitted: audio cannot be shown]` }]
     case "resource_link":
-      return [{ type: "text", text: `[resource link: ${block.uri}${block.name ? ` (${block.name})` : ""}; read it with access_mcp_resource]` }]
+      return [
+        { type: "text", text: `[resource link: ${block.uri}${block.name ? ` (${block.name})` : ""}; read it with access_mcp_resource]` },
+      ]
     case "resource": {
       const r = block.resource ?? {}
       if (typeof r.text === "string") return [{ type: "text", text: `[resource ${r.uri ?? ""}]\n${r.text}` }]
       if (typeof r.blob === "string" && r.mimeType && IMAGE_TYPES.has(r.mimeType)) {
         return [{ type: "image", mediaType: r.mimeType as "image/png", base64: r.blob }]
       }
-      return [{ type: "text", text: `[binary resource ${r.uri ?? ""} (${r.mimeType ?? "unknown type"}, ${Math.floor(((r.blob?.length ?? 0) * 3) / 4)} bytes) omitted]` }]
+      return [
+        {
+          type: "text",
+          text: `[binary resource ${r.uri ?? ""} (${r.mimeType ?? "unknown type"}, ${Math.floor(((r.blob?.length ?? 0) * 3) / 4)} bytes) omitted]`,
+        },
+      ]
     }
     default:
       return [{ type: "text", text: JSON.stringify(block) }]

@@ -9,7 +9,14 @@ const SECRET_HEADER = /authorization|cookie|token|secret|key|password|auth/i
  * unexpanded (the entry before expansion is what is shown), so no value from the environment appears.
  */
 export function describeServer(server: ResolvedMcpServer): string {
-  const c = (server.raw ?? server.config) as { command?: unknown; args?: unknown; env?: unknown; type?: unknown; url?: unknown; headers?: unknown }
+  const c = (server.raw ?? server.config) as {
+    command?: unknown
+    args?: unknown
+    env?: unknown
+    type?: unknown
+    url?: unknown
+    headers?: unknown
+  }
   const lines = [commandLine(server)]
   const env = entries(c.env)
   if (env.length) lines.push(`  env: ${env.map(([k, v]) => `${k}=${isSecretEnvName(k) ? mask(v) : v}`).join(" ")}`)

@@ -115,7 +115,8 @@ export class McpHub implements McpPort {
       tools: connection?.tools.map((t) => t.name) ?? [],
       resources: connection?.resources.length ?? 0,
     }))
-    for (const e of this.errors) servers.push({ name: e.name, source: e.source, status: "error", error: e.message, tools: [], resources: 0 })
+    for (const e of this.errors)
+      servers.push({ name: e.name, source: e.source, status: "error", error: e.message, tools: [], resources: 0 })
     return servers
   }
 
@@ -148,7 +149,10 @@ export class McpHub implements McpPort {
     const fail = (text: string) => ({ result: { isError: true, content: [{ type: "text" as const, text }], summary: text } })
     if (!entry) return fail(`There is no MCP server named "${server}". Connected servers: ${known.join(", ") || "none"}.`)
     if (entry.status === "disabled") return fail(`MCP server "${server}" is disabled in its configuration. Use another tool.`)
-    if (entry.status === "untrusted") return fail(`MCP server "${server}" comes from the workspace .roo/mcp.json, which the user has not approved, so it is not running. Use another tool.`)
+    if (entry.status === "untrusted")
+      return fail(
+        `MCP server "${server}" comes from the workspace .roo/mcp.json, which the user has not approved, so it is not running. Use another tool.`,
+      )
     return { connection: entry.connection! }
   }
 
@@ -182,7 +186,10 @@ export class McpHub implements McpPort {
       } else if (old?.connection && !old.status && JSON.stringify(old.server) === JSON.stringify(server)) {
         next.set(server.name, old)
       } else {
-        next.set(server.name, { server, connection: new McpConnection(server, () => this.changed(), this.options.reconnect ?? DEFAULT_RECONNECT) })
+        next.set(server.name, {
+          server,
+          connection: new McpConnection(server, () => this.changed(), this.options.reconnect ?? DEFAULT_RECONNECT),
+        })
       }
     }
     const closing = [...this.entries.values()].filter((e) => e.connection && next.get(e.server.name) !== e)
@@ -190,7 +197,9 @@ export class McpHub implements McpPort {
     this.errors = config.errors
     await Promise.all(closing.map((e) => e.connection!.close()))
     this.changed()
-    const connected = Promise.all([...next.values()].map((e) => (e.connection && e.connection.status !== "connected" ? e.connection.connect() : undefined)))
+    const connected = Promise.all(
+      [...next.values()].map((e) => (e.connection && e.connection.status !== "connected" ? e.connection.connect() : undefined)),
+    )
     return { connected: connected.then(() => undefined) }
   }
 

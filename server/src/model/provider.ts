@@ -11,7 +11,10 @@ export type ModelContentBlock =
       type: "toolResult"
       toolUseId: string
       isError: boolean
-      content: ({ type: "text"; text: string } | { type: "image"; mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; base64: string })[]
+      content: (
+        | { type: "text"; text: string }
+        | { type: "image"; mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; base64: string }
+      )[]
     }
 
 export interface ModelMessage {

@@ -97,7 +97,11 @@ class IdleWatchdog {
 
   error(what: string): ModelError {
     const seconds = Math.round(this.idleMs / 100) / 10
-    return new ModelError(`${what} sent nothing for ${seconds} s (agent.timeouts.modelIdleSeconds); the request was aborted.`, "network", true)
+    return new ModelError(
+      `${what} sent nothing for ${seconds} s (agent.timeouts.modelIdleSeconds); the request was aborted.`,
+      "network",
+      true,
+    )
   }
 
   dispose(): void {

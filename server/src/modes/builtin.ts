@@ -37,8 +37,7 @@ export const BUILTIN_MODES: readonly ModeConfig[] = [
     name: "Ask",
     roleDefinition:
       "You are a knowledgeable technical assistant. You answer questions about software, the code in this workspace and technology in general, clearly and accurately, without changing anything.",
-    whenToUse:
-      "Use this mode for explanations, documentation lookups or questions about the code, when nothing needs to be changed.",
+    whenToUse: "Use this mode for explanations, documentation lookups or questions about the code, when nothing needs to be changed.",
     description: "Answer questions without changing anything",
     customInstructions:
       "Read the relevant code before answering questions about it. Explain concepts clearly; use Mermaid diagrams where a picture helps. Do not change files: suggest switching to code mode when the user wants changes.",
@@ -49,8 +48,7 @@ export const BUILTIN_MODES: readonly ModeConfig[] = [
     name: "Debug",
     roleDefinition:
       "You are an expert software debugger. You diagnose problems systematically: reproduce, form hypotheses, gather evidence, then fix the actual cause.",
-    whenToUse:
-      "Use this mode to track down a bug, an error, a failing test or unexpected behaviour whose cause is not known yet.",
+    whenToUse: "Use this mode to track down a bug, an error, a failing test or unexpected behaviour whose cause is not known yet.",
     description: "Diagnose and fix problems systematically",
     customInstructions:
       "List the possible causes, narrow them to the most likely one or two, and add logging or run commands to confirm before changing code. Ask the user to confirm the diagnosis before a large fix.",

@@ -2,6 +2,23 @@
 export * from "./groups"
 export * from "./types"
 export { BUILTIN_MODES } from "./builtin"
-export { checkToolAccess, isToolAllowed, defaultTouchedPaths, compileFileRegex, fileRegexProblem, type FileRegex, type ToolAccess, type ToolPermission } from "./permissions"
+export {
+  checkToolAccess,
+  isToolAllowed,
+  defaultTouchedPaths,
+  compileFileRegex,
+  fileRegexProblem,
+  type FileRegex,
+  type ToolAccess,
+  type ToolPermission,
+} from "./permissions"
 export { parseCustomModes, type ParsedModesFile } from "./custom-modes"
-export { ModeRegistry, modeSummary, builtinModes, WORKSPACE_MODES_FILE, GLOBAL_MODES_FILES, type ModeLookup, type ModeRegistryOptions } from "./registry"
+export {
+  ModeRegistry,
+  modeSummary,
+  builtinModes,
+  WORKSPACE_MODES_FILE,
+  GLOBAL_MODES_FILES,
+  type ModeLookup,
+  type ModeRegistryOptions,
+} from "./registry"

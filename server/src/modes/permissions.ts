@@ -37,7 +37,7 @@ export function checkToolAccess(mode: ModeConfig, access: ToolAccess): ToolPermi
   const pattern = compileFileRegex(fileRegex)
   for (const path of access.touchedPaths) {
     // A pattern that does not compile allows nothing: fail closed (custom modes with one are refused at load).
-    if (!pattern || !pattern.test(path)) return { allowed: false, reason: "fileRestriction", path, fileRegex, description }
+    if (!pattern?.test(path)) return { allowed: false, reason: "fileRestriction", path, fileRegex, description }
   }
   return { allowed: true }
 }

@@ -129,7 +129,8 @@ export class ModeRegistry implements ModeLookup {
       if (!statSync(file).isFile()) throw new Error("it is not a regular file")
       text = readFileSync(file, "utf8")
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+        errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
       return
     }
     const parsed = parseCustomModes(text, file)

@@ -51,7 +51,7 @@ export async function approveCall(
     ctx.signal,
   )
   if (verdict.always) {
-    if (prefixes) (verdict.allowed ? remembered.allowCommands(prefixes) : remembered.denyCommands(prefixes))
+    if (prefixes) verdict.allowed ? remembered.allowCommands(prefixes) : remembered.denyCommands(prefixes)
     else verdict.allowed ? remembered.allowTool(tool) : remembered.rejectTool(tool)
   }
   if (verdict.allowed) return { allowed: true, feedback: verdict.feedback, editedText: verdict.editedText }

@@ -29,7 +29,11 @@ export class ToolCatalog {
 
   /** The task's mode, else the default mode, else code: a mode deleted from .roomodes must not break the task. */
   resolveMode(slug: string, settings: Settings): Mode {
-    return this.modes.get(slug) ?? this.modes.get(settings.modes.default) ?? this.modes.get("code") ?? { ...BUILTIN_MODES[0]!, source: "builtin" }
+    return (
+      this.modes.get(slug) ??
+      this.modes.get(settings.modes.default) ??
+      this.modes.get("code") ?? { ...BUILTIN_MODES[0]!, source: "builtin" }
+    )
   }
 
   /** Slugs of the modes whose groups allow this tool. */

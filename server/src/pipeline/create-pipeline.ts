@@ -115,7 +115,8 @@ class Pipeline implements ToolPipeline {
     const mode = this.catalog.resolveMode(ctx.mode, settings)
     const availability = this.options.availability()
     const validation = validateCall(call, { mode, settings, availability, workspaceFolders: ctx.workspaceFolders, catalog: this.catalog })
-    if (!validation.ok) return { result: errorResult(validation.text), status: "error", mistake: true, tool: validation.tool, params: validation.params }
+    if (!validation.ok)
+      return { result: errorResult(validation.text), status: "error", mistake: true, tool: validation.tool, params: validation.params }
     const { tool, params } = validation
     const name = tool.name
 
@@ -134,8 +135,14 @@ class Pipeline implements ToolPipeline {
     return { ...valid, ...step, key }
   }
 
-  private async atRepetition(repetition: Repetition, ctx: ToolContext): Promise<Pick<StepOutcome, "result" | "status" | "stopTask" | "waitForUser">> {
-    const blocked = repetition.kind === "identical" ? msg.repetitionBlocked(repetition.tool, repetition.count) : msg.cycleBlocked(repetition.tool, repetition.cycle)
+  private async atRepetition(
+    repetition: Repetition,
+    ctx: ToolContext,
+  ): Promise<Pick<StepOutcome, "result" | "status" | "stopTask" | "waitForUser">> {
+    const blocked =
+      repetition.kind === "identical"
+        ? msg.repetitionBlocked(repetition.tool, repetition.count)
+        : msg.cycleBlocked(repetition.tool, repetition.cycle)
     const question = repetition.kind === "identical" ? msg.repetitionQuestion(repetition.tool) : msg.cycleQuestion(repetition.cycle)
     const answer = await askAtLimit(ctx, question)
     this.repetition.reset()
@@ -146,7 +153,11 @@ class Pipeline implements ToolPipeline {
     const answer = await askAtLimit(ctx, msg.mistakeQuestion(this.mistakes, step.result.summary))
     this.mistakes = 0
     const note =
-      answer.kind === "continue" ? msg.mistakeGuidanceContinue : answer.kind === "guidance" ? msg.mistakeGuidance(answer.text) : answerText(answer)
+      answer.kind === "continue"
+        ? msg.mistakeGuidanceContinue
+        : answer.kind === "guidance"
+          ? msg.mistakeGuidance(answer.text)
+          : answerText(answer)
     const result: ToolResult = { ...step.result, content: [...step.result.content, { type: "text", text: note }] }
     return { ...step, result, ...stopFields(answer) }
   }

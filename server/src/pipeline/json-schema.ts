@@ -62,7 +62,9 @@ function renderShape(schema: unknown, depth: number): string {
     case "object": {
       const properties = (s.properties ?? {}) as Record<string, unknown>
       const required = new Set((s.required ?? []) as string[])
-      const fields = Object.entries(properties).map(([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${renderShape(value, depth + 1)}`)
+      const fields = Object.entries(properties).map(
+        ([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${renderShape(value, depth + 1)}`,
+      )
       if (fields.length) return `{ ${fields.join(", ")} }`
       return s.additionalProperties === false ? "{}" : "object"
     }

@@ -6,9 +6,10 @@
 export const msg = {
   brokenJson: (tool: string, parserMessage: string) =>
     `Invalid arguments for ${tool}: not valid JSON (${parserMessage}). Send the arguments as one JSON object.`,
-  notAnObject: (tool: string) => `Invalid arguments for ${tool}: the arguments must be one JSON object, not a list or a single value. Send the arguments as one JSON object.`,
+  notAnObject: (tool: string) =>
+    `Invalid arguments for ${tool}: the arguments must be one JSON object, not a list or a single value. Send the arguments as one JSON object.`,
   unknownTool: (name: string, mode: string, available: readonly string[], near?: string) =>
-    `Unknown tool "${name}". Tools available in ${mode} mode: ${list(available)}.` + (near ? ` Did you mean "${near}"?` : ""),
+    `Unknown tool "${name}". Tools available in ${mode} mode: ${list(available)}.${near ? ` Did you mean "${near}"?` : ""}`,
   unavailable: (name: string, why: string, mode: string, available: readonly string[]) =>
     `Tool "${name}" is not available here: ${why}. Tools available in ${mode} mode: ${list(available)}.`,
   disabled: (name: string) => `Tool "${name}" is disabled by the user's settings.`,
@@ -29,7 +30,8 @@ export const msg = {
   noToolReminder:
     "Your last reply did not use a tool. Every reply must call at least one tool: use attempt_completion if the task is done, ask_followup_question if you need something from the user, or another tool to make progress.",
   repetitionQuestion: (tool: string) => `The agent is repeating ${tool} with the same input. Continue, stop, or tell it something?`,
-  cycleQuestion: (tools: readonly string[]) => `The agent is going round in a loop (${tools.join(" → ")}) with the same inputs. Continue, stop, or tell it something?`,
+  cycleQuestion: (tools: readonly string[]) =>
+    `The agent is going round in a loop (${tools.join(" → ")}) with the same inputs. Continue, stop, or tell it something?`,
   mistakeQuestion: (count: number, last: string) =>
     `The agent has made ${count} mistakes in a row (last: ${last}). Continue, stop, or tell it what to do?`,
   repetitionBlocked: (tool: string, count: number) =>
@@ -40,7 +42,8 @@ export const msg = {
   userSaysStop: "The user chose to stop the task.",
   userSays: (text: string) => `The user says: ${text}`,
   userNoAnswer: (reason: string) => `The user was asked how to continue and gave no answer (${reason}); the task stops until they do.`,
-  mistakeGuidanceContinue: "You have made several mistakes in a row; the user chose to let you continue. Read the errors carefully and correct your approach.",
+  mistakeGuidanceContinue:
+    "You have made several mistakes in a row; the user chose to let you continue. Read the errors carefully and correct your approach.",
   mistakeGuidance: (text: string) => `You have made several mistakes in a row; the user was asked for guidance. The user says: ${text}`,
   approvedWithFeedback: (feedback: string) => `The user approved this call with feedback: ${feedback}`,
   checkpointFailed: (tool: string, message: string) => `Could not save a checkpoint before ${tool}: ${message}`,
@@ -51,6 +54,7 @@ function list(items: readonly string[]): string {
 }
 
 function ordinal(n: number): string {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"
+  const suffix =
+    n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th"
   return `${n}${suffix}`
 }

@@ -33,6 +33,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   let problem = issue.message
   if (issue.code === "invalid_type" && / received undefined$/.test(issue.message)) problem = `missing (required ${issue.expected})`
   else if (problem.startsWith("Invalid input: ")) problem = problem.slice("Invalid input: ".length)
-  if (issue.code === "unrecognized_keys") return `unknown ${issue.keys.length === 1 ? "parameter" : "parameters"} ${issue.keys.map((k) => `"${k}"`).join(", ")}`
+  if (issue.code === "unrecognized_keys")
+    return `unknown ${issue.keys.length === 1 ? "parameter" : "parameters"} ${issue.keys.map((k) => `"${k}"`).join(", ")}`
   return where ? `${where}: ${problem}` : problem
 }

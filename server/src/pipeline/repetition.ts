@@ -2,9 +2,7 @@ import { createHash } from "node:crypto"
 import type { ToolResult } from "../tools/tool"
 
 /** A call the tracker refuses: the same call again, or the next step of a loop. */
-export type Repetition =
-  | { kind: "identical"; tool: string; count: number }
-  | { kind: "cycle"; tool: string; cycle: string[] }
+export type Repetition = { kind: "identical"; tool: string; count: number } | { kind: "cycle"; tool: string; cycle: string[] }
 
 /** A loop must show up within this many calls (the new one included) to be caught. */
 const CYCLE_WINDOW = 10

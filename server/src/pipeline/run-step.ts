@@ -32,7 +32,8 @@ export async function runPrepared(input: RunInput): Promise<{ result: ToolResult
   } catch (error) {
     return { result: errorResult(msg.threw(tool.name, "preparing", errorText(error))), status: "error" }
   }
-  if (!prepared || typeof prepared !== "object") return { result: errorResult(msg.threw(tool.name, "preparing", "it returned nothing")), status: "error" }
+  if (!prepared || typeof prepared !== "object")
+    return { result: errorResult(msg.threw(tool.name, "preparing", "it returned nothing")), status: "error" }
 
   if ("result" in prepared) return answeredInPrepare(input, prepared.result)
 
@@ -52,7 +53,8 @@ export async function runPrepared(input: RunInput): Promise<{ result: ToolResult
 
   ctx.emit({ kind: "toolCall", callId: call.id, tool: tool.name, params, status: "running" })
   let result = await runSafely(tool.name, prepared, approval.editedText)
-  if (approval.feedback) result = { ...result, content: [{ type: "text", text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] }
+  if (approval.feedback)
+    result = { ...result, content: [{ type: "text", text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] }
   return { result, status: result.isError ? "error" : "done" }
 }
 
@@ -65,13 +67,19 @@ async function answeredInPrepare(input: RunInput, result: ToolResult): Promise<{
   if (!isToolResult(result)) return { result: errorResult(msg.threw(tool.name, "preparing", "it returned no result")), status: "error" }
   if (result.isError || tool.group !== "read") return { result, status: result.isError ? "error" : "done" }
   const paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
-  const preview = { subject: { kind: "read" as const, paths }, title: `${tool.name} ${paths.join(", ")}`.trim(), detail: `Read ${paths.join(", ") || "the workspace"}` }
+  const preview = {
+    subject: { kind: "read" as const, paths },
+    title: `${tool.name} ${paths.join(", ")}`.trim(),
+    detail: `Read ${paths.join(", ") || "the workspace"}`,
+  }
   const approval = await approveCall(call, tool.name, preview, ctx, settings, remembered, options.protectedDirs, params)
   if (!approval.allowed) {
     if (approval.byUser) turn.rejected = true
     return { result: denied(tool.name, approval.message, approval.feedback), status: "denied" }
   }
-  const withFeedback = approval.feedback ? { ...result, content: [{ type: "text" as const, text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] } : result
+  const withFeedback = approval.feedback
+    ? { ...result, content: [{ type: "text" as const, text: msg.approvedWithFeedback(approval.feedback) }, ...result.content] }
+    : result
   return { result: withFeedback, status: "done" }
 }
 
@@ -96,7 +104,12 @@ function firstText(result: ToolResult): string {
 }
 
 function isToolResult(value: unknown): value is ToolResult {
-  return !!value && typeof value === "object" && Array.isArray((value as ToolResult).content) && typeof (value as ToolResult).isError === "boolean"
+  return (
+    !!value &&
+    typeof value === "object" &&
+    Array.isArray((value as ToolResult).content) &&
+    typeof (value as ToolResult).isError === "boolean"
+  )
 }
 
 function errorText(error: unknown): string {

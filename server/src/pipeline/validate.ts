@@ -11,9 +11,7 @@ import { parseArguments, validateParams } from "./params"
 import type { ToolCall } from "./types"
 
 /** The outcome of steps 1-6: a tool with validated params, or the error text for the model. */
-export type Validation =
-  | { ok: true; tool: ToolDefinition; params: unknown }
-  | { ok: false; text: string; tool?: string; params?: unknown }
+export type Validation = { ok: true; tool: ToolDefinition; params: unknown } | { ok: false; text: string; tool?: string; params?: unknown }
 
 export interface ValidationContext {
   mode: Mode
@@ -40,9 +38,11 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
     return { ok: false, text: msg.unknownTool(call.name, mode.slug, names, didYouMean(call.name, names)), params: raw }
   }
   const fail = (text: string, params: unknown = raw): Validation => ({ ok: false, text, tool: tool.name, params })
-  if (!tool.available(availability)) return fail(msg.unavailable(call.name, unavailableReason(tool, availability), mode.slug, offeredNames()))
+  if (!tool.available(availability))
+    return fail(msg.unavailable(call.name, unavailableReason(tool, availability), mode.slug, offeredNames()))
   if (settings.tools.disabled.includes(call.name) || settings.tools.disabled.includes(tool.name)) return fail(msg.disabled(call.name))
-  if (!checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed) return fail(msg.notInMode(tool.name, mode.slug, catalog.modesAllowing(tool)))
+  if (!checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed)
+    return fail(msg.notInMode(tool.name, mode.slug, catalog.modesAllowing(tool)))
 
   const validated = validateParams(tool, raw)
   if (!validated.ok) return fail(validated.message)
@@ -53,9 +53,16 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
       paths = tool.touchedPaths?.(params as never) ?? defaultTouchedPaths(params as Record<string, unknown>)
     } catch (error) {
       // The paths cannot be known, so the restriction cannot be checked: refuse (fail closed).
-      return fail(`Invalid arguments for ${tool.name}: could not tell which files it touches (${error instanceof Error ? error.message : String(error)}).`, params)
+      return fail(
+        `Invalid arguments for ${tool.name}: could not tell which files it touches (${error instanceof Error ? error.message : String(error)}).`,
+        params,
+      )
     }
-    const access = checkToolAccess(mode, { name: tool.name, group: tool.group, touchedPaths: paths.map((p) => asModeSees(p, v.workspaceFolders)) })
+    const access = checkToolAccess(mode, {
+      name: tool.name,
+      group: tool.group,
+      touchedPaths: paths.map((p) => asModeSees(p, v.workspaceFolders)),
+    })
     if (!access.allowed && access.reason === "fileRestriction") {
       return fail(msg.fileRestriction(tool.name, mode.name, access.fileRegex, access.description, access.path), params)
     }
@@ -65,7 +72,8 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
 
 function unavailableReason(tool: ToolDefinition, availability: AvailabilityContext): string {
   if (tool.group === "mcp" && availability.mcpServerNames.length === 0) return "no MCP server is connected"
-  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex) return "the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open)"
+  if (tool.name === "codebase_search" && !availability.hasCodebaseIndex)
+    return "the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open)"
   if (tool.name === "browser_action" && !availability.hasBrowser) return `no browser is configured. ${INSTALL_HINT.replace(/\.$/, "")}`
   return "it is not part of this build of agent-lsp"
 }

@@ -2,11 +2,9 @@ import { SECTIONS, type PromptContext } from "./sections"
 
 /** The system prompt: every non-empty section in order, separated by blank lines. Pure. */
 export function buildSystemPrompt(ctx: PromptContext): string {
-  return (
-    SECTIONS.map((section) => section(ctx))
-      .filter((text) => text !== "")
-      .join("\n\n") + "\n"
-  )
+  return `${SECTIONS.map((section) => section(ctx))
+    .filter((text) => text !== "")
+    .join("\n\n")}\n`
 }
 
 /**

@@ -75,14 +75,26 @@ export function capabilitiesSection(ctx: PromptContext): string {
   lines.push("- You work inside the user's editor; the user approves actions as their settings require.")
   if (has("list_files") || has("search_files") || has("read_file"))
     lines.push("- You can list, search and read files in the workspace folders to understand the project before changing it.")
-  if (has("list_code_definition_names")) lines.push("- list_code_definition_names gives an overview of the classes and functions in source files.")
-  if (ctx.toolNames.some((n) => ["apply_diff", "edit", "write_to_file", "insert_content", "search_replace", "edit_file", "apply_patch"].includes(n)))
-    lines.push("- You can create and edit files; edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.")
+  if (has("list_code_definition_names"))
+    lines.push("- list_code_definition_names gives an overview of the classes and functions in source files.")
+  if (
+    ctx.toolNames.some((n) =>
+      ["apply_diff", "edit", "write_to_file", "insert_content", "search_replace", "edit_file", "apply_patch"].includes(n),
+    )
+  )
+    lines.push(
+      "- You can create and edit files; edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.",
+    )
   if (has("execute_command"))
-    lines.push(`- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`)
+    lines.push(
+      `- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`,
+    )
   if (has("browser_action"))
-    lines.push("- You can open web pages (a local dev server, for instance) in a headless browser with browser_action to check what they show and log.")
-  if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--"))) lines.push("- You can use tools and resources of connected MCP servers.")
+    lines.push(
+      "- You can open web pages (a local dev server, for instance) in a headless browser with browser_action to check what they show and log.",
+    )
+  if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--")))
+    lines.push("- You can use tools and resources of connected MCP servers.")
   if (has("fetch_instructions")) lines.push("- fetch_instructions returns detailed how-tos: `create_mcp_server`, `create_mode`.")
   return lines.join("\n")
 }
@@ -100,9 +112,10 @@ export function rulesSection(ctx: PromptContext): string {
     "- Read a file before editing it, and keep edits consistent with the project's style and conventions.",
     "- Do not ask for information a tool can give you. Ask the user (ask_followup_question) only when you truly need their decision, with 2-4 concrete suggested answers.",
     "- When the task is done, call attempt_completion with a short final result. Do not end it with a question or an offer of more help.",
-    "- Be direct and technical; do not open replies with filler such as \"Great\" or \"Certainly\".",
+    '- Be direct and technical; do not open replies with filler such as "Great" or "Certainly".',
   ]
-  if (ctx.toolNames.includes("execute_command")) rules.splice(2, 0, "- Commands cannot be interactive. Prefer non-interactive flags (e.g. `--yes`).")
+  if (ctx.toolNames.includes("execute_command"))
+    rules.splice(2, 0, "- Commands cannot be interactive. Prefer non-interactive flags (e.g. `--yes`).")
   return ["====", "", "RULES", "", ...rules].join("\n")
 }
 
@@ -134,10 +147,23 @@ export function customInstructionsSection(ctx: PromptContext): string {
     parts.push(`Mode-specific instructions (${ctx.mode.slug}):\n${(custom.mode ?? ctx.mode.customInstructions ?? "").trim()}`)
   if (custom.agentsMd?.trim()) parts.push(`Instructions from AGENTS.md:\n${custom.agentsMd.trim()}`)
   for (const rule of custom.rules) if (rule.text.trim()) parts.push(`Rules from ${rule.path}:\n${rule.text.trim()}`)
-  const notes = ["Files that configure this agent (.rooignore, .roomodes, .roo/, AGENTS.md) are protected: change them only when the task is about them."]
-  if (custom.hasRooIgnore) notes.unshift("Paths matched by .rooignore are hidden from you: tools refuse to read, write or list them. Do not try to work around that.")
+  const notes = [
+    "Files that configure this agent (.rooignore, .roomodes, .roo/, AGENTS.md) are protected: change them only when the task is about them.",
+  ]
+  if (custom.hasRooIgnore)
+    notes.unshift(
+      "Paths matched by .rooignore are hidden from you: tools refuse to read, write or list them. Do not try to work around that.",
+    )
   parts.push(notes.join(" "))
-  return ["====", "", "USER'S CUSTOM INSTRUCTIONS", "", "Follow these instructions; they do not override the rules above.", "", parts.join("\n\n")].join("\n")
+  return [
+    "====",
+    "",
+    "USER'S CUSTOM INSTRUCTIONS",
+    "",
+    "Follow these instructions; they do not override the rules above.",
+    "",
+    parts.join("\n\n"),
+  ].join("\n")
 }
 
 /** The sections in the order the prompt shows them. */

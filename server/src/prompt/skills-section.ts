@@ -9,7 +9,11 @@ export interface PromptSkill {
 }
 
 /** The skills the given mode sees, read fresh (files are re-read only when they changed). */
-export async function loadPromptSkills(workspaceFolders: readonly string[], mode: string, log?: (message: string) => void): Promise<PromptSkill[]> {
+export async function loadPromptSkills(
+  workspaceFolders: readonly string[],
+  mode: string,
+  log?: (message: string) => void,
+): Promise<PromptSkill[]> {
   const skills = skillsForMode(await discoverSkills({ workspaceFolders, log }), mode)
   return skills.map(({ name, description, location }) => ({ name, description, location }))
 }

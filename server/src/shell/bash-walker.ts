@@ -14,21 +14,80 @@ const MAX_DEPTH = 16
 
 /** Nodes whose children are statements or expressions to read in turn, with nothing of their own to check. */
 const CONTAINERS = new Set([
-  "program", "list", "pipeline", "subshell", "compound_statement", "do_group", "negated_command", "if_statement", "elif_clause",
-  "else_clause", "while_statement", "case_statement", "case_item", "test_command", "parenthesized_expression", "binary_expression",
-  "unary_expression", "ternary_expression", "postfix_expression", "concatenation", "string", "array", "heredoc_body",
-  "heredoc_redirect", "herestring_redirect", "variable_assignments", "process_substitution", "translated_string", "brace_expression",
+  "program",
+  "list",
+  "pipeline",
+  "subshell",
+  "compound_statement",
+  "do_group",
+  "negated_command",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "while_statement",
+  "case_statement",
+  "case_item",
+  "test_command",
+  "parenthesized_expression",
+  "binary_expression",
+  "unary_expression",
+  "ternary_expression",
+  "postfix_expression",
+  "concatenation",
+  "string",
+  "array",
+  "heredoc_body",
+  "heredoc_redirect",
+  "herestring_redirect",
+  "variable_assignments",
+  "process_substitution",
+  "translated_string",
+  "brace_expression",
 ])
 /** Leaves: words and names that run nothing by themselves. */
 const LEAVES = new Set([
-  "word", "raw_string", "ansi_c_string", "number", "string_content", "heredoc_start", "heredoc_end", "heredoc_content",
-  "test_operator", "regex", "extglob_pattern", "file_descriptor", "special_variable_name", "variable_name", "simple_expansion",
+  "word",
+  "raw_string",
+  "ansi_c_string",
+  "number",
+  "string_content",
+  "heredoc_start",
+  "heredoc_end",
+  "heredoc_content",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
+  "file_descriptor",
+  "special_variable_name",
+  "variable_name",
+  "simple_expansion",
 ])
 /** Commands that set shell variables from data (whose value bash may later evaluate as arithmetic code). */
 const ASSIGNING = new Set(["read", "mapfile", "readarray", "printf", "getopts", "declare", "typeset", "local", "export", "readonly", "let"])
 const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/
 /** Reserved words: tree-sitter recovers from misplaced ones (`sudo if x; then rm y; fi`) by reading them as program names. */
-const RESERVED = new Set(["if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "in", "function", "select", "{", "}", "[[", "]]", "!"])
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "case",
+  "esac",
+  "while",
+  "until",
+  "for",
+  "in",
+  "function",
+  "select",
+  "{",
+  "}",
+  "[[",
+  "]]",
+  "!",
+])
 
 export class BashWalker {
   readonly result: ParsedCommandLine = { commands: [], redirects: [], unknown: [] }
@@ -51,7 +110,8 @@ export class BashWalker {
     } finally {
       tree.delete()
     }
-    if (this.assigns && this.arithmeticOnVariable) this.notUnderstood("arithmetic on a variable this line sets: bash may run its value as code", text)
+    if (this.assigns && this.arithmeticOnVariable)
+      this.notUnderstood("arithmetic on a variable this line sets: bash may run its value as code", text)
     return this.result
   }
 
@@ -71,7 +131,10 @@ export class BashWalker {
     if (!node.isNamed) return
     const type = node.type
     if (LEAVES.has(type)) {
-      if (this.arithmeticDepth > 0 && (type === "variable_name" || type === "simple_expansion" || (type === "word" && /^[A-Za-z_]/.test(node.text))))
+      if (
+        this.arithmeticDepth > 0 &&
+        (type === "variable_name" || type === "simple_expansion" || (type === "word" && /^[A-Za-z_]/.test(node.text)))
+      )
         this.arithmeticOnVariable = true
       return
     }
@@ -126,12 +189,14 @@ export class BashWalker {
   /** tree-sitter ends a word at `#` (`a#b`) where the shell does not: a comment must start a word. */
   private comment(node: Node, src: string): void {
     const before = src[node.startIndex - 1]
-    if (before !== undefined && !/[\s;&|()<>]/.test(before)) this.notUnderstood("a # inside a word, which the shell does not read as a comment", node.text)
+    if (before !== undefined && !/[\s;&|()<>]/.test(before))
+      this.notUnderstood("a # inside a word, which the shell does not read as a comment", node.text)
   }
 
   private expansion(node: Node, src: string): void {
     const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type)
-    if (operators.includes("!") && operators.indexOf("!") === 1) this.notUnderstood("an indirect expansion ${!name}, which can run code through array subscripts", node.text)
+    if (operators.includes("!") && operators.indexOf("!") === 1)
+      this.notUnderstood("an indirect expansion ${!name}, which can run code through array subscripts", node.text)
     if (operators.includes("@") && node.children.some((c) => c?.type === "P" || (c?.text === "P" && !c.isNamed)))
       this.notUnderstood("a prompt expansion ${name@P}, which runs command substitutions in the value", node.text)
     // ${x:offset:length} evaluates its offsets as arithmetic.
@@ -197,7 +262,10 @@ export class BashWalker {
       } else if (child.type === "file_redirect") this.redirect(child, src, command)
       else if (child.type === "heredoc_redirect" || child.type === "herestring_redirect") {
         this.visit(child, src)
-        command.redirects.push({ operator: child.type === "heredoc_redirect" ? "<<" : "<<<", kind: child.type === "heredoc_redirect" ? "heredoc" : "herestring" })
+        command.redirects.push({
+          operator: child.type === "heredoc_redirect" ? "<<" : "<<<",
+          kind: child.type === "heredoc_redirect" ? "heredoc" : "herestring",
+        })
       } else if (field === "name" || field === "argument" || !child.isNamed) {
         argNodes.push(child)
         this.visit(child.type === "command_name" ? (child.firstChild ?? child) : child, src)
@@ -208,7 +276,11 @@ export class BashWalker {
     if (command.words.length === 0) return
     const name = command.words[0]!
     if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
-    if (RESERVED.has(name.text)) return this.notUnderstood(`the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`, command.source)
+    if (RESERVED.has(name.text))
+      return this.notUnderstood(
+        `the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`,
+        command.source,
+      )
     const program = programName(name.text)
     if (program === "let") this.arithmeticOnVariable ||= command.words.slice(1).some((w) => /[A-Za-z_]/.test(w.text))
     if (ASSIGNING.has(program)) this.assigns = true
@@ -239,7 +311,8 @@ export class BashWalker {
       this.result.commands.push(wrapped)
       const innerName = inner.words[0]
       if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
-      else if (innerName && RESERVED.has(innerName.text)) this.notUnderstood(`${inner.via} is given the shell keyword "${innerName.text}" as its program`, command.source)
+      else if (innerName && RESERVED.has(innerName.text))
+        this.notUnderstood(`${inner.via} is given the shell keyword "${innerName.text}" as its program`, command.source)
       else this.unwrapInto(wrapped, level + 1)
     }
   }

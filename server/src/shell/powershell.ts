@@ -28,7 +28,13 @@ function collect(node: Node, out: PowerShellCommand[]): void {
   if (node.type === "command") {
     const name = node.childForFieldName("command_name")?.text
     const elements = node.childForFieldName("command_elements")
-    if (name) out.push({ name, args: elements ? elements.namedChildren.filter((c): c is Node => c !== null && c.type !== "command_argument_sep").map(argument) : [] })
+    if (name)
+      out.push({
+        name,
+        args: elements
+          ? elements.namedChildren.filter((c): c is Node => c !== null && c.type !== "command_argument_sep").map(argument)
+          : [],
+      })
   }
   for (const child of node.namedChildren) if (child) collect(child, out)
 }

@@ -45,7 +45,25 @@ const WRAPPERS: Record<string, OptionSpec> = {
   exec: { withValue: ["-a"], transparent: true },
   coproc: { withValue: [], transparent: false },
   xargs: {
-    withValue: ["-a", "-d", "-E", "-I", "-L", "-n", "-P", "-s", "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
+    withValue: [
+      "-a",
+      "-d",
+      "-E",
+      "-I",
+      "-L",
+      "-n",
+      "-P",
+      "-s",
+      "--arg-file",
+      "--delimiter",
+      "--eof",
+      "--replace",
+      "--max-lines",
+      "--max-args",
+      "--max-procs",
+      "--max-chars",
+      "--process-slot-var",
+    ],
     transparent: false,
   },
   flock: { withValue: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1, transparent: false },
@@ -54,7 +72,22 @@ const WRAPPERS: Record<string, OptionSpec> = {
 
 /** Shells whose `-c` script is bash syntax (parsed); other shells' scripts are not understood. */
 const BASH_LIKE = new Set(["sh", "bash", "dash", "ash", "rbash", "posh"])
-const OTHER_SHELLS = new Set(["zsh", "ksh", "mksh", "ksh93", "fish", "csh", "tcsh", "busybox", "yash", "elvish", "nu", "xonsh", "pwsh", "powershell"])
+const OTHER_SHELLS = new Set([
+  "zsh",
+  "ksh",
+  "mksh",
+  "ksh93",
+  "fish",
+  "csh",
+  "tcsh",
+  "busybox",
+  "yash",
+  "elvish",
+  "nu",
+  "xonsh",
+  "pwsh",
+  "powershell",
+])
 
 /** The program's base name (`/usr/bin/sudo` → `sudo`). */
 export function programName(word: string): string {
@@ -79,7 +112,8 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
 }
 
 function scriptOf(words: readonly ShellWord[], via: string, text: string): Unwrapped {
-  if (!words.every((w) => w.static)) return { transparent: false, commands: [], scripts: [], unknown: `${via} runs a text decided at run time` }
+  if (!words.every((w) => w.static))
+    return { transparent: false, commands: [], scripts: [], unknown: `${via} runs a text decided at run time` }
   return { transparent: false, commands: [], scripts: [{ text, via }] }
 }
 
@@ -101,7 +135,8 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
       const split = inline !== undefined ? [{ text: inline, static: true }] : args.slice(i + 1, i + 2)
       return { ...scriptOf([...split, ...rest], "env -S", [...split, ...rest].map((w) => w.text).join(" ")), transparent: true }
     }
-    if ((name === "su" || name === "flock") && (text === "-c" || text === "--command")) return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
+    if ((name === "su" || name === "flock") && (text === "-c" || text === "--command"))
+      return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
       assignments.push(text)
       continue
@@ -114,7 +149,8 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
     break
   }
   // /usr/bin/time -o FILE writes its report to FILE: then it is no longer a harmless wrapper.
-  if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text))) out.transparent = false
+  if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text)))
+    out.transparent = false
   i += Math.min(spec.operands ?? 0, args.length - i)
   const rest = args.slice(i)
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
@@ -134,7 +170,8 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
     if (/^[-+][A-Za-z]+$/.test(text) && text.includes("c") && text.startsWith("-")) {
       const script = args[i + 1]
       if (!script) return { transparent: false, commands: [], scripts: [], unknown: `${name} ${text} without a script` }
-      if (OTHER_SHELLS.has(name)) return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
+      if (OTHER_SHELLS.has(name))
+        return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
       return scriptOf([script], `${name} -c`, script.text)
     }
     if (text.startsWith("-") || text.startsWith("+")) continue

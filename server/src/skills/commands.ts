@@ -35,7 +35,11 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
   const home = options.home ?? process.env.HOME ?? homedir()
   const byName = new Map<string, SlashCommand>()
   const scans = [
-    ...options.workspaceFolders.map((folder) => ({ dir: join(folder, ".roo", "commands"), source: "workspace" as const, confineTo: folder })),
+    ...options.workspaceFolders.map((folder) => ({
+      dir: join(folder, ".roo", "commands"),
+      source: "workspace" as const,
+      confineTo: folder,
+    })),
     { dir: join(home, ".roo", "commands"), source: "global" as const, confineTo: undefined },
   ]
   for (const scan of scans) {
@@ -45,7 +49,12 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
       if (byName.has(name)) continue
       const path = join(scan.dir, file)
       if (!NAME.test(name)) {
-        logSkipped(options.log, "Slash command", path, "its name must be letters, digits, dots, dashes and underscores, starting with a letter or digit")
+        logSkipped(
+          options.log,
+          "Slash command",
+          path,
+          "its name must be letters, digits, dots, dashes and underscores, starting with a letter or digit",
+        )
         continue
       }
       const read = await readMarkdown(path, scan.confineTo)
@@ -56,7 +65,14 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
       const location = scan.source === "workspace" ? displayPath(options.workspaceFolders, path) : `~/${relative(home, path)}`
       const description = stringField(read.parsed.data, "description")
       const argumentHint = stringField(read.parsed.data, "argument-hint")
-      byName.set(name, { name, source: scan.source, path, location, ...(description ? { description } : {}), ...(argumentHint ? { argumentHint } : {}) })
+      byName.set(name, {
+        name,
+        source: scan.source,
+        path,
+        location,
+        ...(description ? { description } : {}),
+        ...(argumentHint ? { argumentHint } : {}),
+      })
     }
   }
   for (const builtin of BUILTIN_COMMANDS) {

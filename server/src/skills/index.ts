@@ -1,4 +1,11 @@
 export { splitFrontmatter, type Frontmatter } from "./frontmatter"
 export { discoverSkills, skillsForMode, readSkillBody, type Skill, type DiscoveryOptions } from "./skills"
-export { discoverCommands, readCommandBody, parseSlashInvocation, renderCommand, type SlashCommand, type CommandDiscoveryOptions } from "./commands"
+export {
+  discoverCommands,
+  readCommandBody,
+  parseSlashInvocation,
+  renderCommand,
+  type SlashCommand,
+  type CommandDiscoveryOptions,
+} from "./commands"
 export { BUILTIN_COMMANDS } from "./builtin-commands"

@@ -86,7 +86,12 @@ async function skillDirs(workspaceFolders: readonly string[], home: string): Pro
   return dirs
 }
 
-async function loadSkill(scan: ScanDir & { mode?: string }, folderName: string, options: DiscoveryOptions, home: string): Promise<Skill | undefined> {
+async function loadSkill(
+  scan: ScanDir & { mode?: string },
+  folderName: string,
+  options: DiscoveryOptions,
+  home: string,
+): Promise<Skill | undefined> {
   const path = join(scan.dir, folderName, "SKILL.md")
   const skip = (reason: string) => void logSkipped(options.log, "Skill", path, reason)
   const read = await readMarkdown(path, scan.confineTo)

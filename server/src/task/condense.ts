@@ -55,7 +55,12 @@ export async function maybeCondense(rt: TaskRuntime, env: CondenseEnv): Promise<
     summary = undefined
   }
   if (summary) {
-    rt.record({ type: "condensed", method: "summary", keepFrom, prefix: `The task: ${task}\n\nSummary of the conversation so far (older messages were condensed to fit the context window):\n${summary}` })
+    rt.record({
+      type: "condensed",
+      method: "summary",
+      keepFrom,
+      prefix: `The task: ${task}\n\nSummary of the conversation so far (older messages were condensed to fit the context window):\n${summary}`,
+    })
     rt.progress(`Condensed ${cut - offset} older messages into a summary to fit the context window.`)
   } else {
     const half = cutIndex(view, Math.floor(view.length / 2))

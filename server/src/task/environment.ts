@@ -50,7 +50,10 @@ export async function environmentDetails(
   if (options.firstTurn && options.folder) {
     const listing = await workspaceOverview(options.folder, options.workspaceFolders, FIRST_TURN_ENTRIES)
     const names = listing.entries.map((e) => `${show(e.path)}${e.isDirectory ? "/" : ""}`)
-    if (names.length) lines.push(`Workspace files${listing.truncated ? ` (first ${names.length}, breadth-first; list_files shows more)` : ""}: ${names.join(", ")}`)
+    if (names.length)
+      lines.push(
+        `Workspace files${listing.truncated ? ` (first ${names.length}, breadth-first; list_files shows more)` : ""}: ${names.join(", ")}`,
+      )
   }
   if (port) {
     const open = port.openFiles().slice(0, MAX_OPEN).map(show).join(", ")
@@ -68,7 +71,9 @@ export async function environmentDetails(
     }
     const edited = [...new Set(port.takeUserEdits())]
     if (edited.length)
-      lines.push(`Changed by the user since your last turn: ${edited.slice(0, MAX_EDITED).map(show).join(", ")}${edited.length > MAX_EDITED ? ` and ${edited.length - MAX_EDITED} more` : ""}`)
+      lines.push(
+        `Changed by the user since your last turn: ${edited.slice(0, MAX_EDITED).map(show).join(", ")}${edited.length > MAX_EDITED ? ` and ${edited.length - MAX_EDITED} more` : ""}`,
+      )
   }
   return lines.length ? `${ENVIRONMENT_OPEN}\n${lines.join("\n")}\n</environment>` : undefined
 }

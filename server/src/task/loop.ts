@@ -83,7 +83,10 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
     }
   } catch (error) {
     if (signal.aborted) return
-    const message = error instanceof ModelError ? error.message : `The task stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`
+    const message =
+      error instanceof ModelError
+        ? error.message
+        : `The task stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`
     rt.emit({ kind: "error", message })
     rt.setStatus("failed", message)
   }
@@ -103,7 +106,12 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     modes: env.modes.list(),
     toolNames: tools.map((t) => t.name),
     system: systemInfo(rt, env),
-    custom: await loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
+    custom: await loadCustomInstructions(
+      rt.state.folder || undefined,
+      mode.slug,
+      settings.prompt.customInstructions,
+      mode.customInstructions,
+    ),
     skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
   })
   await maybeCondense(rt, {
@@ -125,7 +133,9 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   rt.progress(`Waiting for ${choice.model} (${choice.profile ? `profile ${choice.profile}, ` : ""}request ${rt.state.usage.requests + 1})`)
   const acc = newAccumulator()
   try {
-    await streamTurn(provider, { model: choice.model, maxTokens: choice.maxTokens, system, messages, tools }, signal, acc, (u) => rt.emit(u))
+    await streamTurn(provider, { model: choice.model, maxTokens: choice.maxTokens, system, messages, tools }, signal, acc, (u) =>
+      rt.emit(u),
+    )
   } catch (error) {
     if (signal.aborted) return keepInterrupted(rt, acc)
     if (isContextOverflow(error) && !rt.overflowRetried && acc.text === "" && acc.calls.length === 0) {
@@ -179,12 +189,20 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
  */
 async function addEnvironment(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   const firstTurn = !rt.state.messages.some((m) => m.role === "assistant")
-  const details = await environmentDetails(env.environment, rt.environment, { folder: rt.state.folder || (env.workspaceFolders()[0] ?? ""), workspaceFolders: env.workspaceFolders(), firstTurn })
+  const details = await environmentDetails(env.environment, rt.environment, {
+    folder: rt.state.folder || (env.workspaceFolders()[0] ?? ""),
+    workspaceFolders: env.workspaceFolders(),
+    firstTurn,
+  })
   if (details) rt.addMessage({ role: "user", content: [{ type: "text", text: details }] })
 }
 
 function isContextOverflow(error: unknown): boolean {
-  return error instanceof ModelError && error.code === "badRequest" && /prompt is too long|context (window|length)|too many tokens/i.test(error.message)
+  return (
+    error instanceof ModelError &&
+    error.code === "badRequest" &&
+    /prompt is too long|context (window|length)|too many tokens/i.test(error.message)
+  )
 }
 
 /** A cancelled reply keeps its text and finished calls; the calls are answered as interrupted. */
@@ -205,7 +223,10 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
   else if (costUsd !== undefined && rt.state.usage.costUsd >= rt.costCheckpointUsd + costUsd)
     question = `This task has cost about $${rt.state.usage.costUsd.toFixed(2)} (agent.limits.costUsd = ${costUsd}). Continue?`
   if (!question) return "ok"
-  const answer = await env.ask.ask({ taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true }, signal)
+  const answer = await env.ask.ask(
+    { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
+    signal,
+  )
   if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"
   rt.requestsSinceCheck = 0
   rt.costCheckpointUsd = rt.state.usage.costUsd
@@ -214,7 +235,9 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 
 /** What arrived while the model worked: the user's messages, and commands left running that have ended. */
 function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
-  const fromUser = rt.queued.splice(0).map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+  const fromUser = rt.queued
+    .splice(0)
+    .map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
   return [...fromUser, ...ended]
 }
@@ -224,7 +247,10 @@ function withTodos(messages: ModelMessage[], todos: Todo[]): ModelMessage[] {
   if (todos.length === 0 || messages.length === 0) return messages
   const last = messages[messages.length - 1]!
   if (last.role !== "user") return messages
-  const note: ModelContentBlock = { type: "text", text: `Current todo list ([x] done, [-] in progress, [ ] pending):\n${formatTodoList(todos)}` }
+  const note: ModelContentBlock = {
+    type: "text",
+    text: `Current todo list ([x] done, [-] in progress, [ ] pending):\n${formatTodoList(todos)}`,
+  }
   return [...messages.slice(0, -1), { role: "user", content: [...last.content, note] }]
 }
 
@@ -233,7 +259,8 @@ function modeOf(rt: TaskRuntime, env: LoopEnv): ModeConfig {
 }
 
 function systemInfo(rt: TaskRuntime, env: LoopEnv) {
-  const shell = process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : (env.settings().terminal.shell === "bash" ? "/bin/bash" : "/bin/sh")
+  const shell =
+    process.platform === "win32" ? (process.env.COMSPEC ?? "cmd.exe") : env.settings().terminal.shell === "bash" ? "/bin/bash" : "/bin/sh"
   const folders = env.workspaceFolders()
   return {
     os: `${osType()} ${release()}`,

@@ -46,7 +46,7 @@ export function forRequest(messages: readonly ModelMessage[]): ModelMessage[] {
     const ids = message.content.filter((b) => b.type === "toolUse").map((b) => (b as { id: string }).id)
     if (ids.length === 0) continue
     let next = out[i + 1]
-    if (!next || next.role !== "user") {
+    if (next?.role !== "user") {
       next = { role: "user", content: [] }
       out.splice(i + 1, 0, next)
     }

@@ -34,7 +34,11 @@ export function modelForMode(settings: Settings, mode: string): ModelChoice {
   const sameProvider = provider === settings.provider
   const model = profile?.model ?? (sameProvider ? settings.model : undefined)
   if (!model)
-    throw new ModelError(`The profile "${name}" switches to the ${provider} provider but names no model: set agent.profiles.${name}.model.`, "config", false)
+    throw new ModelError(
+      `The profile "${name}" switches to the ${provider} provider but names no model: set agent.profiles.${name}.model.`,
+      "config",
+      false,
+    )
   const where = name === undefined ? "agent.contextWindow" : `agent.profiles.${name}.contextWindow (or agent.contextWindow)`
   const contextWindow = profile?.contextWindow ?? settings.contextWindow ?? contextWindowFor(model, provider)
   if (contextWindow === undefined)

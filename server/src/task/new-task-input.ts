@@ -35,7 +35,10 @@ export function withContext(text: string, context: ParamsOf<"newTask">["context"
     // LSP ranges end exclusively: a selection of whole lines ends at character 0 of the line after it.
     const last = range ? (range.end.character === 0 && range.end.line > range.start.line ? range.end.line - 1 : range.end.line) : 0
     if (range && doc) {
-      const lines = doc.text.split("\n").slice(range.start.line, last + 1).join("\n")
+      const lines = doc.text
+        .split("\n")
+        .slice(range.start.line, last + 1)
+        .join("\n")
       parts.push(`Selection in ${path} (lines ${range.start.line + 1}-${last + 1}):\n\`\`\`\n${lines}\n\`\`\``)
     } else parts.push(range ? `See ${path}, lines ${range.start.line + 1}-${last + 1}.` : `See ${path}.`)
   }

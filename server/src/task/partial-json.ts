@@ -31,7 +31,7 @@ export function parsePartialJson(text: string): unknown {
     let body = escaped ? text.slice(0, -1) : text
     const partialEscape = /\\u[0-9a-fA-F]{0,3}$/.exec(body)
     if (partialEscape) body = body.slice(0, partialEscape.index)
-    const value = tryParse(body + '"' + close(stack))
+    const value = tryParse(`${body}"${close(stack)}`)
     if (value !== undefined) return value
   } else {
     const value = tryParse(text.replace(/[\s,:]*$/, "") + close(stack))

@@ -23,4 +23,13 @@ export type TaskRecord =
    */
   | { type: "rewound"; at: string; keepMessages: number }
   /** Cumulative usage of the task so far. */
-  | { type: "usage"; at: string; inputTokens: number; outputTokens: number; cacheReadTokens: number; cacheWriteTokens: number; costUsd: number; requests: number }
+  | {
+      type: "usage"
+      at: string
+      inputTokens: number
+      outputTokens: number
+      cacheReadTokens: number
+      cacheWriteTokens: number
+      costUsd: number
+      requests: number
+    }

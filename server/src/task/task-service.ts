@@ -195,7 +195,14 @@ class Service implements TaskService {
   private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
     const taskId = newTaskId()
     const rt = new TaskRuntime(new TaskState(taskId), this.store, (id, update) => this.emit(id, update))
-    rt.record({ type: "created", taskId, title: input.title, mode: input.mode, folder: input.folder, ...(input.parentId ? { parentId: input.parentId } : {}) })
+    rt.record({
+      type: "created",
+      taskId,
+      title: input.title,
+      mode: input.mode,
+      folder: input.folder,
+      ...(input.parentId ? { parentId: input.parentId } : {}),
+    })
     rt.record({ type: "status", status: "running" })
     this.runtimes.set(taskId, rt)
     rt.emit({ kind: "status", status: "running" })
@@ -237,7 +244,9 @@ class Service implements TaskService {
         if (rt.loop === loop) rt.loop = undefined
         this.settleSubtask(rt)
         this.retire(rt)
-        void this.browsers.close(rt.taskId).catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
+        void this.browsers
+          .close(rt.taskId)
+          .catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
       })
     rt.loop = loop
   }
@@ -304,7 +313,13 @@ class Service implements TaskService {
     rt.emit({ kind: "todos", todos })
   }
 
-  private startSubtask(parent: TaskRuntime, mode: string, message: string, todos: Todo[] | undefined, signal: AbortSignal): Promise<string> {
+  private startSubtask(
+    parent: TaskRuntime,
+    mode: string,
+    message: string,
+    todos: Todo[] | undefined,
+    signal: AbortSignal,
+  ): Promise<string> {
     this.requireMode(mode)
     const child = this.create({ text: message, mode, folder: parent.state.folder, title: titleOf(message), parentId: parent.taskId })
     child.addMessage(userText(message))
@@ -329,7 +344,12 @@ class Service implements TaskService {
     const waiter = this.subtaskWaiters.get(child.taskId)
     if (!waiter) return
     if (child.state.status === "completed") waiter.resolve(child.completedResult ?? "")
-    else waiter.reject(new Error(`The subtask ${child.taskId} ended ${child.state.status}${child.state.statusMessage ? `: ${child.state.statusMessage}` : ""}.`))
+    else
+      waiter.reject(
+        new Error(
+          `The subtask ${child.taskId} ended ${child.state.status}${child.state.statusMessage ? `: ${child.state.statusMessage}` : ""}.`,
+        ),
+      )
   }
 
   // ---- helpers --------------------------------------------------------------------------
@@ -349,7 +369,13 @@ class Service implements TaskService {
     return createToolPipeline({
       settings: this.deps.settings,
       modes: this.modes,
-      availability: () => ({ settings: this.deps.settings(), workspaceFolders: this.deps.workspaceFolders(), mcpServerNames: [], hasCodebaseIndex: false, hasBrowser: false }),
+      availability: () => ({
+        settings: this.deps.settings(),
+        workspaceFolders: this.deps.workspaceFolders(),
+        mcpServerNames: [],
+        hasCodebaseIndex: false,
+        hasBrowser: false,
+      }),
       ...this.deps.pipelineOptions,
     })
   }
@@ -409,7 +435,13 @@ class Service implements TaskService {
 
   private requireMode(mode: string): void {
     if (!this.modes.get(mode))
-      throw new TaskRequestError(`Unknown mode "${mode}". The modes are: ${this.modes.list().map((m) => m.slug).join(", ")}.`, "invalid")
+      throw new TaskRequestError(
+        `Unknown mode "${mode}". The modes are: ${this.modes
+          .list()
+          .map((m) => m.slug)
+          .join(", ")}.`,
+        "invalid",
+      )
   }
 
   /** At most one task works per workspace folder (a subtask works in place of its paused parent). */

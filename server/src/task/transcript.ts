@@ -25,7 +25,8 @@ export function transcriptOf(state: TaskState): TranscriptEntry[] {
       } else if (block.type === "toolResult") {
         const call = callsById.get(block.toolUseId)
         const firstText = block.content.find((part) => part.type === "text") as { text: string } | undefined
-        if (call) call.result = { isError: block.isError, summary: state.summaries.get(block.toolUseId) ?? firstLine(firstText?.text ?? "") }
+        if (call)
+          call.result = { isError: block.isError, summary: state.summaries.get(block.toolUseId) ?? firstLine(firstText?.text ?? "") }
       }
     }
     if (!text && toolCalls.length === 0) return

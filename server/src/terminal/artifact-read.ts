@@ -55,12 +55,19 @@ export function searchPattern(pattern: string): { re: RE2 } | { error: string } 
       return { re: new RE2(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu") }
     }
     const detail = error instanceof Error ? error.message : String(error)
-    return { error: `The search pattern /${pattern}/ uses syntax the RE2 engine cannot run (${detail}). Lookahead, lookbehind and backreferences are not supported; use a plain pattern (e.g. alternatives with |), or search twice.` }
+    return {
+      error: `The search pattern /${pattern}/ uses syntax the RE2 engine cannot run (${detail}). Lookahead, lookbehind and backreferences are not supported; use a plain pattern (e.g. alternatives with |), or search twice.`,
+    }
   }
 }
 
 /** Lines matching `pattern` (a case-insensitive RE2 regex; see searchPattern), or why the pattern cannot run. */
-export async function searchArtifact(path: string, pattern: string, maxLines: number, maxLineChars = 500): Promise<ArtifactMatches | { error: string }> {
+export async function searchArtifact(
+  path: string,
+  pattern: string,
+  maxLines: number,
+  maxLineChars = 500,
+): Promise<ArtifactMatches | { error: string }> {
   const compiled = searchPattern(pattern)
   if ("error" in compiled) return compiled
   const re = compiled.re

@@ -55,7 +55,8 @@ export function pruneStaleDirs(parent: string, before: number): void {
     if (!name.startsWith(DIR_PREFIX)) continue
     try {
       const info = lstatSync(join(parent, name))
-      if (info.isDirectory() && info.uid === process.getuid?.() && info.mtimeMs < before) rmSync(join(parent, name), { recursive: true, force: true })
+      if (info.isDirectory() && info.uid === process.getuid?.() && info.mtimeMs < before)
+        rmSync(join(parent, name), { recursive: true, force: true })
     } catch {
       // Gone already, or not ours to delete.
     }

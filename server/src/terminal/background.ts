@@ -51,7 +51,8 @@ export class BackgroundCommands {
 
   /** Kills the background commands of a task (cancel), or of every task (shutdown). */
   kill(taskId?: string): void {
-    for (const entry of this.entries.values()) if ((taskId === undefined || entry.taskId === taskId) && !entry.outcome) entry.run.kill("cancel")
+    for (const entry of this.entries.values())
+      if ((taskId === undefined || entry.taskId === taskId) && !entry.outcome) entry.run.kill("cancel")
   }
 }
 

@@ -15,7 +15,7 @@ export const applyDiff = defineTool({
   group: "edit",
   params: z.object({
     path: z.string().describe("Path of the file to modify, relative to the workspace root"),
-    diff: z.string().describe("One or more SEARCH/REPLACE blocks:\n" + BLOCK_FORMAT),
+    diff: z.string().describe(`One or more SEARCH/REPLACE blocks:\n${BLOCK_FORMAT}`),
   }),
   description,
   available: () => true,
@@ -28,8 +28,13 @@ export const applyDiff = defineTool({
     const result = applySearchReplaceBlocks(target.before!, parsed.blocks, { fuzzyThreshold: ctx.settings.diff.fuzzyThreshold })
     const total = parsed.blocks.length
     if (result.applied.length === 0) {
-      const header = total === 1 ? `The edit to ${target.shown} was not applied; the file is unchanged.` : `None of the ${total} blocks could be applied to ${target.shown}; the file is unchanged.`
-      return { result: editFailure(`${header}\n\n${result.failed.map((f) => f.message).join("\n\n")}`, `apply_diff failed: ${target.shown}`) }
+      const header =
+        total === 1
+          ? `The edit to ${target.shown} was not applied; the file is unchanged.`
+          : `None of the ${total} blocks could be applied to ${target.shown}; the file is unchanged.`
+      return {
+        result: editFailure(`${header}\n\n${result.failed.map((f) => f.message).join("\n\n")}`, `apply_diff failed: ${target.shown}`),
+      }
     }
     const notes: string[] = []
     const fuzzy = result.applied.filter((b) => b.match !== "exact")

@@ -35,14 +35,22 @@ export const applyPatch = defineTool({
     const steps: Step[] = []
     for (const operation of parsed.operations) {
       const step = await planStep(ctx, operation)
-      if ("failure" in step) return { result: { ...step.failure, content: [{ type: "text", text: `${textOf(step.failure)}\nNo file was changed.` }] } }
+      if ("failure" in step)
+        return { result: { ...step.failure, content: [{ type: "text", text: `${textOf(step.failure)}\nNo file was changed.` }] } }
       steps.push(step)
     }
     // Each step is planned against the files as they are now, so one file may appear only once.
     const seen = new Map<string, string>()
     for (const step of steps)
-      for (const t of step.op === "write" && step.from && step.from.absPath !== step.target.absPath ? [step.from, step.target] : [step.target]) {
-        if (seen.has(t.absPath)) return { result: editFailure(`The patch touches ${t.shown} more than once. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`) }
+      for (const t of step.op === "write" && step.from && step.from.absPath !== step.target.absPath
+        ? [step.from, step.target]
+        : [step.target]) {
+        if (seen.has(t.absPath))
+          return {
+            result: editFailure(
+              `The patch touches ${t.shown} more than once. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`,
+            ),
+          }
         seen.set(t.absPath, t.shown)
       }
     const single = steps.length === 1 && steps[0]!.op === "write" && !steps[0]!.from ? steps[0] : undefined
@@ -51,7 +59,9 @@ export const applyPatch = defineTool({
         subject: {
           kind: "write",
           paths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.shown, s.target.shown] : [s.target.shown])))],
-          realPaths: [...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.realPath, s.target.realPath] : [s.target.realPath])))],
+          realPaths: [
+            ...new Set(steps.flatMap((s) => (s.op === "write" && s.from ? [s.from.realPath, s.target.realPath] : [s.target.realPath]))),
+          ],
         },
         title: `Apply patch (${steps.length} file${steps.length === 1 ? "" : "s"})`,
         detail: steps.map((s) => s.label).join("\n"),
@@ -66,11 +76,17 @@ export const applyPatch = defineTool({
           if (typeof outcome !== "string") {
             const before = done.length ? `Applied before the failure:\n${done.join("\n")}\n` : "No file was changed.\n"
             const rest = steps.slice(steps.indexOf(step) + 1)
-            return editFailure(`${outcome.failure}\n${before}${rest.length ? `Not attempted: ${rest.map((s) => s.target.shown).join(", ")}.` : ""}`, `apply_patch failed at ${step.target.shown}`)
+            return editFailure(
+              `${outcome.failure}\n${before}${rest.length ? `Not attempted: ${rest.map((s) => s.target.shown).join(", ")}.` : ""}`,
+              `apply_patch failed at ${step.target.shown}`,
+            )
           }
           done.push(outcome)
         }
-        const note = single?.op === "write" && edited !== undefined && edited !== single.text ? `\n${userEditNote(single.target.shown, single.text, edited)}` : ""
+        const note =
+          single?.op === "write" && edited !== undefined && edited !== single.text
+            ? `\n${userEditNote(single.target.shown, single.text, edited)}`
+            : ""
         return textResult(done.join("\n") + note, `apply_patch: ${steps.length} file${steps.length === 1 ? "" : "s"} changed`)
       },
     }
@@ -81,20 +97,48 @@ async function planStep(ctx: ToolContext, operation: PatchOperation): Promise<St
   if (operation.type === "add") {
     const target = await loadEditTarget(ctx, operation.path, false)
     if (isFailure(target)) return target
-    if (target.before !== undefined) return { failure: editFailure(`*** Add File: ${target.shown} already exists. Use "*** Update File:" to change it, or "*** Delete File:" first.`) }
-    return { op: "write", target, text: operation.content, label: `add ${target.shown}`, diff: fileDiff(target.shown, undefined, operation.content) }
+    if (target.before !== undefined)
+      return {
+        failure: editFailure(
+          `*** Add File: ${target.shown} already exists. Use "*** Update File:" to change it, or "*** Delete File:" first.`,
+        ),
+      }
+    return {
+      op: "write",
+      target,
+      text: operation.content,
+      label: `add ${target.shown}`,
+      diff: fileDiff(target.shown, undefined, operation.content),
+    }
   }
   const target = await loadEditTarget(ctx, operation.path, true)
   if (isFailure(target)) return target
-  if (operation.type === "delete") return { op: "delete", target, label: `delete ${target.shown}`, diff: fileDiff(target.shown, target.before, undefined) }
-  const applied = operation.hunks.length ? applyPatchHunks(target.shown, target.before!, operation.hunks) : { ok: true as const, text: target.before! }
+  if (operation.type === "delete")
+    return { op: "delete", target, label: `delete ${target.shown}`, diff: fileDiff(target.shown, target.before, undefined) }
+  const applied = operation.hunks.length
+    ? applyPatchHunks(target.shown, target.before!, operation.hunks)
+    : { ok: true as const, text: target.before! }
   if (!applied.ok) return { failure: editFailure(applied.error) }
-  if (!operation.moveTo) return { op: "write", target, text: applied.text, label: `update ${target.shown}`, diff: fileDiff(target.shown, target.before, applied.text) }
+  if (!operation.moveTo)
+    return {
+      op: "write",
+      target,
+      text: applied.text,
+      label: `update ${target.shown}`,
+      diff: fileDiff(target.shown, target.before, applied.text),
+    }
   const destination = await loadEditTarget(ctx, operation.moveTo, false)
   if (isFailure(destination)) return destination
   if (destination.before !== undefined && destination.absPath !== target.absPath)
     return { failure: editFailure(`*** Move to: ${destination.shown} already exists. Move to a new path, or delete that file first.`) }
-  return { op: "write", target: destination, text: applied.text, from: target, label: `move ${target.shown} → ${destination.shown}`, diff: fileDiff(destination.shown, target.before, applied.text) }
+  return {
+    op: "write",
+    target: destination,
+    text: applied.text,
+    from: target,
+    label: `move ${target.shown} → ${destination.shown}`,
+    diff: fileDiff(destination.shown, target.before, applied.text),
+  }
 }
 
 /** Runs one step: the result line for the model, or why it failed. */
@@ -110,7 +154,9 @@ async function runStep(ctx: ToolContext, step: Step, editedText: string | undefi
   let moved = ""
   if (step.from && step.from.absPath !== step.target.absPath) {
     await deleteFile(step.from.absPath)
-    const open = ctx.editor.openDocument(step.from.absPath) ? ` ${step.from.shown} is still open in the editor: that buffer can be closed.` : ""
+    const open = ctx.editor.openDocument(step.from.absPath)
+      ? ` ${step.from.shown} is still open in the editor: that buffer can be closed.`
+      : ""
     moved = `Moved ${step.from.shown} to ${step.target.shown}.${open} `
   }
   return `${moved}${changeLine(step.target, text, editedText === undefined && !step.from ? step.diff : undefined)} ${outcome.message}`

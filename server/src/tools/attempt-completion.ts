@@ -8,7 +8,10 @@ export const attemptCompletion = defineTool({
   name: "attempt_completion",
   group: "always",
   params: z.object({
-    result: z.string().min(1, "result must describe what was accomplished").describe("What was accomplished, in a few sentences or a short list."),
+    result: z
+      .string()
+      .min(1, "result must describe what was accomplished")
+      .describe("What was accomplished, in a few sentences or a short list."),
   }),
   description,
   available: () => true,

@@ -102,10 +102,16 @@ function noApproval(title: string) {
 async function launch(url: string, source: BrowserSource, ctx: ToolContext): Promise<ToolResult> {
   let session: BrowserSession
   try {
-    session = await ctx.browsers.open(ctx.taskId, { source, viewport: viewportOf(ctx), checkUrl: (u) => fileUrlRefusal(u, ctx) }, ctx.signal)
+    session = await ctx.browsers.open(
+      ctx.taskId,
+      { source, viewport: viewportOf(ctx), checkUrl: (u) => fileUrlRefusal(u, ctx) },
+      ctx.signal,
+    )
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
-    return errorResult(`The browser could not be started: ${why}\nCheck agent.browser.executablePath / agent.browser.remoteUrl, or continue without the browser.`)
+    return errorResult(
+      `The browser could not be started: ${why}\nCheck agent.browser.executablePath / agent.browser.remoteUrl, or continue without the browser.`,
+    )
   }
   return stepResult("launch", () => session.navigate(url), ctx)
 }
@@ -183,10 +189,16 @@ function checkLaunchUrl(given: string, ctx: ToolContext): CheckedUrl {
   try {
     url = new URL(text)
   } catch {
-    return { ok: false, message: `"${text}" is not a URL. Give a full URL with its scheme, e.g. "http://localhost:3000" or "https://example.com".` }
+    return {
+      ok: false,
+      message: `"${text}" is not a URL. Give a full URL with its scheme, e.g. "http://localhost:3000" or "https://example.com".`,
+    }
   }
   if (!["http:", "https:", "file:"].includes(url.protocol) && url.href !== "about:blank") {
-    return { ok: false, message: `"${text}" has scheme ${url.protocol} (did you mean http://${text}?). browser_action opens http://, https:// and file:// URLs.` }
+    return {
+      ok: false,
+      message: `"${text}" has scheme ${url.protocol} (did you mean http://${text}?). browser_action opens http://, https:// and file:// URLs.`,
+    }
   }
   const refusal = fileUrlRefusal(url.href, ctx)
   return refusal ? { ok: false, message: refusal } : { ok: true, url: url.href }

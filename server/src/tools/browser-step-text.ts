@@ -9,6 +9,9 @@ export function formatStep(step: BrowserStep): string {
   if (step.console.length) lines.push("Console messages since the previous action:", ...step.console)
   else lines.push("No console messages since the previous action.")
   if (step.errors.length) lines.push("", "Page errors:", ...step.errors)
-  lines.push("", `Screenshot of the ${step.viewport.width}x${step.viewport.height} viewport attached (coordinates for click/hover are in these pixels).`)
+  lines.push(
+    "",
+    `Screenshot of the ${step.viewport.width}x${step.viewport.height} viewport attached (coordinates for click/hover are in these pixels).`,
+  )
   return lines.join("\n")
 }

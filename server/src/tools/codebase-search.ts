@@ -7,7 +7,10 @@ import { containingRoot, displayPath } from "../workspace/sandbox"
 import { defineTool, errorResult, textResult } from "./tool"
 
 const params = z.object({
-  query: z.string().min(1).describe("What you are looking for, in natural language or with the names you expect (e.g. 'where are API keys redacted from logs')"),
+  query: z
+    .string()
+    .min(1)
+    .describe("What you are looking for, in natural language or with the names you expect (e.g. 'where are API keys redacted from logs')"),
   path: z.string().optional().describe("Folder to search in, relative to the workspace root (default: the whole workspace)"),
 })
 
@@ -30,18 +33,34 @@ export const codebaseSearch = defineTool({
   async prepare({ query, path }, ctx) {
     const indexes = ctx.codebaseIndexes ?? []
     if (indexes.length === 0) {
-      return { result: errorResult("codebase_search has no index for this workspace (agent.codebaseIndex.enabled is off, or no folder is open). Use search_files with a regex, or list_code_definition_names, instead.") }
+      return {
+        result: errorResult(
+          "codebase_search has no index for this workspace (agent.codebaseIndex.enabled is off, or no folder is open). Use search_files with a regex, or list_code_definition_names, instead.",
+        ),
+      }
     }
     let within: string | undefined
     let where = "the workspace"
     if (path !== undefined && path.trim() !== "" && path.trim() !== ".") {
       const guarded = guardPath(ctx, path, "read")
       if (!guarded.ok) return { result: errorResult(guarded.message) }
-      if (!guarded.root) return { result: errorResult(`Path "${path}" is outside the workspace; the codebase index covers the workspace folders only. Leave path out, or give a folder inside the workspace.`) }
+      if (!guarded.root)
+        return {
+          result: errorResult(
+            `Path "${path}" is outside the workspace; the codebase index covers the workspace folders only. Leave path out, or give a folder inside the workspace.`,
+          ),
+        }
       where = displayPath(ctx.workspaceFolders, guarded.absPath)
       const info = await statOrProblem(guarded.absPath, where)
       // A file is accepted too: its own chunks only.
-      if ("kind" in info && info.kind !== "directory") return { result: errorResult(info.kind === "missing" ? `Folder not found: ${where}. Use list_files to see which folders exist, or leave path out.` : info.message) }
+      if ("kind" in info && info.kind !== "directory")
+        return {
+          result: errorResult(
+            info.kind === "missing"
+              ? `Folder not found: ${where}. Use list_files to see which folders exist, or leave path out.`
+              : info.message,
+          ),
+        }
       within = guarded.absPath
     }
     const targets = within ? indexes.filter((index) => containingRoot([index.root], within!)) : indexes
@@ -57,7 +76,11 @@ export const codebaseSearch = defineTool({
     const summary = `Searched ${where} for "${query}": ${hits.length} result${hits.length === 1 ? "" : "s"}`
     const result = textResult(text, summary)
     return {
-      preview: { subject: { kind: "read", paths: [where === "the workspace" ? "." : where] }, title: `Search ${where} for "${query}"`, detail: summary },
+      preview: {
+        subject: { kind: "read", paths: [where === "the workspace" ? "." : where] },
+        title: `Search ${where} for "${query}"`,
+        detail: summary,
+      },
       run: async () => result,
     }
   },
@@ -67,7 +90,10 @@ export const codebaseSearch = defineTool({
 export function formatResults(query: string, hits: CodeSearchHit[], show: (absPath: string) => string, notes: string[] = []): string {
   const head = notes.map((note) => `${note}\n`).join("")
   if (hits.length === 0) return `${head}No relevant code snippets found for the query: "${query}"`
-  const blocks = hits.map((hit) => `File path: ${show(hit.absPath)}\nScore: ${formatScore(hit.score)}\nLines: ${hit.startLine}-${hit.endLine}\nCode Chunk: ${hit.text}\n`)
+  const blocks = hits.map(
+    (hit) =>
+      `File path: ${show(hit.absPath)}\nScore: ${formatScore(hit.score)}\nLines: ${hit.startLine}-${hit.endLine}\nCode Chunk: ${hit.text}\n`,
+  )
   return `${head}Query: ${query}\nResults:\n\n${blocks.join("\n")}`
 }
 
@@ -75,4 +101,3 @@ export function formatResults(query: string, hits: CodeSearchHit[], show: (absPa
 function formatScore(score: number): string {
   return String(Number(score.toFixed(4)))
 }
-

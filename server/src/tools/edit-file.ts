@@ -27,11 +27,24 @@ export const editFile = defineTool({
     if (isFailure(target)) return { result: target.failure }
     if (creating) {
       if (target.before !== undefined)
-        return { result: editFailure(`${target.shown} already exists, so it cannot be created with an empty old_string. Give the text to replace in old_string, or use write_to_file to overwrite the whole file.`) }
+        return {
+          result: editFailure(
+            `${target.shown} already exists, so it cannot be created with an empty old_string. Give the text to replace in old_string, or use write_to_file to overwrite the whole file.`,
+          ),
+        }
       return prepareFileEdit(ctx, target, new_string, { tool: "edit_file" })
     }
-    const replaced = literalReplace(target.before!, old_string, new_string, { kind: "count", expected: expected_replacements ?? 1 }, target.shown)
+    const replaced = literalReplace(
+      target.before!,
+      old_string,
+      new_string,
+      { kind: "count", expected: expected_replacements ?? 1 },
+      target.shown,
+    )
     if (!replaced.ok) return { result: editFailure(replaced.error, `edit_file failed: ${target.shown}`) }
-    return prepareFileEdit(ctx, target, replaced.text, { tool: "edit_file", notes: replaced.count > 1 ? [`Replaced ${replaced.count} occurrences.`] : [] })
+    return prepareFileEdit(ctx, target, replaced.text, {
+      tool: "edit_file",
+      notes: replaced.count > 1 ? [`Replaced ${replaced.count} occurrences.`] : [],
+    })
   },
 })

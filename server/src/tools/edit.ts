@@ -19,10 +19,21 @@ export const edit = defineTool({
   available: () => true,
   touchedPaths: ({ file_path }) => [file_path],
   async prepare({ file_path, old_string, new_string, replace_all }, ctx) {
-    if (old_string === "") return { result: editFailure("old_string is empty. Give the exact text to replace; to create a file use write_to_file, to add lines use insert_content.") }
+    if (old_string === "")
+      return {
+        result: editFailure(
+          "old_string is empty. Give the exact text to replace; to create a file use write_to_file, to add lines use insert_content.",
+        ),
+      }
     const target = await loadEditTarget(ctx, file_path, true)
     if (isFailure(target)) return { result: target.failure }
-    const replaced = literalReplace(target.before!, old_string, new_string, replace_all ? { kind: "all" } : { kind: "unique", otherwise: "or set replace_all to true to change every occurrence" }, target.shown)
+    const replaced = literalReplace(
+      target.before!,
+      old_string,
+      new_string,
+      replace_all ? { kind: "all" } : { kind: "unique", otherwise: "or set replace_all to true to change every occurrence" },
+      target.shown,
+    )
     if (!replaced.ok) return { result: editFailure(replaced.error, `edit failed: ${target.shown}`) }
     const notes = replaced.count > 1 ? [`Replaced ${replaced.count} occurrences.`] : []
     return prepareFileEdit(ctx, target, replaced.text, { tool: "edit", notes })

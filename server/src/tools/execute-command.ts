@@ -43,9 +43,18 @@ export const executeCommand = defineTool({
     if (!where.ok) return { result: errorResult(where.message) }
     const shownCwd = displayPath(ctx.workspaceFolders, where.absPath)
     if (!statSync(where.absPath, { throwIfNoEntry: false })?.isDirectory()) {
-      return { result: errorResult(`The working directory ${shownCwd} does not exist or is not a directory. Use list_files to find the right one.`) }
+      return {
+        result: errorResult(
+          `The working directory ${shownCwd} does not exist or is not a directory. Use list_files to find the right one.`,
+        ),
+      }
     }
-    const blocked = await findIgnoredCommandPath(command, where.absPath, ctx.workspaceFolders, process.platform === "win32" ? "powershell" : "sh")
+    const blocked = await findIgnoredCommandPath(
+      command,
+      where.absPath,
+      ctx.workspaceFolders,
+      process.platform === "win32" ? "powershell" : "sh",
+    )
     if (blocked !== undefined) return { result: errorResult(rooIgnoreError(blocked)) }
     const writePaths = await commandWritePaths(command, where.absPath)
     return {
@@ -73,7 +82,11 @@ async function run(command: string, cwd: string, shownCwd: string, timeout: numb
     onOutput: (chunk) => {
       if (streamed > STREAM_LIMIT_BYTES) return
       streamed += chunk.length
-      ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk })
+      ctx.emit({
+        kind: "commandOutput",
+        callId: ctx.callId,
+        chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk,
+      })
     },
   })
   let timer: NodeJS.Timeout | undefined

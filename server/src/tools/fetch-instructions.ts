@@ -39,7 +39,8 @@ export const fetchInstructions = defineTool({
   params: z.object({
     task: z.enum(["create_mcp_server", "create_mode"]).describe("Which how-to to fetch"),
   }),
-  description: "Fetch detailed instructions for a task: create_mcp_server (write and register an MCP server) or create_mode (define a custom mode).",
+  description:
+    "Fetch detailed instructions for a task: create_mcp_server (write and register an MCP server) or create_mode (define a custom mode).",
   available: () => true,
   async prepare({ task }) {
     return { result: textResult(INSTRUCTIONS[task], `Instructions: ${task}`) }

@@ -21,7 +21,11 @@ export const insertContent = defineTool({
     const target = await loadEditTarget(ctx, path, false)
     if (isFailure(target)) return { result: target.failure }
     if (target.before === undefined && line > 1)
-      return { result: editFailure(`${target.shown} does not exist, so there is no line ${line}. Use line 0 or 1 to create it with this content, or check the path with list_files.`) }
+      return {
+        result: editFailure(
+          `${target.shown} does not exist, so there is no line ${line}. Use line 0 or 1 to create it with this content, or check the path with list_files.`,
+        ),
+      }
     const inserted = insertLines(target.before ?? "", line, content, target.shown)
     if (!inserted.ok) return { result: editFailure(inserted.error) }
     return prepareFileEdit(ctx, target, inserted.text, { tool: "insert_content" })

@@ -29,7 +29,9 @@ export const listFiles = defineTool({
     const shown = guarded.root ? displayPath(ctx.workspaceFolders, guarded.absPath) : guarded.absPath
     const info = await statOrProblem(guarded.absPath, shown)
     if ("kind" in info && info.kind !== "directory") {
-      return { result: errorResult(info.kind === "missing" ? `Directory not found: ${shown}. List its parent to see what exists.` : info.message) }
+      return {
+        result: errorResult(info.kind === "missing" ? `Directory not found: ${shown}. List its parent to see what exists.` : info.message),
+      }
     }
     if (!("kind" in info)) return { result: errorResult(`${shown} is a file, not a directory. Use read_file to read it.`) }
 
@@ -46,9 +48,7 @@ export const listFiles = defineTool({
     const notes: string[] = []
     if (lines.length === 0) notes.push(`${shown} is empty (or everything in it is ignored by .gitignore).`)
     if (listing.truncated) {
-      notes.push(
-        `(Listing cut at ${limit} entries, agent.files.listLimit. List a subfolder, or use search_files, to see the rest.)`,
-      )
+      notes.push(`(Listing cut at ${limit} entries, agent.files.listLimit. List a subfolder, or use search_files, to see the rest.)`)
     }
     if (listing.entries.some((e) => e.rooIgnored)) notes.push(`${LOCK} = blocked by .rooignore: it cannot be read or edited.`)
     const text = [...lines, ...(notes.length && lines.length ? [""] : []), ...notes].join("\n")

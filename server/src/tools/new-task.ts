@@ -10,7 +10,10 @@ export const newTask = defineTool({
   group: "always",
   params: z.object({
     mode: z.string().min(1).describe('Slug of the mode for the subtask, e.g. "code"'),
-    message: z.string().min(1, "message must give the subtask its instructions").describe("The subtask's instructions, with all the context it needs"),
+    message: z
+      .string()
+      .min(1, "message must give the subtask its instructions")
+      .describe("The subtask's instructions, with all the context it needs"),
     todos: z.string().optional().describe('Optional initial checklist for the subtask, one item per line: "[ ] step"'),
   }),
   description,
@@ -18,7 +21,9 @@ export const newTask = defineTool({
   async prepare({ mode, message, todos }, ctx) {
     const slugs = ctx.task.modeSlugs()
     if (!slugs.includes(mode))
-      return { result: errorResult(`Unknown mode "${mode}". The modes are: ${slugs.join(", ")}. Call new_task again with one of these slugs.`) }
+      return {
+        result: errorResult(`Unknown mode "${mode}". The modes are: ${slugs.join(", ")}. Call new_task again with one of these slugs.`),
+      }
     const todoList = todos === undefined ? undefined : parseTodoList(todos)
     return {
       preview: { subject: { kind: "subtask", mode }, title: `Start a subtask in ${mode} mode`, detail: message },

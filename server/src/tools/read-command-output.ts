@@ -45,19 +45,24 @@ export const readCommandOutput = defineTool({
 
 async function read(path: string, input: z.infer<typeof params>, background: BackgroundCommands): Promise<ToolResult> {
   const state = background.state(input.artifact_id)
-  const status = state === undefined ? "" : state === "running" ? " The command is still running." : ` The command has ended: ${describeOutcome(state)}.`
+  const status =
+    state === undefined ? "" : state === "running" ? " The command is still running." : ` The command has ended: ${describeOutcome(state)}.`
   if (input.search !== undefined) {
     const found = await searchArtifact(path, input.search, MAX_SEARCH_LINES)
     if ("error" in found) return errorResult(found.error)
     if (found.totalMatches === 0) return textResult(`No lines match /${input.search}/ in ${input.artifact_id}.${status}`)
-    const more = found.more ? `\n(Showing ${found.lines.length} of ${found.totalMatches} matching lines; make the pattern more specific.)` : ""
+    const more = found.more
+      ? `\n(Showing ${found.lines.length} of ${found.totalMatches} matching lines; make the pattern more specific.)`
+      : ""
     const text = `${found.totalMatches} lines match /${input.search}/ in ${input.artifact_id}.${status}\n\n${found.lines.map((l) => `${l.line} | ${l.text}`).join("\n")}${more}`
     return textResult(text, `${found.totalMatches} matching lines in ${input.artifact_id}`)
   }
   const window = await readArtifactWindow(path, input.offset ?? 0, input.limit ?? DEFAULT_LIMIT_BYTES)
   if (window.size === 0) return textResult(`The output ${input.artifact_id} is empty.${status}`)
   if (window.start >= window.size) {
-    return errorResult(`Offset ${input.offset} is past the end of ${input.artifact_id}, which has ${window.size} bytes. Use an offset below ${window.size}.${status}`)
+    return errorResult(
+      `Offset ${input.offset} is past the end of ${input.artifact_id}, which has ${window.size} bytes. Use an offset below ${window.size}.${status}`,
+    )
   }
   const rest = window.next < window.size ? ` To read on, call read_command_output with offset ${window.next}.` : ""
   const header = `Bytes ${window.start}-${window.next} of ${window.size} (${formatBytes(window.size)}) of ${input.artifact_id}.${status}${rest}`

@@ -21,9 +21,17 @@ const params = z.object({
   indentation: z
     .object({
       anchor_line: z.number().int().min(1).optional().describe("Line to build the block around (default: offset)"),
-      max_levels: z.number().int().min(0).optional().describe("Enclosing levels to climb from the anchor; 0 = the whole top-level block (default 0)"),
+      max_levels: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe("Enclosing levels to climb from the anchor; 0 = the whole top-level block (default 0)"),
       include_siblings: z.boolean().optional().describe("Also include the sibling blocks at the same level (default false)"),
-      include_header: z.boolean().optional().describe("Include comments above the block and the enclosing blocks' header lines (default true)"),
+      include_header: z
+        .boolean()
+        .optional()
+        .describe("Include comments above the block and the enclosing blocks' header lines (default true)"),
       max_lines: z.number().int().min(1).optional().describe("Hard cap on returned lines (default: limit)"),
     })
     .optional()
@@ -125,7 +133,14 @@ function formatSlice(slice: LineSlice, offset: number, limit: number, shown: str
   return textResult(`${header}${numbered.slice(0, shownCount).join("\n")}`, `Read ${shown} lines ${offset}-${last} of ${slice.totalLines}`)
 }
 
-async function readIndentation(input: Params, absPath: string, shown: string, ctx: ToolContext, offset: number, limit: number): Promise<ToolResult> {
+async function readIndentation(
+  input: Params,
+  absPath: string,
+  shown: string,
+  ctx: ToolContext,
+  offset: number,
+  limit: number,
+): Promise<ToolResult> {
   const file = await readTextFile(ctx, absPath, shown)
   if (file.kind !== "text") {
     const hint = file.kind === "tooLarge" ? " Use mode 'slice' with offset/limit for large files." : ""
@@ -136,7 +151,9 @@ async function readIndentation(input: Params, absPath: string, shown: string, ct
   const options = input.indentation ?? {}
   const anchor = options.anchor_line ?? offset
   if (anchor > lines.length) {
-    return errorResult(`anchor_line ${anchor} is past the end of ${shown}, which has ${lines.length} lines. Use a line from 1 to ${lines.length}.`)
+    return errorResult(
+      `anchor_line ${anchor} is past the end of ${shown}, which has ${lines.length} lines. Use a line from 1 to ${lines.length}.`,
+    )
   }
   const block = indentationBlock(lines, {
     anchorLine: anchor,

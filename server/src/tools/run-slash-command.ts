@@ -20,9 +20,11 @@ export const runSlashCommand = defineTool({
     const commands = await discoverCommands({ workspaceFolders: ctx.workspaceFolders })
     const found = commands.find((c) => c.name === name)
     const available = `Available commands: ${list(commands)}.`
-    if (!found) return { result: errorResult(`There is no slash command "${name}". ${available} Call run_slash_command with one of these names.`) }
+    if (!found)
+      return { result: errorResult(`There is no slash command "${name}". ${available} Call run_slash_command with one of these names.`) }
     const body = await readCommandBody(found)
-    if (body === undefined) return { result: errorResult(`The command "${name}" (${found.location}) could not be read any more. ${available}`) }
+    if (body === undefined)
+      return { result: errorResult(`The command "${name}" (${found.location}) could not be read any more. ${available}`) }
     return { result: textResult(renderCommand(found, body, args?.trim() ?? ""), `Slash command /${found.name}`) }
   },
 })

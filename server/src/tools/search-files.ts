@@ -31,7 +31,10 @@ export const searchFiles = defineTool({
     if (!guarded.ok) return { result: errorResult(guarded.message) }
     const shown = guarded.root ? displayPath(ctx.workspaceFolders, guarded.absPath) : guarded.absPath
     const info = await statOrProblem(guarded.absPath, shown)
-    if ("kind" in info && info.kind !== "directory") return { result: errorResult(info.kind === "missing" ? `Path not found: ${shown}. Use list_files to see what exists.` : info.message) }
+    if ("kind" in info && info.kind !== "directory")
+      return {
+        result: errorResult(info.kind === "missing" ? `Path not found: ${shown}. Use list_files to see what exists.` : info.message),
+      }
     const rg = locateRipgrep(ctx.settings.search.ripgrepPath)
     if (!rg.ok) return { result: errorResult(rg.message) }
 

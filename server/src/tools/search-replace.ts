@@ -18,10 +18,21 @@ export const searchReplace = defineTool({
   available: () => true,
   touchedPaths: ({ file_path }) => [file_path],
   async prepare({ file_path, old_string, new_string }, ctx) {
-    if (old_string === "") return { result: editFailure("old_string is empty. Give the exact text to replace (unique in the file); to create a file use write_to_file.") }
+    if (old_string === "")
+      return {
+        result: editFailure(
+          "old_string is empty. Give the exact text to replace (unique in the file); to create a file use write_to_file.",
+        ),
+      }
     const target = await loadEditTarget(ctx, file_path, true)
     if (isFailure(target)) return { result: target.failure }
-    const replaced = literalReplace(target.before!, old_string, new_string, { kind: "unique", otherwise: "or make one search_replace call per occurrence" }, target.shown)
+    const replaced = literalReplace(
+      target.before!,
+      old_string,
+      new_string,
+      { kind: "unique", otherwise: "or make one search_replace call per occurrence" },
+      target.shown,
+    )
     if (!replaced.ok) return { result: editFailure(replaced.error, `search_replace failed: ${target.shown}`) }
     return prepareFileEdit(ctx, target, replaced.text, { tool: "search_replace" })
   },

@@ -15,7 +15,11 @@ export const switchMode = defineTool({
   async prepare({ mode_slug, reason }, ctx) {
     const slugs = ctx.task.modeSlugs()
     if (!slugs.includes(mode_slug))
-      return { result: errorResult(`Unknown mode "${mode_slug}". The modes are: ${slugs.join(", ")}. Call switch_mode again with one of these slugs.`) }
+      return {
+        result: errorResult(
+          `Unknown mode "${mode_slug}". The modes are: ${slugs.join(", ")}. Call switch_mode again with one of these slugs.`,
+        ),
+      }
     if (mode_slug === ctx.task.mode) return { result: errorResult(`The task is already in "${mode_slug}" mode; continue with the task.`) }
     const from = ctx.task.mode
     return {

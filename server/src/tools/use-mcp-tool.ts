@@ -41,14 +41,19 @@ export const useMcpTool = defineTool({
     }
     const info = ctx.mcp.listTools().find((t) => t.server === server_name && t.name === tool_name)
     if (!info) {
-      const names = ctx.mcp.listTools().filter((t) => t.server === server_name).map((t) => t.name)
+      const names = ctx.mcp
+        .listTools()
+        .filter((t) => t.server === server_name)
+        .map((t) => t.name)
       return { result: errorResult(`MCP server "${server_name}" has no tool "${tool_name}". Its tools: ${names.join(", ") || "none"}.`) }
     }
     const parsed = argumentsSchema(info.inputSchema).safeParse(args)
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ")
       return {
-        result: errorResult(`Invalid arguments for MCP tool "${tool_name}" of "${server_name}": ${issues}. Expected arguments matching:\n${JSON.stringify(info.inputSchema)}`),
+        result: errorResult(
+          `Invalid arguments for MCP tool "${tool_name}" of "${server_name}": ${issues}. Expected arguments matching:\n${JSON.stringify(info.inputSchema)}`,
+        ),
       }
     }
     return mcpCallPrepared(ctx.mcp, server_name, tool_name, parsed.data, ctx.signal)

@@ -11,5 +11,8 @@ export async function workspaceOverview(
   limit: number,
 ): Promise<{ entries: { path: string; isDirectory: boolean }[]; truncated: boolean }> {
   const listing = await listDirectory(folder, { recursive: true, limit, workspaceFolders })
-  return { entries: listing.entries.filter((e) => !e.rooIgnored).map((e) => ({ path: e.absPath, isDirectory: e.isDirectory })), truncated: listing.truncated }
+  return {
+    entries: listing.entries.filter((e) => !e.rooIgnored).map((e) => ({ path: e.absPath, isDirectory: e.isDirectory })),
+    truncated: listing.truncated,
+  }
 }

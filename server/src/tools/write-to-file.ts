@@ -26,7 +26,9 @@ export const writeToFile = defineTool({
     const notes: string[] = []
     if (everyLineNumbered(text.replace(/\n$/, ""))) {
       text = stripLineNumbers(text)
-      notes.push("Note: every line started with a line number (`N | `), so those prefixes were removed. Do not include line numbers in content.")
+      notes.push(
+        "Note: every line started with a line number (`N | `), so those prefixes were removed. Do not include line numbers in content.",
+      )
     }
     // An existing CRLF file stays CRLF.
     if (target.before !== undefined) text = withEol(text, detectEol(target.before))

@@ -58,9 +58,11 @@ export async function writeFileAtomic(absPath: string, text: string, options: At
 
 /** The last look before the rename: the folder still resolves to itself and the target is no symlink. */
 async function assertUnchanged(absPath: string, dir: string, target: string): Promise<void> {
-  if ((await realpath(dir)) !== dir) throw new Error(`The folder of ${absPath} was replaced by a symbolic link after the edit was approved; it was not written.`)
+  if ((await realpath(dir)) !== dir)
+    throw new Error(`The folder of ${absPath} was replaced by a symbolic link after the edit was approved; it was not written.`)
   const now = await lstat(target).catch(() => undefined)
-  if (now && !now.isFile()) throw new Error(`${absPath} was replaced by a symbolic link or special file after the edit was approved; it was not written.`)
+  if (now && !now.isFile())
+    throw new Error(`${absPath} was replaced by a symbolic link or special file after the edit was approved; it was not written.`)
 }
 
 /** Removes a file (apply_patch's Delete File and the source of a Move to). Missing files are not an error. */

@@ -12,10 +12,46 @@ import { loadShellParser, parseShellLine } from "./shell-grammars"
 
 /** Commands whose arguments are files they print or scan. */
 export const FILE_READING_COMMANDS = new Set([
-  "cat", "tac", "nl", "head", "tail", "less", "more", "bat", "batcat", "view",
-  "grep", "egrep", "fgrep", "rg", "ag", "sed", "awk", "gawk", "mawk", "cut", "sort", "uniq", "wc", "strings",
-  "xxd", "od", "hexdump", "base64", "jq", "yq", "diff", "cmp", "md5sum", "sha1sum", "sha256sum",
-  "get-content", "gc", "type", "select-string", "sls",
+  "cat",
+  "tac",
+  "nl",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "bat",
+  "batcat",
+  "view",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "sed",
+  "awk",
+  "gawk",
+  "mawk",
+  "cut",
+  "sort",
+  "uniq",
+  "wc",
+  "strings",
+  "xxd",
+  "od",
+  "hexdump",
+  "base64",
+  "jq",
+  "yq",
+  "diff",
+  "cmp",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "get-content",
+  "gc",
+  "type",
+  "select-string",
+  "sls",
 ])
 
 /** Commands whose first operand is a pattern or a script, not a file. */
@@ -30,7 +66,12 @@ export type ShellDialect = "sh" | "powershell"
  * substitutions, wrapped commands such as `sudo cat x`), read by the one shell parser; input redirections
  * (`< file`) count for any command. PowerShell lines go through the PowerShell grammar.
  */
-export async function findIgnoredCommandPath(command: string, cwd: string, workspaceFolders: readonly string[], dialect: ShellDialect = "sh"): Promise<string | undefined> {
+export async function findIgnoredCommandPath(
+  command: string,
+  cwd: string,
+  workspaceFolders: readonly string[],
+  dialect: ShellDialect = "sh",
+): Promise<string | undefined> {
   const blocked = (arg: string) => {
     if (arg === "" || arg.startsWith("~") || arg.startsWith("$")) return false
     const abs = resolve(cwd, arg)
@@ -39,14 +80,19 @@ export async function findIgnoredCommandPath(command: string, cwd: string, works
   const parsers = await loadShellParser()
   if (dialect === "powershell") {
     for (const found of powershellCommands(parsers.powershell, command)) {
-      const hit = firstIgnoredArgument(found.name, found.args.filter((a) => a.static).map((a) => a.text), blocked)
+      const hit = firstIgnoredArgument(
+        found.name,
+        found.args.filter((a) => a.static).map((a) => a.text),
+        blocked,
+      )
       if (hit !== undefined) return hit
     }
     return undefined
   }
   const line = parseCommandLine(command)
   for (const redirect of line.redirects) {
-    if ((redirect.kind === "read" || redirect.kind === "readWrite") && redirect.target?.static && blocked(redirect.target.text)) return redirect.target.text
+    if ((redirect.kind === "read" || redirect.kind === "readWrite") && redirect.target?.static && blocked(redirect.target.text))
+      return redirect.target.text
   }
   for (const found of line.commands) {
     const argv = staticArgv(found)
@@ -59,7 +105,9 @@ export async function findIgnoredCommandPath(command: string, cwd: string, works
 
 /** The first file operand of a file-reading command that `blocked` refuses. */
 function firstIgnoredArgument(program: string, args: string[], blocked: (arg: string) => boolean): string | undefined {
-  const name = basename(program.replaceAll("\\", "/")).toLowerCase().replace(/\.exe$/, "")
+  const name = basename(program.replaceAll("\\", "/"))
+    .toLowerCase()
+    .replace(/\.exe$/, "")
   if (!FILE_READING_COMMANDS.has(name)) return undefined
   let skipPattern = PATTERN_FIRST.has(name)
   for (let i = 0; i < args.length; i++) {

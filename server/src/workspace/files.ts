@@ -110,9 +110,11 @@ export async function statOrProblem(
 ): Promise<{ size: number; isDirectory: false } | Extract<ReadTextResult, { kind: "missing" | "directory" | "error" }>> {
   try {
     const info = await stat(absPath)
-    if (info.isDirectory()) return { kind: "directory", message: `${shown} is a directory, not a file. Use list_files to see what it contains.` }
+    if (info.isDirectory())
+      return { kind: "directory", message: `${shown} is a directory, not a file. Use list_files to see what it contains.` }
     const kind = specialKind(info)
-    if (kind) return { kind: "error", message: `${shown} is ${kind}, not a regular file: the agent reads only regular files. Leave it alone.` }
+    if (kind)
+      return { kind: "error", message: `${shown} is ${kind}, not a regular file: the agent reads only regular files. Leave it alone.` }
     return { size: info.size, isDirectory: false }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code

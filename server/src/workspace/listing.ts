@@ -35,7 +35,10 @@ interface Rules {
   rules: Ignore
 }
 
-export async function listDirectory(dir: string, options: { recursive: boolean; limit: number; workspaceFolders: readonly string[] }): Promise<Listing> {
+export async function listDirectory(
+  dir: string,
+  options: { recursive: boolean; limit: number; workspaceFolders: readonly string[] },
+): Promise<Listing> {
   const entries: ListedEntry[] = []
   const queue: { dir: string; rules: Rules[] }[] = [{ dir, rules: ancestorRules(options.workspaceFolders, dir) }]
   while (queue.length > 0) {

@@ -38,7 +38,8 @@ export type ResolvedPath =
 export function resolvePath(ctx: SandboxContext, input: string, access: PathAccess): ResolvedPath {
   const folders = ctx.workspaceFolders.map((f) => resolve(f))
   const given = input.trim()
-  if (folders.length === 0) return { ok: false, message: "No workspace folder is open, so no path can be resolved. Open a folder in the editor first." }
+  if (folders.length === 0)
+    return { ok: false, message: "No workspace folder is open, so no path can be resolved. Open a folder in the editor first." }
   if (given === "") return { ok: false, message: `The path is empty. Give a path relative to the workspace root (${folders[0]}).` }
   const absPath = isAbsolute(given) ? resolve(given) : resolve(pickBase(folders, given), given)
   const root = containingRoot(folders, absPath)

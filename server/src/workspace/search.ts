@@ -33,9 +33,7 @@ export interface SearchFileResult {
   lines: SearchLine[]
 }
 
-export type SearchOutcome =
-  | { ok: true; files: SearchFileResult[]; matchCount: number; capped: boolean }
-  | { ok: false; message: string }
+export type SearchOutcome = { ok: true; files: SearchFileResult[]; matchCount: number; capped: boolean } | { ok: false; message: string }
 
 interface RgText {
   text?: string
@@ -102,10 +100,15 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
     })
     child.on("close", (code) => {
       // rg searches in parallel, so files come in no fixed order: sort them for a stable answer.
-      const kept = files.filter((f) => f.lines.some((l) => l.isMatch)).sort((a, b) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : 0))
+      const kept = files
+        .filter((f) => f.lines.some((l) => l.isMatch))
+        .sort((a, b) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : 0))
       if (capped || code === 0 || code === 1) return finish({ ok: true, files: kept, matchCount, capped })
       const detail = stderr.trim() || `ripgrep exited with code ${code}`
-      finish({ ok: false, message: `The search failed: ${detail}\nsearch_files takes a Rust regex (like JavaScript's, without look-around or backreferences).` })
+      finish({
+        ok: false,
+        message: `The search failed: ${detail}\nsearch_files takes a Rust regex (like JavaScript's, without look-around or backreferences).`,
+      })
     })
   })
 }

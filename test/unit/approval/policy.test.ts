@@ -8,7 +8,8 @@ import { defaultSettings, type Settings } from "../../../server/src/config/schem
 function decide(subject: ApprovalSubject, tweak: (s: Settings) => void = () => {}, remembered = new TaskApprovals()) {
   const settings = defaultSettings()
   tweak(settings)
-  return decideApproval("tool", subject, { settings, workspaceFolders: ["/ws"], remembered, protectedDirs: ["/home/u/.config/agent-lsp"] }).decision
+  return decideApproval("tool", subject, { settings, workspaceFolders: ["/ws"], remembered, protectedDirs: ["/home/u/.config/agent-lsp"] })
+    .decision
 }
 
 beforeAll(async () => {
@@ -35,7 +36,7 @@ describe("decideCommand", () => {
     ["if true; then rm -rf x; fi", "deny"],
     ["gitk", "ask"],
     ["./scripts/build.sh", "allow"],
-    ["ls && eval \"$X\"", "ask"],
+    ['ls && eval "$X"', "ask"],
     ["ls ${!ref}", "ask"],
     ['ls "${PS1@P}"', "ask"],
     ["", "ask"],
@@ -58,7 +59,7 @@ describe("decideCommand", () => {
     ["env A=1", "ask"],
     ["timeout 5 npm install", "ask"],
     ["bash -c 'git push'", "deny"],
-    ["sh -c \"echo \\\"$(rm x)\\\"\"", "deny"],
+    ['sh -c "echo \\"$(rm x)\\""', "deny"],
     ["eval 'r''m x'", "deny"],
     ["'r'm x", "deny"],
     ["r\\m x", "deny"],
@@ -177,7 +178,13 @@ describe("decideApproval", () => {
 })
 
 describe("decideApproval: redirections are writes", () => {
-  const command = (line: string, extra: Partial<Extract<ApprovalSubject, { kind: "command" }>> = {}): ApprovalSubject => ({ kind: "command", command: line, cwd: ".", absoluteCwd: "/ws", ...extra })
+  const command = (line: string, extra: Partial<Extract<ApprovalSubject, { kind: "command" }>> = {}): ApprovalSubject => ({
+    kind: "command",
+    command: line,
+    cwd: ".",
+    absoluteCwd: "/ws",
+    ...extra,
+  })
   const allowEcho = (s: Settings) => (s.terminal.allow = ["echo", "ls", "git status", "cat", "cd"])
   const writesToo = (s: Settings) => {
     allowEcho(s)
@@ -198,7 +205,17 @@ describe("decideApproval: redirections are writes", () => {
   })
 
   it("asks for protected targets, targets outside the workspace and targets it cannot name, whatever autoApprove.write says", () => {
-    for (const line of ["ls > .git/config", "ls > .vscode/settings.json", "echo x >> AGENTS.md", "ls > /etc/x", "ls > ../x", "ls > $(echo f)", "ls > $F", "ls > ~/.bashrc", "cd .git && echo x > config"]) {
+    for (const line of [
+      "ls > .git/config",
+      "ls > .vscode/settings.json",
+      "echo x >> AGENTS.md",
+      "ls > /etc/x",
+      "ls > ../x",
+      "ls > $(echo f)",
+      "ls > $F",
+      "ls > ~/.bashrc",
+      "cd .git && echo x > config",
+    ]) {
       expect(decide(command(line), writesToo), line).toBe("ask")
     }
     expect(decide(command("echo x > sub/config"), writesToo)).toBe("allow")
@@ -211,7 +228,12 @@ describe("decideApproval: redirections are writes", () => {
   it("offers to remember nothing when only the write needs asking", () => {
     const settings = defaultSettings()
     allowEcho(settings)
-    const decision = decideApproval("execute_command", command("echo hi > f"), { settings, workspaceFolders: ["/ws"], remembered: new TaskApprovals(), protectedDirs: [] })
+    const decision = decideApproval("execute_command", command("echo hi > f"), {
+      settings,
+      workspaceFolders: ["/ws"],
+      remembered: new TaskApprovals(),
+      protectedDirs: [],
+    })
     expect(decision).toMatchObject({ decision: "ask", rememberPrefixes: [] })
     expect(decision.reason).toMatch(/writes \/ws\/f through a redirection/)
   })

@@ -38,8 +38,14 @@ describe("protected paths", () => {
     const remembered = new TaskApprovals()
     remembered.allowTool("write_to_file")
     const context = { settings, workspaceFolders: folders, remembered, protectedDirs: userDirs }
-    expect(decideApproval("write_to_file", { kind: "write", paths: ["src/hook.ts"], realPaths: ["/ws/src/hook.ts"] }, context).decision).toBe("allow")
-    const viaLink = decideApproval("write_to_file", { kind: "write", paths: ["src/hook.ts"], realPaths: ["/ws/.git/hooks/pre-commit"] }, context)
+    expect(
+      decideApproval("write_to_file", { kind: "write", paths: ["src/hook.ts"], realPaths: ["/ws/src/hook.ts"] }, context).decision,
+    ).toBe("allow")
+    const viaLink = decideApproval(
+      "write_to_file",
+      { kind: "write", paths: ["src/hook.ts"], realPaths: ["/ws/.git/hooks/pre-commit"] },
+      context,
+    )
     expect(viaLink.decision).toBe("ask")
     expect(viaLink.reason).toContain(".git/hooks/pre-commit is a protected file")
   })

@@ -29,7 +29,7 @@ function context(overrides: Parameters<typeof makeToolContext>[1] = {}) {
 
 function screenshot(result: ToolResult): { width: number; height: number } {
   const image = result.content.find((part) => part.type === "image")
-  if (!image || image.type !== "image") throw new Error(`no image in ${JSON.stringify(result.content.map((c) => c.type))}`)
+  if (image?.type !== "image") throw new Error(`no image in ${JSON.stringify(result.content.map((c) => c.type))}`)
   expect(image.mediaType).toBe("image/png")
   return pngSize(Buffer.from(image.base64, "base64"))
 }

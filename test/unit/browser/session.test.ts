@@ -25,7 +25,9 @@ describe("BrowserSession", () => {
       const loaded = await session.navigate(page.hangUrl)
       expect(pngSize(loaded.png)).toEqual({ width: 400, height: 300 })
       const started = Date.now()
-      await expect(session.click({ x: 100, y: 50 })).rejects.toThrow("the page did not respond to the click within 3 s (a script may be stuck)")
+      await expect(session.click({ x: 100, y: 50 })).rejects.toThrow(
+        "the page did not respond to the click within 3 s (a script may be stuck)",
+      )
       expect(Date.now() - started).toBeLessThan(6000)
     } finally {
       await session.close()

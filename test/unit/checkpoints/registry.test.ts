@@ -48,7 +48,9 @@ describe("CheckpointRegistry", () => {
     const checkpoint = (await registry.beforeTool({ taskId: "t1", folder: b.root, turn: 1, tool: "edit" }))!
     writeFileSync(b.path("b.txt"), "changed\n")
     expect(await registry.diff(checkpoint.id)).toContain("-b\n+changed")
-    expect(await registry.restore(checkpoint.id)).toEqual([{ path: b.path("b.txt"), relative: "b.txt", deleted: false, text: "b\n", binary: false }])
+    expect(await registry.restore(checkpoint.id)).toEqual([
+      { path: b.path("b.txt"), relative: "b.txt", deleted: false, text: "b\n", binary: false },
+    ])
     expect(readFileSync(b.path("b.txt"), "utf8")).toBe("b\n")
     await expect(registry.restore("f".repeat(40))).rejects.toThrow(/no checkpoint/)
   })

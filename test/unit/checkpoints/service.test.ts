@@ -19,13 +19,18 @@ function tree(root: string, dir = ""): Map<string, string> {
 }
 
 function gitIn(cwd: string, ...args: string[]): string {
-  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "core.safecrlf=false", ...args], { cwd, encoding: "utf8" })
+  return execFileSync(
+    "git",
+    ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "core.safecrlf=false", ...args],
+    { cwd, encoding: "utf8" },
+  )
 }
 
 describe("CheckpointService", () => {
   let ws: TempWorkspace
   let state: TempWorkspace
-  const service = (maxFileBytes = 1024 * 1024) => new CheckpointService({ workspace: ws.root, stateDir: state.root, maxFileBytes: () => maxFileBytes })
+  const service = (maxFileBytes = 1024 * 1024) =>
+    new CheckpointService({ workspace: ws.root, stateDir: state.root, maxFileBytes: () => maxFileBytes })
   afterEach(async () => {
     await ws.cleanup()
     await state.cleanup()
@@ -80,7 +85,12 @@ describe("CheckpointService", () => {
     expect(restored.map((r) => `${r.deleted ? "-" : "+"}${r.relative}`).sort()).toEqual(
       ["+a.txt", "+b.bin", "+link-to-a", "+run.sh", "+src/crlf.ts", "+vendor/lib/lib.txt", "-out/third.txt"].sort(),
     )
-    expect(restored.find((r) => r.relative === "a.txt")).toMatchObject({ path: ws.path("a.txt"), deleted: false, text: "alpha\n", binary: false })
+    expect(restored.find((r) => r.relative === "a.txt")).toMatchObject({
+      path: ws.path("a.txt"),
+      deleted: false,
+      text: "alpha\n",
+      binary: false,
+    })
     expect(restored.find((r) => r.relative === "b.bin")).toMatchObject({ binary: true })
     expect(gitIn(ws.root, "status", "--porcelain")).toBe("")
     expect(gitIn(ws.path("vendor/lib"), "status", "--porcelain")).toBe("")
@@ -91,8 +101,20 @@ describe("CheckpointService", () => {
     writeFileSync(ws.path("big.dat"), Buffer.alloc(4096, 7))
     const checkpoints = service(1000)
     const first = await checkpoints.create({ taskId: "t1", turn: 1, label: "one" })
-    const files = execFileSync("git", [`--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", first.id], { encoding: "utf8" }).trim().split("\n")
-    expect(files.sort()).toEqual([".gitattributes", ".gitignore", "a.txt", "b.bin", "link-to-a", "run.sh", "src/crlf.ts", "vendor/lib/.gitignore", "vendor/lib/lib.txt"])
+    const files = execFileSync("git", [`--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", first.id], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+    expect(files.sort()).toEqual([
+      ".gitattributes",
+      ".gitignore",
+      "a.txt",
+      "b.bin",
+      "link-to-a",
+      "run.sh",
+      "src/crlf.ts",
+      "vendor/lib/.gitignore",
+      "vendor/lib/lib.txt",
+    ])
     writeFileSync(ws.path("big.dat"), Buffer.alloc(5000, 9))
     await checkpoints.restore(first.id)
     expect(readFileSync(ws.path("big.dat"))).toEqual(Buffer.alloc(5000, 9))
@@ -103,8 +125,20 @@ describe("CheckpointService", () => {
     writeFileSync(ws.path("src/huge.ts"), "x".repeat(2000))
     writeFileSync(ws.path(".gitignore"), "ignored/\n*.log\na.txt\n")
     const second = await checkpoints.create({ taskId: "t1", turn: 2, label: "two" })
-    const later = execFileSync("git", [`--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", second.id], { encoding: "utf8" }).trim().split("\n")
-    expect(later.sort()).toEqual([".gitattributes", ".gitignore", "b.bin", "link-to-a", "run.sh", "src/crlf.ts", "vendor/lib/.gitignore", "vendor/lib/lib.txt", "vendor/lib/other.txt"])
+    const later = execFileSync("git", [`--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", second.id], { encoding: "utf8" })
+      .trim()
+      .split("\n")
+    expect(later.sort()).toEqual([
+      ".gitattributes",
+      ".gitignore",
+      "b.bin",
+      "link-to-a",
+      "run.sh",
+      "src/crlf.ts",
+      "vendor/lib/.gitignore",
+      "vendor/lib/lib.txt",
+      "vendor/lib/other.txt",
+    ])
   })
 
   it("does not snapshot a state directory that lies inside the workspace", async () => {
@@ -125,7 +159,10 @@ describe("CheckpointService", () => {
     writeFileSync(ws.path("vendor/lib/lib.txt"), "library three\n")
     const three = await checkpoints.create({ taskId: "t1", turn: 2, callId: "c9", label: "three" })
     const list = await checkpoints.list("t1")
-    expect(list.map((c) => [c.label, c.files])).toEqual([["one", []], ["three", ["a.txt", "vendor/lib/lib.txt"]]])
+    expect(list.map((c) => [c.label, c.files])).toEqual([
+      ["one", []],
+      ["three", ["a.txt", "vendor/lib/lib.txt"]],
+    ])
     expect(list[1]!.createdAt).toMatch(/^\d{4}-\d\d-\d\dT/)
 
     const between = await checkpoints.diff(one.id, three.id)

@@ -7,17 +7,32 @@ describe("agent/diagnostics in the editor clients", () => {
   it("VS Code answers with its own diagnostics per URI, severities counted from 1 and code objects unwrapped", () => {
     const byUri: Record<string, DiagnosticLike[]> = {
       "file:///w/a.ts": [
-        { range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } }, message: "Type 'string' is not assignable to type 'number'.", severity: 0, source: "ts", code: { value: 2322 } },
+        {
+          range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } },
+          message: "Type 'string' is not assignable to type 'number'.",
+          severity: 0,
+          source: "ts",
+          code: { value: 2322 },
+        },
         { range: { start: { line: 4, character: 0 }, end: { line: 4, character: 3 } }, message: "Unused.", severity: 3 },
       ],
     }
-    const api = { languages: { getDiagnostics: (uri: { toString(): string }) => byUri[uri.toString()] ?? [] }, Uri: { parse: (v: string) => ({ toString: () => v, fsPath: v.slice(7) }) } }
+    const api = {
+      languages: { getDiagnostics: (uri: { toString(): string }) => byUri[uri.toString()] ?? [] },
+      Uri: { parse: (v: string) => ({ toString: () => v, fsPath: v.slice(7) }) },
+    }
     expect(editorDiagnostics(api, { uris: ["file:///w/a.ts", "file:///w/b.ts"] })).toEqual({
       diagnostics: [
         {
           uri: "file:///w/a.ts",
           items: [
-            { range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } }, severity: 1, message: "Type 'string' is not assignable to type 'number'.", source: "ts", code: 2322 },
+            {
+              range: { start: { line: 0, character: 13 }, end: { line: 0, character: 18 } },
+              severity: 1,
+              message: "Type 'string' is not assignable to type 'number'.",
+              source: "ts",
+              code: 2322,
+            },
             { range: { start: { line: 4, character: 0 }, end: { line: 4, character: 3 } }, severity: 4, message: "Unused." },
           ],
         },
@@ -42,7 +57,9 @@ describe("agent/diagnostics in the editor clients", () => {
         { cwd: ws.root },
       )
       const { result } = run.observed!
-      expect(result.diagnostics[0].items).toEqual([{ range: { start: { line: 1, character: 2 }, end: { line: 1, character: 3 } }, severity: 2, message: "odd", source: "lint" }])
+      expect(result.diagnostics[0].items).toEqual([
+        { range: { start: { line: 1, character: 2 }, end: { line: 1, character: 3 } }, severity: 2, message: "odd", source: "lint" },
+      ])
       expect(result.diagnostics[1]).toEqual({ uri: run.observed!.other, items: [] })
     } finally {
       await ws.cleanup()

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { hasNvim, runNvim } from "../../e2e/nvim-runner"
@@ -226,7 +226,10 @@ describe("neovim plugin (real headless nvim, no server)", () => {
     expect(run.observed?.sent).toEqual([
       {
         method: "agent/newTask",
-        params: { text: "explain these lines", context: [{ uri, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } }] },
+        params: {
+          text: "explain these lines",
+          context: [{ uri, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } }],
+        },
       },
     ])
     expect(run.observed?.active).toBe("t7")

@@ -4,7 +4,14 @@ import type { ParamsOf } from "@agent-lsp/protocol"
 import { askFollowup, diffTarget, ProposedTexts, requestApproval } from "../../../clients/vscode/src/approvals"
 import { AgentCommands } from "../../../clients/vscode/src/commands"
 import { saveDocuments } from "../../../clients/vscode/src/save-documents"
-import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "../../../clients/vscode/src/startup"
+import {
+  agentCapabilities,
+  explicitSettings,
+  initializationSettings,
+  serverLaunch,
+  settingLeaves,
+  vscodeRipgrep,
+} from "../../../clients/vscode/src/startup"
 import { TaskState } from "../../../clients/vscode/src/task-state"
 import { OutputTranscript } from "../../../clients/vscode/src/transcript"
 import { FakeChannel, FakeClient, FakeVscode } from "./fake-vscode"
@@ -16,7 +23,17 @@ const options: ParamsOf<"requestApproval">["options"] = [
 ]
 
 function approval(extra: Partial<ParamsOf<"requestApproval">> = {}): ParamsOf<"requestApproval"> {
-  return { requestId: "a1", taskId: "t1", callId: "c1", tool: "execute_command", title: "Run a command", detail: "in /ws", command: "npm test", options, ...extra }
+  return {
+    requestId: "a1",
+    taskId: "t1",
+    callId: "c1",
+    tool: "execute_command",
+    title: "Run a command",
+    detail: "in /ws",
+    command: "npm test",
+    options,
+    ...extra,
+  }
 }
 
 describe("VS Code approvals", () => {
@@ -42,7 +59,10 @@ describe("VS Code approvals", () => {
     const fake = new FakeVscode()
     fake.modalAnswers.push("Reject")
     fake.inputAnswers.push("use vitest instead")
-    expect(await requestApproval(fake.api(), new ProposedTexts(), approval())).toEqual({ optionId: "o-reject", feedback: "use vitest instead" })
+    expect(await requestApproval(fake.api(), new ProposedTexts(), approval())).toEqual({
+      optionId: "o-reject",
+      feedback: "use vitest instead",
+    })
   })
 
   it("opens a diff of the file against the proposed text before asking about an edit", async () => {
@@ -56,7 +76,16 @@ describe("VS Code approvals", () => {
       return "Allow once"
     })
     const api = fake.api()
-    const answer = await requestApproval(api, proposed, approval({ tool: "apply_diff", command: undefined, diff: "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n", proposedText: "b\n" }))
+    const answer = await requestApproval(
+      api,
+      proposed,
+      approval({
+        tool: "apply_diff",
+        command: undefined,
+        diff: "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-a\n+b\n",
+        proposedText: "b\n",
+      }),
+    )
     expect(answer).toEqual({ optionId: "o-allow" })
     const [command, left, right, title] = fake.callsTo("executeCommand")[0] as [string, { fsPath: string }, { toString(): string }, string]
     expect(command).toBe("vscode.diff")
@@ -76,7 +105,12 @@ describe("VS Code approvals", () => {
 })
 
 describe("VS Code questions", () => {
-  const question: ParamsOf<"askFollowup"> = { requestId: "q1", taskId: "t1", question: "Which file?", suggestions: [{ text: "a.ts" }, { text: "plan first", mode: "architect" }] }
+  const question: ParamsOf<"askFollowup"> = {
+    requestId: "q1",
+    taskId: "t1",
+    question: "Which file?",
+    suggestions: [{ text: "a.ts" }, { text: "plan first", mode: "architect" }],
+  }
 
   it("answers with the suggestion picked", async () => {
     const fake = new FakeVscode()
@@ -110,7 +144,9 @@ describe("VS Code saveDocuments", () => {
     const dirty = fake.document("/ws/a.ts", true)
     const clean = fake.document("/ws/b.ts", false)
     fake.document("/ws/c.ts", true, false)
-    const result = await saveDocuments(fake.api(), { uris: ["file:///ws/a.ts", "file:///ws/b.ts", "file:///ws/c.ts", "file:///ws/closed.ts"] })
+    const result = await saveDocuments(fake.api(), {
+      uris: ["file:///ws/a.ts", "file:///ws/b.ts", "file:///ws/c.ts", "file:///ws/closed.ts"],
+    })
     expect(result).toEqual({ saved: ["file:///ws/a.ts", "file:///ws/b.ts"] })
     expect(dirty.saves).toBe(1)
     expect(clean.saves).toBe(0)
@@ -148,7 +184,9 @@ describe("VS Code commands", () => {
     expect(await commands.newTask()).toBe("t4")
     const [items] = fake.callsTo("showQuickPick")[0] as [{ label: string; detail?: string }[]]
     expect(items.map((i) => [i.label, i.detail])).toEqual([["/review", "Review a file"]])
-    expect(fake.callsTo("showInputBox")[1]).toEqual([{ prompt: "Arguments for /review (may be empty)", placeHolder: "<path>", ignoreFocusOut: true }])
+    expect(fake.callsTo("showInputBox")[1]).toEqual([
+      { prompt: "Arguments for /review (may be empty)", placeHolder: "<path>", ignoreFocusOut: true },
+    ])
     expect(client.requests).toEqual([
       { method: "agent/listCommands", params: {} },
       { method: "agent/newTask", params: { text: "/review src/app.js" } },
@@ -157,19 +195,30 @@ describe("VS Code commands", () => {
 
   it("sends ordinary text and unknown /words as typed, and nothing when the slash picker is dismissed", async () => {
     const fake = new FakeVscode()
-    const client = new FakeClient({ "agent/listCommands": { commands: [{ name: "init", source: "builtin" }] }, "agent/newTask": { taskId: "t5" } })
+    const client = new FakeClient({
+      "agent/listCommands": { commands: [{ name: "init", source: "builtin" }] },
+      "agent/newTask": { taskId: "t5" },
+    })
     const commands = new AgentCommands(fake.api(), client, new TaskState(), new OutputTranscript(new FakeChannel()))
     fake.inputAnswers.push("/etc/hosts is broken", "/zzz", "/")
     fake.pickAnswers.push(undefined)
     await commands.newTask()
     await commands.newTask()
     expect(await commands.newTask()).toBeUndefined()
-    expect(client.requests.filter((r) => r.method === "agent/newTask").map((r) => (r.params as { text: string }).text)).toEqual(["/etc/hosts is broken", "/zzz"])
+    expect(client.requests.filter((r) => r.method === "agent/newTask").map((r) => (r.params as { text: string }).text)).toEqual([
+      "/etc/hosts is broken",
+      "/zzz",
+    ])
   })
 
   it("sets the mode of the next task, not of a finished active task", async () => {
     const fake = new FakeVscode()
-    const client = new FakeClient({ "agent/listModes": { defaultMode: "code", modes: [{ slug: "architect", name: "Architect", description: "", groups: [], source: "builtin" }] } })
+    const client = new FakeClient({
+      "agent/listModes": {
+        defaultMode: "code",
+        modes: [{ slug: "architect", name: "Architect", description: "", groups: [], source: "builtin" }],
+      },
+    })
     const state = new TaskState()
     state.apply("t1", { kind: "status", status: "running" })
     state.apply("t1", { kind: "completed", result: "done" })
@@ -182,7 +231,13 @@ describe("VS Code commands", () => {
   it("sets the mode picked from the server's modes on the active task", async () => {
     const fake = new FakeVscode()
     const client = new FakeClient({
-      "agent/listModes": { defaultMode: "code", modes: [{ slug: "code", name: "Code", description: "", groups: [], source: "builtin" }, { slug: "architect", name: "Architect", description: "", groups: [], source: "builtin" }] },
+      "agent/listModes": {
+        defaultMode: "code",
+        modes: [
+          { slug: "code", name: "Code", description: "", groups: [], source: "builtin" },
+          { slug: "architect", name: "Architect", description: "", groups: [], source: "builtin" },
+        ],
+      },
     })
     const state = new TaskState()
     state.active = "t1"
@@ -228,14 +283,22 @@ describe("VS Code edits and questions as users see them", () => {
     let left: string | undefined
     let right: string | undefined
     fake.modalAnswers.push(() => {
-      const [, l, r] = fake.callsTo("executeCommand")[0] as [string, { toString(): string; fsPath: string }, { toString(): string; fsPath: string }]
+      const [, l, r] = fake.callsTo("executeCommand")[0] as [
+        string,
+        { toString(): string; fsPath: string },
+        { toString(): string; fsPath: string },
+      ]
       left = l.toString().startsWith("file:") ? `disk:${l.fsPath}` : proposed.get(l)
       right = proposed.get(r)
       expect(fake.tabs).toHaveLength(1)
       return "Allow once"
     })
     const diff = "--- /dev/null\n+++ b/src/new.ts\n@@ -0,0 +1,2 @@\n+export const a = 1\n+export const b = 2\n"
-    const answer = await requestApproval(fake.api(), proposed, approval({ tool: "write_to_file", command: undefined, diff, proposedText: "export const a = 1\nexport const b = 2\n" }))
+    const answer = await requestApproval(
+      fake.api(),
+      proposed,
+      approval({ tool: "write_to_file", command: undefined, diff, proposedText: "export const a = 1\nexport const b = 2\n" }),
+    )
     expect(answer).toEqual({ optionId: "o-allow" })
     expect(left).toBe("")
     expect(right).toBe("export const a = 1\nexport const b = 2\n")
@@ -248,7 +311,12 @@ describe("VS Code edits and questions as users see them", () => {
     const fake = new FakeVscode()
     const question = `Which of the three logging libraries should the new CLI flag use, given that ${"the server already has one ".repeat(4)}?`
     fake.modalAnswers.push("pino")
-    const answer = await askFollowup(fake.api(), new TaskState(), { requestId: "q1", taskId: "t1", question, suggestions: [{ text: "pino" }, { text: "winston" }] })
+    const answer = await askFollowup(fake.api(), new TaskState(), {
+      requestId: "q1",
+      taskId: "t1",
+      question,
+      suggestions: [{ text: "pino" }, { text: "winston" }],
+    })
     expect(answer).toEqual({ answer: "pino" })
     const [[, options, ...buttons]] = fake.callsTo("showWarningMessage") as [string, { modal: boolean; detail: string }, ...string[]][]
     expect(options).toEqual({ modal: true, detail: question })
@@ -261,7 +329,13 @@ describe("VS Code settings sent to the server", () => {
   const leaves = settingLeaves(JSON.parse(readFileSync(new URL("../../../clients/vscode/package.json", import.meta.url), "utf8")))
 
   it("reads the leaf settings and which are user-only from the manifest", () => {
-    expect(leaves).toEqual(expect.arrayContaining([{ key: "autoApprove.write", trusted: true }, { key: "modes.default", trusted: false }, { key: "contextWindow", trusted: false }]))
+    expect(leaves).toEqual(
+      expect.arrayContaining([
+        { key: "autoApprove.write", trusted: true },
+        { key: "modes.default", trusted: false },
+        { key: "contextWindow", trusted: false },
+      ]),
+    )
     expect(leaves.some((l) => l.key.startsWith("client."))).toBe(false)
   })
 
@@ -289,7 +363,13 @@ describe("VS Code settings sent to the server", () => {
 
 describe("VS Code start-up", () => {
   it("declares every agent capability", () => {
-    expect(agentCapabilities()).toEqual({ requestApproval: true, askFollowup: true, saveDocuments: true, taskUpdates: true, deferredAnswers: true })
+    expect(agentCapabilities()).toEqual({
+      requestApproval: true,
+      askFollowup: true,
+      saveDocuments: true,
+      taskUpdates: true,
+      deferredAnswers: true,
+    })
   })
 
   it("passes only user-level settings and VS Code's ripgrep in initializationOptions", () => {
@@ -348,6 +428,8 @@ describe("VS Code transcript channel", () => {
     t.update("t1", { kind: "toolResult", callId: "c", tool: "read_file", isError: false, summary: "3 lines" })
     t.update("t1", { kind: "todos", todos: [{ text: "x", status: "completed" }] })
     t.update("t1", { kind: "completed", result: "Done." })
-    expect(channel.text).toBe("\n=== task t1: do it\nReading\n> read_file a.ts [running]\n  ✓ 3 lines\ntodos: [x] x\n=== completed\nDone.\n")
+    expect(channel.text).toBe(
+      "\n=== task t1: do it\nReading\n> read_file a.ts [running]\n  ✓ 3 lines\ntodos: [x] x\n=== completed\nDone.\n",
+    )
   })
 })

@@ -25,7 +25,17 @@ describe("VS Code extension manifest", () => {
 
   it("scopes keys the server only trusts from user settings as machine settings", () => {
     const props = settingProperties()
-    for (const key of ["agent.baseUrl", "agent.terminal.allow", "agent.autoApprove.write", "agent.mcpServers", "agent.search.ripgrepPath", "agent.provider", "agent.model", "agent.profiles", "agent.modeProfiles"])
+    for (const key of [
+      "agent.baseUrl",
+      "agent.terminal.allow",
+      "agent.autoApprove.write",
+      "agent.mcpServers",
+      "agent.search.ripgrepPath",
+      "agent.provider",
+      "agent.model",
+      "agent.profiles",
+      "agent.modeProfiles",
+    ])
       expect(props[key], key).toMatchObject({ scope: "machine" })
     expect(props["agent.maxTokens"].scope).toBeUndefined()
   })
@@ -36,6 +46,8 @@ describe("VS Code extension manifest", () => {
     const source = await readFile(resolve(VSCODE, "src", "extension.ts"), "utf8")
     const registered = [...source.matchAll(/register\("(agentLsp\.[A-Za-z]+)"/g)].map((m) => m[1]).sort()
     expect(contributed).toEqual(registered)
-    expect(contributed).toEqual(expect.arrayContaining(["agentLsp.newTask", "agentLsp.sendMessage", "agentLsp.cancelTask", "agentLsp.setMode", "agentLsp.showTasks"]))
+    expect(contributed).toEqual(
+      expect.arrayContaining(["agentLsp.newTask", "agentLsp.sendMessage", "agentLsp.cancelTask", "agentLsp.setMode", "agentLsp.showTasks"]),
+    )
   })
 })

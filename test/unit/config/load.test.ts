@@ -76,14 +76,24 @@ describe("resolveSettings", () => {
     const workspace = resolveSettings([
       {
         source: "workspaceConfiguration",
-        value: { browser: { executablePath: "/tmp/evil", remoteUrl: "http://evil.example:9222", viewport: "1280x800" }, autoApprove: { browser: true } },
+        value: {
+          browser: { executablePath: "/tmp/evil", remoteUrl: "http://evil.example:9222", viewport: "1280x800" },
+          autoApprove: { browser: true },
+        },
       },
     ])
     expect(workspace.settings.browser).toEqual({ viewport: "1280x800" })
     expect(workspace.settings.autoApprove.browser).toBe(false)
-    expect(workspace.problems.map((p) => p.key).sort()).toEqual(["agent.autoApprove.browser", "agent.browser.executablePath", "agent.browser.remoteUrl"])
+    expect(workspace.problems.map((p) => p.key).sort()).toEqual([
+      "agent.autoApprove.browser",
+      "agent.browser.executablePath",
+      "agent.browser.remoteUrl",
+    ])
     const user = resolveSettings([
-      { source: "globalFile", value: { browser: { executablePath: "/usr/bin/chromium", remoteUrl: "http://127.0.0.1:9222" }, autoApprove: { browser: true } } },
+      {
+        source: "globalFile",
+        value: { browser: { executablePath: "/usr/bin/chromium", remoteUrl: "http://127.0.0.1:9222" }, autoApprove: { browser: true } },
+      },
     ])
     expect(user.settings.browser).toEqual({ executablePath: "/usr/bin/chromium", remoteUrl: "http://127.0.0.1:9222", viewport: "900x600" })
     expect(user.settings.autoApprove.browser).toBe(true)
@@ -91,14 +101,18 @@ describe("resolveSettings", () => {
   })
 
   it("takes trusted keys from initializationOptions", () => {
-    const { settings, problems } = resolveSettings([{ source: "initializationOptions", value: { baseUrl: "http://127.0.0.1:1234", terminal: { allow: ["npm test"] } } }])
+    const { settings, problems } = resolveSettings([
+      { source: "initializationOptions", value: { baseUrl: "http://127.0.0.1:1234", terminal: { allow: ["npm test"] } } },
+    ])
     expect(settings.baseUrl).toBe("http://127.0.0.1:1234")
     expect(settings.terminal.allow).toEqual(["npm test"])
     expect(problems).toEqual([])
   })
 
   it("reports an invalid value with its key and source and keeps the default", () => {
-    const { settings, problems } = resolveSettings([{ source: "initializationOptions", value: { maxTokens: -5, limits: { repeatedCalls: "x" }, model: "ok" } }])
+    const { settings, problems } = resolveSettings([
+      { source: "initializationOptions", value: { maxTokens: -5, limits: { repeatedCalls: "x" }, model: "ok" } },
+    ])
     expect(settings.maxTokens).toBe(8192)
     expect(settings.limits.repeatedCalls).toBe(3)
     expect(settings.model).toBe("ok")
@@ -131,7 +145,10 @@ describe("model profiles in settings", () => {
 
   it("accepts a mapping given before the profile it names in the same source", () => {
     const { settings, problems } = resolveSettings([
-      { source: "initializationOptions", value: { modeProfiles: { code: "local" }, profiles: { local: { provider: "openai", model: "qwen3" } } } },
+      {
+        source: "initializationOptions",
+        value: { modeProfiles: { code: "local" }, profiles: { local: { provider: "openai", model: "qwen3" } } },
+      },
     ])
     expect(problems).toEqual([])
     expect(settings.profiles.local).toEqual({ provider: "openai", model: "qwen3" })

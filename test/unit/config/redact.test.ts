@@ -7,7 +7,9 @@ describe("redactSecrets", () => {
     expect(redactSecrets("key=sk-ant-api03-secretvalue-XYZ in text", env)).toBe("key=[ANTHROPIC_API_KEY redacted] in text")
   })
   it("removes authorization and x-api-key header values", () => {
-    expect(redactSecrets('{"Authorization":"Bearer abc.def","x-api-key":"k123"}', {})).toBe('{"Authorization":"Bearer [redacted]","x-api-key":"[redacted]"}')
+    expect(redactSecrets('{"Authorization":"Bearer abc.def","x-api-key":"k123"}', {})).toBe(
+      '{"Authorization":"Bearer [redacted]","x-api-key":"[redacted]"}',
+    )
     expect(redactSecrets("authorization: Bearer tok123", {})).toBe("authorization: Bearer [redacted]")
   })
   it("removes anything shaped like an Anthropic key even when it is not the configured one", () => {
@@ -18,6 +20,8 @@ describe("redactSecrets", () => {
     expect(redactSecrets("sk-proj-abcdefghijkl and sk-or-v1-0123456789abcdef", {})).toBe("sk-proj-[redacted] and sk-or-v1-[redacted]")
   })
   it("leaves ordinary text alone", () => {
-    expect(redactSecrets("task t1: running: Waiting for the model (request 1)", env)).toBe("task t1: running: Waiting for the model (request 1)")
+    expect(redactSecrets("task t1: running: Waiting for the model (request 1)", env)).toBe(
+      "task t1: running: Waiting for the model (request 1)",
+    )
   })
 })

@@ -71,7 +71,17 @@ describe("the trust rule: a workspace can only tighten", () => {
   }
 
   it("lists every key DESIGN.md names as trusted-only", () => {
-    for (const key of ["baseUrl", "provider", "model", "profiles", "modeProfiles", "search.ripgrepPath", "log.file", "stateDir", "mcpServers"]) {
+    for (const key of [
+      "baseUrl",
+      "provider",
+      "model",
+      "profiles",
+      "modeProfiles",
+      "search.ripgrepPath",
+      "log.file",
+      "stateDir",
+      "mcpServers",
+    ]) {
       expect(TRUSTED_ONLY_KEYS).toContain(key)
     }
     for (const key of ["terminal.allow", "autoApprove", "browser.executablePath", "codebaseIndex.embedder", "codebaseIndex.qdrantUrl"]) {
@@ -96,7 +106,11 @@ describe("the trust rule: a workspace can only tighten", () => {
       { source: "globalFile", value: { limits: { requestsPerTask: 50 }, files: { maxReadBytes: 1000 }, approval: { timeoutSeconds: 30 } } },
       {
         source: "workspaceFile",
-        value: { limits: { requestsPerTask: 5000, consecutiveMistakes: 2 }, files: { maxReadBytes: 10_000_000, listLimit: 10 }, approval: { timeoutSeconds: 99999 } },
+        value: {
+          limits: { requestsPerTask: 5000, consecutiveMistakes: 2 },
+          files: { maxReadBytes: 10_000_000, listLimit: 10 },
+          approval: { timeoutSeconds: 99999 },
+        },
       },
     ])
     expect(settings.limits.requestsPerTask).toBe(50)
@@ -136,7 +150,10 @@ describe("the trust rule: a workspace can only tighten", () => {
     const d = defaultSettings()
     const { settings, problems } = resolveSettings([
       { source: "initializationOptions", value: { model: "mine", autoApprove: { write: true }, limits: { requestsPerTask: 500 } } },
-      { source: "workspaceConfiguration", value: { model: d.model, autoApprove: d.autoApprove, terminal: d.terminal, limits: { requestsPerTask: 200 }, mcpServers: {} } },
+      {
+        source: "workspaceConfiguration",
+        value: { model: d.model, autoApprove: d.autoApprove, terminal: d.terminal, limits: { requestsPerTask: 200 }, mcpServers: {} },
+      },
     ])
     expect(problems).toEqual([])
     expect(settings.model).toBe("mine")
@@ -146,7 +163,10 @@ describe("the trust rule: a workspace can only tighten", () => {
 
   it("builds settings whose maps cannot carry a prototype", () => {
     const { settings } = resolveSettings([
-      { source: "globalFile", value: JSON.parse('{"mcpServers": {"a": {"command": "x", "env": {"__proto__": {"polluted": "1"}}}}}') as unknown },
+      {
+        source: "globalFile",
+        value: JSON.parse('{"mcpServers": {"a": {"command": "x", "env": {"__proto__": {"polluted": "1"}}}}}') as unknown,
+      },
     ])
     const server = settings.mcpServers.a as { env?: Record<string, string> }
     expect((server.env as Record<string, unknown>).polluted).toBeUndefined()

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest"
 import { formatNewProblems, introducedProblems } from "../../../server/src/tools/edit-support/new-problems"
 import type { Problem } from "../../../server/src/tools/context"
 
-const p = (line: number, message: string, severity: Problem["severity"] = "error", code?: number): Problem => ({ line, column: 1, severity, message, source: "typescript", ...(code ? { code } : {}) })
+const p = (line: number, message: string, severity: Problem["severity"] = "error", code?: number): Problem => ({
+  line,
+  column: 1,
+  severity,
+  message,
+  source: "typescript",
+  ...(code ? { code } : {}),
+})
 
 describe("problems an edit introduced", () => {
   it("ignores a problem that was already there even though the edit moved it to another line", () => {

@@ -11,11 +11,37 @@ function ops(patch: string): PatchOperation[] {
 describe("parsePatch", () => {
   it("reads add, delete, update with move, and @@ hunks", () => {
     const operations = ops(
-      ["*** Begin Patch", "*** Add File: new.txt", "+hello", "+world", "*** Update File: src/app.py", "*** Move to: src/main.py", "@@ def greet():", "-print('Hi')", "+print('Hello')", "*** Delete File: old.txt", "*** End Patch"].join("\n"),
+      [
+        "*** Begin Patch",
+        "*** Add File: new.txt",
+        "+hello",
+        "+world",
+        "*** Update File: src/app.py",
+        "*** Move to: src/main.py",
+        "@@ def greet():",
+        "-print('Hi')",
+        "+print('Hello')",
+        "*** Delete File: old.txt",
+        "*** End Patch",
+      ].join("\n"),
     )
     expect(operations).toEqual([
       { type: "add", path: "new.txt", content: "hello\nworld\n" },
-      { type: "update", path: "src/app.py", moveTo: "src/main.py", hunks: [{ context: "def greet():", endOfFile: false, lines: [{ kind: "-", text: "print('Hi')" }, { kind: "+", text: "print('Hello')" }] }] },
+      {
+        type: "update",
+        path: "src/app.py",
+        moveTo: "src/main.py",
+        hunks: [
+          {
+            context: "def greet():",
+            endOfFile: false,
+            lines: [
+              { kind: "-", text: "print('Hi')" },
+              { kind: "+", text: "print('Hello')" },
+            ],
+          },
+        ],
+      },
       { type: "delete", path: "old.txt" },
     ])
     expect(patchPaths(operations)).toEqual(["new.txt", "src/app.py", "src/main.py", "old.txt"])

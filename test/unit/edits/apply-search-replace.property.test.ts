@@ -6,14 +6,27 @@ import { parseSearchReplaceBlocks } from "../../../server/src/edits/search-repla
 // Few distinct lines, so files repeat themselves and near-duplicates abound; markers appear as content.
 const line = fc.constantFrom("", "}", "  return x", "\treturn x", "foo()", "foo( )", "=======", "-------", "  if (a) {", "x = 1", "  x = 1")
 
-const escape = (l: string) => (/^(={7}|-{7}|<{7} SEARCH|>{7} REPLACE)$/.test(l) ? `\\${l}` : l)
+const escapeMarker = (l: string) => (/^(={7}|-{7}|<{7} SEARCH|>{7} REPLACE)$/.test(l) ? `\\${l}` : l)
 
 function toDiff(search: string[], replace: string[], startLine?: number): string {
-  return ["<<<<<<< SEARCH", ...(startLine ? [`:start_line:${startLine}`] : []), "-------", ...search.map(escape), "=======", ...replace.map(escape), ">>>>>>> REPLACE"].join("\n")
+  return [
+    "<<<<<<< SEARCH",
+    ...(startLine ? [`:start_line:${startLine}`] : []),
+    "-------",
+    ...search.map(escapeMarker),
+    "=======",
+    ...replace.map(escapeMarker),
+    ">>>>>>> REPLACE",
+  ].join("\n")
 }
 
 const scenario = fc
-  .record({ file: fc.array(line, { minLength: 1, maxLength: 60 }), replace: fc.array(line, { minLength: 1, maxLength: 5 }), a: fc.nat(), b: fc.nat() })
+  .record({
+    file: fc.array(line, { minLength: 1, maxLength: 60 }),
+    replace: fc.array(line, { minLength: 1, maxLength: 5 }),
+    a: fc.nat(),
+    b: fc.nat(),
+  })
   .map(({ file, replace, a, b }) => {
     const start = a % file.length
     const length = 1 + (b % Math.min(6, file.length - start))
@@ -30,10 +43,10 @@ describe("applySearchReplaceBlocks (property)", () => {
         const parsed = parseSearchReplaceBlocks(toDiff(search, replace, start + 1))
         expect(parsed.ok).toBe(true)
         if (!parsed.ok) return
-        const result = applySearchReplaceBlocks(file.join("\n") + "\n", parsed.blocks)
+        const result = applySearchReplaceBlocks(`${file.join("\n")}\n`, parsed.blocks)
         expect(result.failed).toEqual([])
         const expected = [...file.slice(0, start), ...replace, ...file.slice(start + search.length)]
-        expect(result.text).toBe(expected.join("\n") + "\n")
+        expect(result.text).toBe(`${expected.join("\n")}\n`)
       }),
       { numRuns: 400 },
     )
@@ -84,7 +97,10 @@ describe("applySearchReplaceBlocks with an inexact hint (property)", () => {
 describe("applySearchReplaceBlocks whitespace tier (property)", () => {
   // Unique lines, each with its own indentation, so the only match is the intended one.
   const indented = fc
-    .array(fc.record({ depth: fc.integer({ min: 0, max: 3 }), word: fc.constantFrom("foo()", "bar = 1", "if (x) {", "}", "return y") }), { minLength: 1, maxLength: 40 })
+    .array(fc.record({ depth: fc.integer({ min: 0, max: 3 }), word: fc.constantFrom("foo()", "bar = 1", "if (x) {", "}", "return y") }), {
+      minLength: 1,
+      maxLength: 40,
+    })
     .map((rows) => rows.map((r, i) => `${"  ".repeat(r.depth)}${r.word} // ${i}`))
 
   it("finds SEARCH text written with an extra indentation level and re-indents the replacement back", () => {

@@ -8,7 +8,11 @@ function block(search: string, replace: string, startLine?: number, index = 1): 
 
 function diff(...parts: { search: string; replace: string; start?: number }[]): string {
   return parts
-    .map((p) => ["<<<<<<< SEARCH", ...(p.start ? [`:start_line:${p.start}`] : []), "-------", p.search, "=======", p.replace, ">>>>>>> REPLACE"].join("\n"))
+    .map((p) =>
+      ["<<<<<<< SEARCH", ...(p.start ? [`:start_line:${p.start}`] : []), "-------", p.search, "=======", p.replace, ">>>>>>> REPLACE"].join(
+        "\n",
+      ),
+    )
     .join("\n\n")
 }
 
@@ -27,7 +31,10 @@ describe("applySearchReplaceBlocks", () => {
 
   it("matches SEARCH text written with the wrong indentation and re-indents the replacement to the file's", () => {
     const file = "class A {\n    run() {\n        go()\n        stop()\n    }\n}\n"
-    const result = apply(file, diff({ search: "run() {\n    go()\n    stop()\n}", replace: "run() {\n    go()\n    if (x) {\n        stop()\n    }\n}" }))
+    const result = apply(
+      file,
+      diff({ search: "run() {\n    go()\n    stop()\n}", replace: "run() {\n    go()\n    if (x) {\n        stop()\n    }\n}" }),
+    )
     expect(result.failed).toEqual([])
     expect(result.applied[0]!.match).toBe("whitespace")
     expect(result.text).toBe("class A {\n    run() {\n        go()\n        if (x) {\n            stop()\n        }\n    }\n}\n")
@@ -35,7 +42,10 @@ describe("applySearchReplaceBlocks", () => {
 
   it("re-indents a space-indented replacement into a tab-indented file", () => {
     const file = "function f() {\n\tif (a) {\n\t\treturn 1\n\t}\n}\n"
-    const result = apply(file, diff({ search: "    if (a) {\n        return 1\n    }", replace: "    if (a) {\n        log()\n        return 2\n    }" }))
+    const result = apply(
+      file,
+      diff({ search: "    if (a) {\n        return 1\n    }", replace: "    if (a) {\n        log()\n        return 2\n    }" }),
+    )
     expect(result.failed).toEqual([])
     expect(result.text).toBe("function f() {\n\tif (a) {\n\t\tlog()\n\t\treturn 2\n\t}\n}\n")
   })
@@ -62,7 +72,7 @@ describe("applySearchReplaceBlocks", () => {
   })
 
   it("applies several blocks with hints and line numbers of the file as read, shifting the lines below earlier edits", () => {
-    const file = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n") + "\n"
+    const file = `${Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n")}\n`
     const result = apply(
       file,
       diff({ search: "line 10", replace: "x\ny\nz", start: 10 }, { search: "line 150", replace: "LINE 150", start: 150 }),
@@ -107,7 +117,11 @@ describe("applySearchReplaceBlocks", () => {
 
   it("accepts a near match when agent.diff.fuzzyThreshold allows it", () => {
     const file = "function add(a, b) {\n  return a + b\n}\n"
-    const result = apply(file, diff({ search: "function add(a, b) {\n  return a + b;\n}", replace: "function add(a, b) {\n  return b + a\n}" }), 0.9)
+    const result = apply(
+      file,
+      diff({ search: "function add(a, b) {\n  return a + b;\n}", replace: "function add(a, b) {\n  return b + a\n}" }),
+      0.9,
+    )
     expect(result.applied[0]!.match).toBe("fuzzy")
     expect(result.text).toBe("function add(a, b) {\n  return b + a\n}\n")
   })
@@ -138,7 +152,10 @@ describe("applySearchReplaceBlocks", () => {
 
   it("finds the closest text of a near miss in a large file", () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `  const v${i} = compute(${i})`)
-    const search = lines.slice(3000, 3004).map((l) => l.replace("compute", "calc")).join("\n")
+    const search = lines
+      .slice(3000, 3004)
+      .map((l) => l.replace("compute", "calc"))
+      .join("\n")
     const result = applySearchReplaceBlocks(lines.join("\n"), [block(search, "x")])
     expect(result.failed[0]!.closest).toMatchObject({ startLine: 3001, endLine: 3004 })
     expect(result.failed[0]!.similarity).toBeGreaterThan(0.7)

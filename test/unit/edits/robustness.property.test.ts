@@ -6,7 +6,29 @@ import { applySearchReplaceBlocks } from "../../../server/src/edits/apply-search
 import { parseSearchReplaceBlocks } from "../../../server/src/edits/search-replace-parse"
 
 // Lines a model might send, markers and near-markers included.
-const line = fc.constantFrom("<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE", "-------", ":start_line:3", ":start_line:999", "\\=======", "a", "  b", "", "\tc", "1 | a", "*** Begin Patch", "*** End Patch", "*** Update File: f", "*** Add File: g", "@@", " a", "-a", "+z", "*** End of File")
+const line = fc.constantFrom(
+  "<<<<<<< SEARCH",
+  "=======",
+  ">>>>>>> REPLACE",
+  "-------",
+  ":start_line:3",
+  ":start_line:999",
+  "\\=======",
+  "a",
+  "  b",
+  "",
+  "\tc",
+  "1 | a",
+  "*** Begin Patch",
+  "*** End Patch",
+  "*** Update File: f",
+  "*** Add File: g",
+  "@@",
+  " a",
+  "-a",
+  "+z",
+  "*** End of File",
+)
 const text = fc.array(line, { maxLength: 30 }).map((lines) => lines.join("\n"))
 const file = fc.array(fc.constantFrom("a", "  b", "", "\tc", "a  ", "b"), { maxLength: 20 }).map((lines) => lines.join("\n"))
 
@@ -39,7 +61,10 @@ describe("edit engine robustness (property)", () => {
   })
 
   it("a one-hunk patch built from the file applies back to the expected text", () => {
-    const lines = fc.array(fc.integer({ min: 0, max: 5 }).map((n) => `line ${n}`), { minLength: 1, maxLength: 25 })
+    const lines = fc.array(
+      fc.integer({ min: 0, max: 5 }).map((n) => `line ${n}`),
+      { minLength: 1, maxLength: 25 },
+    )
     fc.assert(
       fc.property(lines, fc.nat(), fc.nat(), (rows, a, b) => {
         const start = a % rows.length
@@ -50,8 +75,8 @@ describe("edit engine robustness (property)", () => {
         if (!parsed.ok) throw new Error(parsed.error)
         const op = parsed.operations[0]!
         if (op.type !== "update") throw new Error("expected update")
-        const result = applyPatchHunks("f.txt", rows.join("\n") + "\n", op.hunks)
-        expect(result).toEqual({ ok: true, text: [...rows.slice(0, start), "NEW", ...rows.slice(start + count)].join("\n") + "\n" })
+        const result = applyPatchHunks("f.txt", `${rows.join("\n")}\n`, op.hunks)
+        expect(result).toEqual({ ok: true, text: `${[...rows.slice(0, start), "NEW", ...rows.slice(start + count)].join("\n")}\n` })
       }),
       { numRuns: 300 },
     )

@@ -16,7 +16,9 @@ describe("parseSearchReplaceBlocks", () => {
   })
 
   it("unescapes backslash-escaped markers inside content", () => {
-    const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\n-------\na\n\\=======\nb\n=======\n\\>>>>>>> REPLACE\n\\<<<<<<< SEARCH\n>>>>>>> REPLACE")
+    const parsed = parseSearchReplaceBlocks(
+      "<<<<<<< SEARCH\n-------\na\n\\=======\nb\n=======\n\\>>>>>>> REPLACE\n\\<<<<<<< SEARCH\n>>>>>>> REPLACE",
+    )
     expect(parsed.ok && parsed.blocks[0]).toMatchObject({ search: "a\n=======\nb", replace: ">>>>>>> REPLACE\n<<<<<<< SEARCH" })
   })
 
@@ -26,7 +28,9 @@ describe("parseSearchReplaceBlocks", () => {
   })
 
   it("strips N | prefixes from SEARCH when REPLACE has none, as read_file prints them", () => {
-    const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\n 9 | if (x) {\n10 |   run()\n11 | \n12 | }\n=======\nif (y) {\n  walk()\n\n}\n>>>>>>> REPLACE")
+    const parsed = parseSearchReplaceBlocks(
+      "<<<<<<< SEARCH\n 9 | if (x) {\n10 |   run()\n11 | \n12 | }\n=======\nif (y) {\n  walk()\n\n}\n>>>>>>> REPLACE",
+    )
     expect(parsed.ok && parsed.blocks[0]).toMatchObject({ search: "if (x) {\n  run()\n\n}", replace: "if (y) {\n  walk()\n\n}" })
   })
 
@@ -38,7 +42,10 @@ describe("parseSearchReplaceBlocks", () => {
   it("refuses a :start_line: line inside REPLACE instead of writing it into the file", () => {
     const parsed = parseSearchReplaceBlocks("<<<<<<< SEARCH\nold\n=======\n:start_line:4\n-------\nnew\n>>>>>>> REPLACE")
     expect(parsed.ok).toBe(false)
-    if (!parsed.ok) expect(parsed.error).toMatch(/^Block 1: ":start_line:4" is inside the REPLACE part, where it would be written into the file\. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"/)
+    if (!parsed.ok)
+      expect(parsed.error).toMatch(
+        /^Block 1: ":start_line:4" is inside the REPLACE part, where it would be written into the file\. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"/,
+      )
   })
 
   it("keeps N | text when only some lines have it", () => {

@@ -16,7 +16,7 @@ describe("unifiedDiff", () => {
 
 describe("fileDiff on a full rewrite of a large file", () => {
   it("shows every old line removed and every new line added (the line diff gives up early instead of taking seconds)", () => {
-    const before = Array.from({ length: 3000 }, (_, i) => `old ${i}`).join("\n") + "\n"
+    const before = `${Array.from({ length: 3000 }, (_, i) => `old ${i}`).join("\n")}\n`
     const after = Array.from({ length: 3000 }, (_, i) => `new ${i}`).join("\n")
     const result = fileDiff("big.txt", before, after)
     expect(result).toMatchObject({ added: 3000, removed: 3000 })

@@ -5,7 +5,16 @@ const lines = (n: number, make: (i: number) => string) => Array.from({ length: n
 
 describe("chunker", () => {
   it("makes one chunk per TypeScript function with its line range and exact text", async () => {
-    const text = ["import x from 'x'", "", "export function alpha(a: number) {", "  return a + 1", "}", "", "const beta = (s: string) => s.trim()", ""].join("\n")
+    const text = [
+      "import x from 'x'",
+      "",
+      "export function alpha(a: number) {",
+      "  return a + 1",
+      "}",
+      "",
+      "const beta = (s: string) => s.trim()",
+      "",
+    ].join("\n")
     const chunks = await chunkFile("src/a.ts", text)
     const alpha = chunks.find((c) => c.symbols.at(-1) === "alpha")!
     expect(alpha).toMatchObject({ startLine: 3, endLine: 5, symbols: ["alpha"] })
@@ -27,7 +36,14 @@ describe("chunker", () => {
   })
 
   it("keeps a small Python class whole and names nested methods", async () => {
-    const text = ["class Greeter:", "    def hello(self, name):", "        return f'hi {name}'", "", "def main():", "    Greeter().hello('x')"].join("\n")
+    const text = [
+      "class Greeter:",
+      "    def hello(self, name):",
+      "        return f'hi {name}'",
+      "",
+      "def main():",
+      "    Greeter().hello('x')",
+    ].join("\n")
     const chunks = await chunkFile("g.py", text)
     expect(chunks.map((c) => [c.startLine, c.endLine, c.symbols])).toEqual([
       [1, 3, ["Greeter"]],
@@ -49,7 +65,13 @@ describe("chunker", () => {
       [WINDOW_LINES - WINDOW_OVERLAP + 1, 2 * WINDOW_LINES - WINDOW_OVERLAP],
       [2 * (WINDOW_LINES - WINDOW_OVERLAP) + 1, 150],
     ])
-    for (const chunk of chunks) expect(chunk.text).toBe(text.split("\n").slice(chunk.startLine - 1, chunk.endLine).join("\n"))
+    for (const chunk of chunks)
+      expect(chunk.text).toBe(
+        text
+          .split("\n")
+          .slice(chunk.startLine - 1, chunk.endLine)
+          .join("\n"),
+      )
   })
 
   it("never starts or ends a chunk on a blank line and skips punctuation-only stretches", async () => {

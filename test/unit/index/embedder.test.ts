@@ -46,7 +46,9 @@ describe("OpenAI-compatible embedder", () => {
 
   it("gives up after the retries with the last error", async () => {
     fake.failNext(500, 500, 500)
-    const error = await new Embedder({ baseUrl: fake.baseUrl, model: "toy" }, { retries: 2, backoffMs: 1 }).embed(["x"]).catch((e: Error) => e)
+    const error = await new Embedder({ baseUrl: fake.baseUrl, model: "toy" }, { retries: 2, backoffMs: 1 })
+      .embed(["x"])
+      .catch((e: Error) => e)
     expect(fake.requests).toHaveLength(3)
     expect(String(error)).toMatch(/after 3 attempts: .*answered 500/)
   })

@@ -20,7 +20,10 @@ describe("path filter", () => {
 
 describe("reciprocal rank fusion", () => {
   it("ranks an id found by both lists above ids found by one", () => {
-    const fused = fuseRanks([[{ id: "a" }, { id: "b" }], [{ id: "c" }, { id: "b" }]])
+    const fused = fuseRanks([
+      [{ id: "a" }, { id: "b" }],
+      [{ id: "c" }, { id: "b" }],
+    ])
     expect(fused.map((f) => f.id)).toEqual(["b", "a", "c"])
     expect(fused[0]!.score).toBeCloseTo(2 / (RRF_K + 2))
     expect(fused[1]!.score).toBeCloseTo(1 / (RRF_K + 1))

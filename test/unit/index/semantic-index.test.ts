@@ -5,13 +5,15 @@ import { afterEach, describe, expect, it } from "vitest"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import { openWorkspaceIndex } from "../../../server/src/index/open-index"
 import type { WorkspaceIndex } from "../../../server/src/index/workspace-index"
-import { startFakeEmbeddings, type FakeEmbeddings } from "../../support/fake-embeddings"
+import { startFakeEmbeddings } from "../../support/fake-embeddings"
 import { startFakeQdrant, type FakeQdrant } from "../../support/fake-qdrant"
 import { tempWorkspace } from "../../support/temp-workspace"
 
 const FILES = {
-  "src/cache.ts": "export function evictOldest(map: Map<string, number>) {\n  const first = map.keys().next().value\n  map.delete(first)\n}\n",
-  "src/http.ts": "export async function fetchWithTimeout(url: string, ms: number) {\n  return fetch(url, { signal: AbortSignal.timeout(ms) })\n}\n",
+  "src/cache.ts":
+    "export function evictOldest(map: Map<string, number>) {\n  const first = map.keys().next().value\n  map.delete(first)\n}\n",
+  "src/http.ts":
+    "export async function fetchWithTimeout(url: string, ms: number) {\n  return fetch(url, { signal: AbortSignal.timeout(ms) })\n}\n",
   "docs/notes.md": "# Notes\n\nRelease notes for version two.\n",
 }
 
@@ -24,8 +26,12 @@ async function setup(extra: Partial<Settings["codebaseIndex"]> = {}) {
   const fake = await startFakeEmbeddings()
   const ws = await tempWorkspace(FILES)
   const stateDir = await mkdtemp(join(tmpdir(), "agent-lsp-state-"))
-  const settings = { ...defaultSettings().codebaseIndex, embedder: { provider: "openai-compatible" as const, baseUrl: fake.baseUrl, model: "toy" }, ...extra }
-  const open = () => openWorkspaceIndex({ root: ws.root, stateDir, settings, watch: false, env: { MY_KEY: "sk-from-env" }, })
+  const settings = {
+    ...defaultSettings().codebaseIndex,
+    embedder: { provider: "openai-compatible" as const, baseUrl: fake.baseUrl, model: "toy" },
+    ...extra,
+  }
+  const open = () => openWorkspaceIndex({ root: ws.root, stateDir, settings, watch: false, env: { MY_KEY: "sk-from-env" } })
   const indexes: WorkspaceIndex[] = []
   const make = () => {
     const index = open()
@@ -107,7 +113,8 @@ describe("semantic index over Qdrant (loopback fake of its REST API)", () => {
     index.notifyChanged([ws.path("src/cache.ts")])
     await index.idle()
     const end = Date.now() + 5000
-    while ([...collection.points.values()].some((p) => p.payload.path === "src/cache.ts") && Date.now() < end) await new Promise((r) => setTimeout(r, 25))
+    while ([...collection.points.values()].some((p) => p.payload.path === "src/cache.ts") && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 25))
     expect([...collection.points.values()].map((p) => p.payload.path).sort()).toEqual(["docs/notes.md", "src/http.ts"])
   })
 })

@@ -6,10 +6,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import { defaultSettings } from "../../../server/src/config/schema"
 import { openWorkspaceIndex } from "../../../server/src/index/open-index"
 import type { WorkspaceIndex } from "../../../server/src/index/workspace-index"
-import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+import { tempWorkspace } from "../../support/temp-workspace"
 
 const FILES = {
-  "src/retry.ts": "export async function withBackoff(call: () => Promise<void>, attempts: number) {\n  for (let i = 0; i < attempts; i++) await sleep(2 ** i)\n}\n",
+  "src/retry.ts":
+    "export async function withBackoff(call: () => Promise<void>, attempts: number) {\n  for (let i = 0; i < attempts; i++) await sleep(2 ** i)\n}\n",
   "src/logging/redact.ts": "export function redactApiKey(line: string): string {\n  return line.replace(/sk-[a-z]+/g, '***')\n}\n",
   "src/logging_x/other.ts": "export function redactPassword(line: string) {\n  return line\n}\n",
   "tools/parse_config.py": "def parse_config_file(path):\n    with open(path) as f:\n        return f.read()\n",
@@ -23,7 +24,14 @@ afterEach(async () => {
 async function setup(files: Record<string, string> = FILES, options: { watch?: boolean; searchWaitMs?: number } = {}) {
   const ws = await tempWorkspace(files)
   const stateDir = await mkdtemp(join(tmpdir(), "agent-lsp-state-"))
-  const open = () => openWorkspaceIndex({ root: ws.root, stateDir, settings: defaultSettings().codebaseIndex, watch: options.watch ?? false, searchWaitMs: options.searchWaitMs })
+  const open = () =>
+    openWorkspaceIndex({
+      root: ws.root,
+      stateDir,
+      settings: defaultSettings().codebaseIndex,
+      watch: options.watch ?? false,
+      searchWaitMs: options.searchWaitMs,
+    })
   const index = open()
   cleanups.push(async () => {
     await index.dispose()
@@ -33,7 +41,8 @@ async function setup(files: Record<string, string> = FILES, options: { watch?: b
   return { ws, stateDir, index, open }
 }
 
-const paths = async (index: WorkspaceIndex, query: string, within?: string) => (await index.search(query, { limit: 10, within })).hits.map((h) => h.absPath.slice(index.root.length + 1))
+const paths = async (index: WorkspaceIndex, query: string, within?: string) =>
+  (await index.search(query, { limit: 10, within })).hits.map((h) => h.absPath.slice(index.root.length + 1))
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5000) {
   const end = Date.now() + timeoutMs
@@ -62,7 +71,13 @@ describe("workspace index", () => {
   })
 
   it("never indexes or returns .gitignored or .rooignored files", async () => {
-    const { index } = await setup({ ...FILES, ".gitignore": "build/\n", ".rooignore": "secret/\n", "build/out.ts": "export function redactBuild() {}\n", "secret/keys.ts": "export function redactSecret() {}\n" })
+    const { index } = await setup({
+      ...FILES,
+      ".gitignore": "build/\n",
+      ".rooignore": "secret/\n",
+      "build/out.ts": "export function redactBuild() {}\n",
+      "secret/keys.ts": "export function redactSecret() {}\n",
+    })
     await index.start()
     expect(await paths(index, "redact")).not.toEqual(expect.arrayContaining(["build/out.ts"]))
     expect((await paths(index, "redact")).some((p) => p.startsWith("secret/") || p.startsWith("build/"))).toBe(false)
@@ -120,7 +135,8 @@ describe("workspace index", () => {
 
   it("re-scans when git switches branches", async () => {
     const { ws, index } = await setup(FILES, { watch: true })
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws.root, stdio: "pipe" })
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws.root, stdio: "pipe" })
     git("init", "-q", "-b", "main")
     git("add", "-A")
     git("commit", "-qm", "one")
@@ -135,7 +151,9 @@ describe("workspace index", () => {
   })
 
   it("answers before indexing is done from what is indexed, saying how far it is", async () => {
-    const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`gen/file${i}.ts`, `export function generated${i}() { return ${i} }\n`]))
+    const many = Object.fromEntries(
+      Array.from({ length: 200 }, (_, i) => [`gen/file${i}.ts`, `export function generated${i}() { return ${i} }\n`]),
+    )
     const { index } = await setup(many, { searchWaitMs: 0 })
     void index.start()
     const early = await index.search("generated", { limit: 5 })

@@ -6,7 +6,9 @@ import { tempWorkspace } from "../../support/temp-workspace"
 describe("loadMcpConfiguration", () => {
   it("merges settings and the workspace .roo/mcp.json, the workspace winning by name", async () => {
     const ws = await tempWorkspace({
-      ".roo/mcp.json": JSON.stringify({ mcpServers: { shared: { command: "ws-cmd", cwd: "tools" }, local: { type: "streamable-http", url: "http://127.0.0.1:1/mcp" } } }),
+      ".roo/mcp.json": JSON.stringify({
+        mcpServers: { shared: { command: "ws-cmd", cwd: "tools" }, local: { type: "streamable-http", url: "http://127.0.0.1:1/mcp" } },
+      }),
     })
     try {
       const config = await loadMcpConfiguration({ mcpServers: { shared: { command: "global-cmd" }, mine: { command: "m" } } }, ws.root, {})
@@ -22,13 +24,18 @@ describe("loadMcpConfiguration", () => {
   })
 
   it("expands ${env:VAR} in commands, args, env and headers", () => {
-    const expanded = expandEnv({ command: "${env:BIN}/x", args: ["--token=${env:TOKEN}"], headers: { a: "b ${env:TOKEN}" } }, { BIN: "/opt", TOKEN: "t0" })
+    const expanded = expandEnv(
+      { command: "${env:BIN}/x", args: ["--token=${env:TOKEN}"], headers: { a: "b ${env:TOKEN}" } },
+      { BIN: "/opt", TOKEN: "t0" },
+    )
     expect(expanded).toEqual({ command: "/opt/x", args: ["--token=t0"], headers: { a: "b t0" } })
   })
 
   it("reports each bad server on its own with what is wrong and keeps the good ones", async () => {
     const ws = await tempWorkspace({
-      ".roo/mcp.json": JSON.stringify({ mcpServers: { noCommand: { args: ["x"] }, envless: { command: "${env:LANG}" }, good: { command: "ok" } } }),
+      ".roo/mcp.json": JSON.stringify({
+        mcpServers: { noCommand: { args: ["x"] }, envless: { command: "${env:LANG}" }, good: { command: "ok" } },
+      }),
     })
     try {
       const config = await loadMcpConfiguration({ mcpServers: {} }, ws.root, {})
@@ -82,7 +89,11 @@ describe("loadMcpConfiguration", () => {
   })
 
   it("expands any variable for the user's own global servers", async () => {
-    const config = await loadMcpConfiguration({ mcpServers: { gh: { command: "gh-mcp", args: ["--token", "${env:GH_TOKEN}"] } } }, undefined, { GH_TOKEN: "ghp_x" })
+    const config = await loadMcpConfiguration(
+      { mcpServers: { gh: { command: "gh-mcp", args: ["--token", "${env:GH_TOKEN}"] } } },
+      undefined,
+      { GH_TOKEN: "ghp_x" },
+    )
     expect(config.servers[0]!.config).toMatchObject({ args: ["--token", "ghp_x"] })
   })
 
@@ -90,14 +101,26 @@ describe("loadMcpConfiguration", () => {
     const described = describeServer({
       name: "x",
       source: "workspace",
-      config: { command: "srv", args: ["--token", "${env:GH_TOKEN}"], env: { API_KEY: "literal-secret-123", LEVEL: "debug", GH_TOKEN: "${env:GH_TOKEN}" } },
+      config: {
+        command: "srv",
+        args: ["--token", "${env:GH_TOKEN}"],
+        env: { API_KEY: "literal-secret-123", LEVEL: "debug", GH_TOKEN: "${env:GH_TOKEN}" },
+      },
     })
-    expect(described).toBe("srv --token '${env:GH_TOKEN}'\n  env: API_KEY=•••• (18 characters, hidden) LEVEL=debug GH_TOKEN=${env:GH_TOKEN}")
+    expect(described).toBe(
+      "srv --token '${env:GH_TOKEN}'\n  env: API_KEY=•••• (18 characters, hidden) LEVEL=debug GH_TOKEN=${env:GH_TOKEN}",
+    )
     const remote = describeServer({
       name: "r",
       source: "workspace",
-      config: { type: "streamable-http", url: "https://mcp.example/mcp", headers: { Authorization: "Bearer abcdef", Accept: "text/plain" } },
+      config: {
+        type: "streamable-http",
+        url: "https://mcp.example/mcp",
+        headers: { Authorization: "Bearer abcdef", Accept: "text/plain" },
+      },
     })
-    expect(remote).toBe("streamable-http https://mcp.example/mcp\n  headers: Authorization: •••• (13 characters, hidden); Accept: text/plain")
+    expect(remote).toBe(
+      "streamable-http https://mcp.example/mcp\n  headers: Authorization: •••• (13 characters, hidden); Accept: text/plain",
+    )
   })
 })

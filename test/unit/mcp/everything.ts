@@ -1,7 +1,9 @@
 import { fileURLToPath } from "node:url"
 
 /** Path of the real MCP test server from npm (devDependency @modelcontextprotocol/server-everything). */
-export const EVERYTHING = fileURLToPath(new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url))
+export const EVERYTHING = fileURLToPath(
+  new URL("../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url),
+)
 
 /**
  * A stdio server entry that runs server-everything and writes its pid to `pidFile` first (`exec` keeps

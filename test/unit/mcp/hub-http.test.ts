@@ -53,7 +53,9 @@ describe("McpHub with a streamable-HTTP server on loopback", () => {
     hub = new McpHub({
       workspaceFolder: ws.root,
       stateDir: ws.path("state"),
-      settings: () => ({ mcpServers: { remote: { type: "streamable-http", url: server.url, headers: { "X-Api-Token": "${env:LOOPBACK_TOKEN}" } } } }),
+      settings: () => ({
+        mcpServers: { remote: { type: "streamable-http", url: server.url, headers: { "X-Api-Token": "${env:LOOPBACK_TOKEN}" } } },
+      }),
       env: { LOOPBACK_TOKEN: "secret-123" },
     })
     await hub.start()
@@ -78,7 +80,9 @@ describe("McpHub with a streamable-HTTP server on loopback", () => {
 
   it("follows the server's tool list when it changes", async () => {
     expect(hub.listTools()).toHaveLength(2)
-    server.mcp.registerTool("late", { description: "Added after connecting", inputSchema: {} }, async () => ({ content: [{ type: "text", text: "late" }] }))
+    server.mcp.registerTool("late", { description: "Added after connecting", inputSchema: {} }, async () => ({
+      content: [{ type: "text", text: "late" }],
+    }))
     const end = Date.now() + 10_000
     while (!hub.listTools().some((t) => t.name === "late") && Date.now() < end) await new Promise((r) => setTimeout(r, 20))
     expect(hub.listTools().map((t) => t.name)).toEqual(["shout", "refuse", "late"])

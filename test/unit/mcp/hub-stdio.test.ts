@@ -68,7 +68,11 @@ describe("McpHub with server-everything over stdio", () => {
     const result = await hub.callTool("everything", "get-tiny-image", {})
     const image = result.content.find((c) => c.type === "image")
     expect(image).toMatchObject({ type: "image", mediaType: "image/png" })
-    expect(Buffer.from((image as { base64: string }).base64, "base64").subarray(1, 4).toString()).toBe("PNG")
+    expect(
+      Buffer.from((image as { base64: string }).base64, "base64")
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG")
   })
 
   it("reads a resource as text", async () => {
@@ -101,7 +105,9 @@ describe("McpHub with server-everything over stdio", () => {
     process.kill(pid, "SIGKILL")
     const result = await call
     expect(result.isError).toBe(true)
-    expect((result.content[0] as { text: string }).text).toMatch(/^MCP server "everything" stopped while handling tool "trigger-long-running-operation".*being restarted/)
+    expect((result.content[0] as { text: string }).text).toMatch(
+      /^MCP server "everything" stopped while handling tool "trigger-long-running-operation".*being restarted/,
+    )
     await waitFor(() => hub.connectedServerNames().includes("everything"), "the reconnection")
   })
 

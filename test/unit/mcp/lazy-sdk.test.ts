@@ -12,7 +12,9 @@ describe("MCP SDK loading", () => {
       ...["mcp-dynamic.ts", "use-mcp-tool.ts", "access-mcp-resource.ts", "context.ts"].map((f) => join(root, "tools", f)),
     ]
     const staticImports = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+["'](@modelcontextprotocol\/sdk[^"']*)["']/gm)].map((m) => `${file}: ${m[1]}`),
+      [...readFileSync(file, "utf8").matchAll(/^\s*import\s+(?!type\b)[^;]*?from\s+["'](@modelcontextprotocol\/sdk[^"']*)["']/gm)].map(
+        (m) => `${file}: ${m[1]}`,
+      ),
     )
     expect(staticImports).toEqual([])
     expect(readFileSync(join(root, "mcp", "sdk.ts"), "utf8")).toContain('import("@modelcontextprotocol/sdk/client/index.js")')

@@ -33,7 +33,10 @@ describe("McpHub.reload", () => {
 
     servers = { one: servers.one!, three: { ...everythingServer(ws.path("pid-three")), disabled: true } }
     await hub.reload()
-    expect(hub.listServers().map((s) => [s.name, s.status])).toEqual([["one", "connected"], ["three", "disabled"]])
+    expect(hub.listServers().map((s) => [s.name, s.status])).toEqual([
+      ["one", "connected"],
+      ["three", "disabled"],
+    ])
     expect(Number(readFileSync(ws.path("pid-one"), "utf8"))).toBe(one)
     expect(alive(one)).toBe(true)
     const end = Date.now() + 5000

@@ -43,14 +43,23 @@ describe("MCP tool naming", () => {
     const long = mcpToolName("a-very-long-server-name-for-testing", "and-an-even-longer-tool-name-that-goes-on")
     expect(long).toHaveLength(64)
     expect(long).toMatch(/^mcp--a-very-long-server-name-for-testing--and-an-eve[\w-]*_[0-9a-f]{8}$/)
-    const names = mcpDynamicTools(portWith([{ server: "s", name: "a.b" }, { server: "s", name: "a_b" }])).map((t) => t.name)
+    const names = mcpDynamicTools(
+      portWith([
+        { server: "s", name: "a.b" },
+        { server: "s", name: "a_b" },
+      ]),
+    ).map((t) => t.name)
     expect(new Set(names).size).toBe(2)
     expect(names.every((n) => /^[A-Za-z0-9_-]{1,64}$/.test(n))).toBe(true)
   })
 })
 
 describe("isMcpAutoApproved", () => {
-  const settings = (mcp: boolean) => ({ ...defaultSettings(), autoApprove: { ...defaultSettings().autoApprove, mcp }, mcpServers: { s: { command: "x", alwaysAllow: ["echo"] } } })
+  const settings = (mcp: boolean) => ({
+    ...defaultSettings(),
+    autoApprove: { ...defaultSettings().autoApprove, mcp },
+    mcpServers: { s: { command: "x", alwaysAllow: ["echo"] } },
+  })
   it("auto-approves only with autoApprove.mcp and the tool in the server's alwaysAllow", () => {
     expect(isMcpAutoApproved(settings(true), "s", "echo")).toBe(true)
     expect(isMcpAutoApproved(settings(true), "s", "add")).toBe(false)
@@ -64,11 +73,22 @@ describe("MCP tools against server-everything", () => {
   let ws: TempWorkspace
   let hub: McpHub
   const ctx = () => makeToolContext(ws.root, { mcp: hub })
-  const availability = (names: string[]) => ({ settings: defaultSettings(), workspaceFolders: [ws.root], mcpServerNames: names, hasCodebaseIndex: false, hasBrowser: false, mcp: hub })
+  const availability = (names: string[]) => ({
+    settings: defaultSettings(),
+    workspaceFolders: [ws.root],
+    mcpServerNames: names,
+    hasCodebaseIndex: false,
+    hasBrowser: false,
+    mcp: hub,
+  })
 
   beforeAll(async () => {
     ws = await tempWorkspace()
-    hub = new McpHub({ workspaceFolder: ws.root, stateDir: ws.path("state"), settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }) })
+    hub = new McpHub({
+      workspaceFolder: ws.root,
+      stateDir: ws.path("state"),
+      settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }),
+    })
     await hub.start()
   })
   afterAll(async () => {
@@ -102,17 +122,25 @@ describe("MCP tools against server-everything", () => {
   })
 
   it("use_mcp_tool calls a tool with arguments given as an object or a JSON string", async () => {
-    const asObject = prepared(await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: { message: "obj" } }, ctx()))
+    const asObject = prepared(
+      await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: { message: "obj" } }, ctx()),
+    )
     expect(asObject.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo" })
     expect((await asObject.run()).content).toEqual([{ type: "text", text: "Echo: obj" }])
-    const asString = prepared(await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: '{"message":"str"}' }, ctx()))
+    const asString = prepared(
+      await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: '{"message":"str"}' }, ctx()),
+    )
     expect((await asString.run()).content).toEqual([{ type: "text", text: "Echo: str" }])
   })
 
   it("use_mcp_tool refuses arguments that do not match the schema, naming the bad field", async () => {
-    const result = immediate(await useMcpTool.prepare({ server_name: "everything", tool_name: "get-sum", arguments: { a: "x", b: 1 } }, ctx()))
+    const result = immediate(
+      await useMcpTool.prepare({ server_name: "everything", tool_name: "get-sum", arguments: { a: "x", b: 1 } }, ctx()),
+    )
     expect(result.isError).toBe(true)
-    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('Invalid arguments for MCP tool "get-sum" of "everything": a:') })
+    expect(result.content[0]).toMatchObject({
+      text: expect.stringContaining('Invalid arguments for MCP tool "get-sum" of "everything": a:'),
+    })
   })
 
   it("use_mcp_tool names the server's tools when the tool does not exist, and explains unknown servers", async () => {

@@ -28,7 +28,9 @@ describe("trust of the workspace .roo/mcp.json", () => {
     await writeConfig()
     const hub = makeHub()
     await hub.start()
-    expect(hub.listServers()).toEqual([expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted", tools: [] })])
+    expect(hub.listServers()).toEqual([
+      expect.objectContaining({ name: "everything", source: "workspace", status: "untrusted", tools: [] }),
+    ])
     expect(existsSync(ws.path("pid"))).toBe(false)
     const result = await hub.callTool("everything", "echo", { message: "x" })
     expect(result.isError).toBe(true)

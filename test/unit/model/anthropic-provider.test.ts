@@ -11,7 +11,10 @@ const request: ModelRequest = {
   messages: [
     { role: "user", content: [{ type: "text", text: "first" }] },
     { role: "assistant", content: [{ type: "toolUse", id: "toolu_a", name: "read_file", input: { path: "a.ts" } }] },
-    { role: "user", content: [{ type: "toolResult", toolUseId: "toolu_a", isError: false, content: [{ type: "text", text: "contents" }] }] },
+    {
+      role: "user",
+      content: [{ type: "toolResult", toolUseId: "toolu_a", isError: false, content: [{ type: "text", text: "contents" }] }],
+    },
   ],
   tools: [{ name: "read_file", description: "Reads a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } } }],
 }
@@ -38,13 +41,21 @@ const fast = { baseDelayMs: 5, maxDelayMs: 50 }
 
 describe("AnthropicProvider", () => {
   it("streams text and tool calls as model events and sends model, max_tokens, tools and cache breakpoints", async () => {
-    const baseUrl = await serve([{ events: replyEvents("Hello there", [{ id: "toolu_1", name: "read_file", json: '{"path":"src/a.ts"}' }]) }])
+    const baseUrl = await serve([
+      { events: replyEvents("Hello there", [{ id: "toolu_1", name: "read_file", json: '{"path":"src/a.ts"}' }]) },
+    ])
     const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal))
 
-    const text = events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")
+    const text = events
+      .filter((e) => e.kind === "text")
+      .map((e) => (e as { delta: string }).delta)
+      .join("")
     expect(text).toBe("Hello there")
     expect(events).toContainEqual({ kind: "toolCallStart", id: "toolu_1", name: "read_file" })
-    const json = events.filter((e) => e.kind === "toolCallDelta").map((e) => (e as { delta: string }).delta).join("")
+    const json = events
+      .filter((e) => e.kind === "toolCallDelta")
+      .map((e) => (e as { delta: string }).delta)
+      .join("")
     expect(JSON.parse(json)).toEqual({ path: "src/a.ts" })
     expect(events).toContainEqual({ kind: "toolCallEnd", id: "toolu_1" })
     expect(events.at(-1)).toEqual({ kind: "stop", reason: "tool_use" })
@@ -72,7 +83,12 @@ describe("AnthropicProvider", () => {
     const retry = events.find((e) => e.kind === "retry")
     expect(retry).toMatchObject({ kind: "retry", attempt: 1, delayMs: 0 })
     expect((retry as { message: string }).message).toContain("overloaded (529)")
-    expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("ok")
+    expect(
+      events
+        .filter((e) => e.kind === "text")
+        .map((e) => (e as { delta: string }).delta)
+        .join(""),
+    ).toBe("ok")
   })
 
   it("retries an overloaded error that arrives in the stream before any output", async () => {
@@ -84,7 +100,12 @@ describe("AnthropicProvider", () => {
     const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal))
     expect(api!.requests).toHaveLength(2)
     expect(events.filter((e) => e.kind === "retry")).toHaveLength(1)
-    expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("second try")
+    expect(
+      events
+        .filter((e) => e.kind === "text")
+        .map((e) => (e as { delta: string }).delta)
+        .join(""),
+    ).toBe("second try")
   })
 
   it("gives up after the last attempt with an overloaded ModelError", async () => {
@@ -98,8 +119,12 @@ describe("AnthropicProvider", () => {
   })
 
   it("fails at once with code auth on a 401, without retrying", async () => {
-    const baseUrl = await serve([{ status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } }])
-    const error = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal)).catch((e) => e)
+    const baseUrl = await serve([
+      { status: 401, body: { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } } },
+    ])
+    const error = await collect(new AnthropicProvider({ baseUrl, env, retry: fast }).stream(request, new AbortController().signal)).catch(
+      (e) => e,
+    )
     expect(error).toBeInstanceOf(ModelError)
     expect(error.code).toBe("auth")
     expect(error.message).toContain("ANTHROPIC_API_KEY")
@@ -140,16 +165,27 @@ describe("AnthropicProvider", () => {
 
   it("aborts a stream that goes silent for modelIdleSeconds after message_start and retries it", async () => {
     const baseUrl = await serve([{ events: replyEvents("never").slice(0, 1), hang: true }, { events: replyEvents("fresh") }])
-    const events = await collect(new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal))
-    expect(events.find((e) => e.kind === "retry")).toMatchObject({ message: expect.stringContaining("sent nothing for 0.2 s (agent.timeouts.modelIdleSeconds)") })
-    expect(events.filter((e) => e.kind === "text").map((e) => (e as { delta: string }).delta).join("")).toBe("fresh")
+    const events = await collect(
+      new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal),
+    )
+    expect(events.find((e) => e.kind === "retry")).toMatchObject({
+      message: expect.stringContaining("sent nothing for 0.2 s (agent.timeouts.modelIdleSeconds)"),
+    })
+    expect(
+      events
+        .filter((e) => e.kind === "text")
+        .map((e) => (e as { delta: string }).delta)
+        .join(""),
+    ).toBe("fresh")
     expect(api!.requests).toHaveLength(2)
     await expect.poll(() => api!.closedEarly).toBe(1)
   })
 
   it("does not retry an idle stream after text reached the user (a retry would repeat it)", async () => {
     const baseUrl = await serve([{ events: replyEvents("shown").slice(0, 3), hang: true }, { events: replyEvents("duplicate") }])
-    const error = await collect(new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal)).catch((e) => e)
+    const error = await collect(
+      new AnthropicProvider({ baseUrl, env, retry: fast, idleMs: 200 }).stream(request, new AbortController().signal),
+    ).catch((e) => e)
     expect(error).toBeInstanceOf(ModelError)
     expect(error.code).toBe("network")
     expect(api!.requests).toHaveLength(1)

@@ -43,16 +43,29 @@ async function viaSdk(baseURL: string): Promise<Assembled> {
   const usage = done.usage
   return {
     text: message.content ?? "",
-    calls: (message.tool_calls ?? []).map((c) => ({ id: c.id, name: (c as { function: { name: string } }).function.name, arguments: (c as { function: { arguments: string } }).function.arguments })),
+    calls: (message.tool_calls ?? []).map((c) => ({
+      id: c.id,
+      name: (c as { function: { name: string } }).function.name,
+      arguments: (c as { function: { arguments: string } }).function.arguments,
+    })),
     // The SDK reports the server's finish_reason; ours is the loop's stop reason: map one onto the other.
     stop: { tool_calls: "tool_use", stop: "end_turn", length: "max_tokens" }[done.choices[0]!.finish_reason as string],
-    usage: usage ? { input: usage.prompt_tokens - (usage.prompt_tokens_details?.cached_tokens ?? 0), output: usage.completion_tokens, cached: usage.prompt_tokens_details?.cached_tokens ?? 0 } : undefined,
+    usage: usage
+      ? {
+          input: usage.prompt_tokens - (usage.prompt_tokens_details?.cached_tokens ?? 0),
+          output: usage.completion_tokens,
+          cached: usage.prompt_tokens_details?.cached_tokens ?? 0,
+        }
+      : undefined,
   }
 }
 
 async function viaProvider(baseUrl: string): Promise<Assembled> {
   const out: Assembled = { text: "", calls: [], stop: undefined, usage: undefined }
-  for await (const event of new OpenAiProvider({ baseUrl, env: { OPENAI_API_KEY: "k" } }).stream(request, new AbortController().signal) as AsyncIterable<ModelEvent>) {
+  for await (const event of new OpenAiProvider({ baseUrl, env: { OPENAI_API_KEY: "k" } }).stream(
+    request,
+    new AbortController().signal,
+  ) as AsyncIterable<ModelEvent>) {
     if (event.kind === "text") out.text += event.delta
     if (event.kind === "toolCallStart") out.calls.push({ id: event.id, name: event.name, arguments: "" })
     if (event.kind === "toolCallDelta") out.calls.find((c) => c.id === event.id)!.arguments += event.delta
@@ -75,8 +88,20 @@ const cases: [string, FakeOpenAiReply][] = [
       argumentChunkChars: 2,
     },
   ],
-  ["a call whose whole arguments come in one chunk", { toolCalls: [{ id: "call_w", name: "read_file", input: { path: "w.ts" } }], wholeArguments: true }],
-  ["every call in one chunk", { toolCalls: [{ id: "c1", name: "a", input: { x: 1 } }, { id: "c2", name: "b", input: { y: [2] } }], callsInOneChunk: true }],
+  [
+    "a call whose whole arguments come in one chunk",
+    { toolCalls: [{ id: "call_w", name: "read_file", input: { path: "w.ts" } }], wholeArguments: true },
+  ],
+  [
+    "every call in one chunk",
+    {
+      toolCalls: [
+        { id: "c1", name: "a", input: { x: 1 } },
+        { id: "c2", name: "b", input: { y: [2] } },
+      ],
+      callsInOneChunk: true,
+    },
+  ],
   ["cached prompt tokens in the usage chunk", { text: "cached", usage: { inputTokens: 10, outputTokens: 3, cacheReadTokens: 90 } }],
   ["a reply cut at the length limit", { text: "cut off", finishReason: "length" }],
 ]
@@ -93,7 +118,12 @@ describe("fake Chat Completions API against the official SDK", () => {
   })
 
   it("a reply without finish_reason (Ollama-style) breaks the SDK's stream() helper but not our provider", async () => {
-    const reply: FakeOpenAiReply = { toolCalls: [{ id: "call_o", name: "read_file", input: { path: "o.ts" } }], wholeArguments: true, finishReason: null, noUsage: true }
+    const reply: FakeOpenAiReply = {
+      toolCalls: [{ id: "call_o", name: "read_file", input: { path: "o.ts" } }],
+      wholeArguments: true,
+      finishReason: null,
+      noUsage: true,
+    }
     api = await startFakeOpenAi([reply, reply])
     await expect(viaSdk(`${api.url}/v1`)).rejects.toThrow(/finish_reason/)
     const ours = await viaProvider(`${api.url}/v1`)

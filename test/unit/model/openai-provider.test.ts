@@ -9,10 +9,28 @@ const request: ModelRequest = {
   system: "You are a test.",
   messages: [
     { role: "user", content: [{ type: "text", text: "first" }] },
-    { role: "assistant", content: [{ type: "text", text: "Reading." }, { type: "toolUse", id: "call_a", name: "read_file", input: { path: "a.ts" } }] },
-    { role: "user", content: [{ type: "toolResult", toolUseId: "call_a", isError: false, content: [{ type: "text", text: "contents" }] }, { type: "text", text: "and hurry" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Reading." },
+        { type: "toolUse", id: "call_a", name: "read_file", input: { path: "a.ts" } },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "toolResult", toolUseId: "call_a", isError: false, content: [{ type: "text", text: "contents" }] },
+        { type: "text", text: "and hurry" },
+      ],
+    },
   ],
-  tools: [{ name: "read_file", description: "Reads a file.", inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] } }],
+  tools: [
+    {
+      name: "read_file",
+      description: "Reads a file.",
+      inputSchema: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    },
+  ],
 }
 
 const KEY = "sk-proj-test-key-0123456789"
@@ -58,11 +76,17 @@ describe("OpenAiProvider", () => {
     expect(headers.authorization).toBe(`Bearer ${KEY}`)
     expect(body).toMatchObject({ model: "qwen2.5-coder:7b", max_tokens: 1234, stream: true, stream_options: { include_usage: true } })
     expect(body.max_completion_tokens).toBeUndefined()
-    expect(body.tools).toEqual([{ type: "function", function: { name: "read_file", description: "Reads a file.", parameters: request.tools[0]!.inputSchema } }])
+    expect(body.tools).toEqual([
+      { type: "function", function: { name: "read_file", description: "Reads a file.", parameters: request.tools[0]!.inputSchema } },
+    ])
     expect(body.messages).toEqual([
       { role: "system", content: "You are a test." },
       { role: "user", content: "first" },
-      { role: "assistant", content: "Reading.", tool_calls: [{ id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path":"a.ts"}' } }] },
+      {
+        role: "assistant",
+        content: "Reading.",
+        tool_calls: [{ id: "call_a", type: "function", function: { name: "read_file", arguments: '{"path":"a.ts"}' } }],
+      },
       // The tool result answers its call first; the user's text follows in its own message.
       { role: "tool", tool_call_id: "call_a", content: "contents" },
       { role: "user", content: "and hurry" },
@@ -81,7 +105,7 @@ describe("OpenAiProvider", () => {
       text: "Let me look at both files.",
       toolCalls: [
         { id: "call_1", name: "read_file", input: { path: "src/a.ts" } },
-        { id: "call_2", name: "read_file", input: { path: "src/b.ts", note: "quote \" and unicode é" } },
+        { id: "call_2", name: "read_file", input: { path: "src/b.ts", note: 'quote " and unicode é' } },
       ],
       argumentChunkChars: 3,
     })
@@ -117,7 +141,12 @@ describe("OpenAiProvider", () => {
     ["missing", null],
     ['"stop"', "stop"],
   ])("treats a reply with tool calls and finish_reason %s as a tool_use stop", async (_label, finishReason) => {
-    const baseUrl = await serve({ toolCalls: [{ id: "c1", name: "read_file", input: { path: "a" } }], wholeArguments: true, finishReason, noUsage: true })
+    const baseUrl = await serve({
+      toolCalls: [{ id: "c1", name: "read_file", input: { path: "a" } }],
+      wholeArguments: true,
+      finishReason,
+      noUsage: true,
+    })
     const events = await collect(provider(baseUrl).stream(request, new AbortController().signal))
     expect(calls(events)).toEqual([{ id: "c1", name: "read_file", input: { path: "a" }, ended: true }])
     expect(events.at(-1)).toEqual({ kind: "stop", reason: "tool_use" })
@@ -158,7 +187,20 @@ describe("OpenAiProvider", () => {
       ...request,
       messages: [
         ...request.messages.slice(0, 2),
-        { role: "user", content: [{ type: "toolResult", toolUseId: "call_a", isError: false, content: [{ type: "text", text: "a picture" }, { type: "image", mediaType: "image/png", base64: "iVBORw0KGgo=" }] }] },
+        {
+          role: "user",
+          content: [
+            {
+              type: "toolResult",
+              toolUseId: "call_a",
+              isError: false,
+              content: [
+                { type: "text", text: "a picture" },
+                { type: "image", mediaType: "image/png", base64: "iVBORw0KGgo=" },
+              ],
+            },
+          ],
+        },
       ],
     }
     const baseUrl = await serve({ text: "seen" }, { text: "not seen" })
@@ -182,9 +224,21 @@ describe("OpenAiProvider failures", () => {
   }
 
   it("retries a 429 after the server's retry-after, then streams the second attempt", async () => {
-    const events = await failing({ kind: "error", status: 429, headers: { "retry-after": "0" }, body: { error: { message: "Rate limit reached for requests", code: "rate_limit_exceeded" } } }, { text: "ok" })
+    const events = await failing(
+      {
+        kind: "error",
+        status: 429,
+        headers: { "retry-after": "0" },
+        body: { error: { message: "Rate limit reached for requests", code: "rate_limit_exceeded" } },
+      },
+      { text: "ok" },
+    )
     expect(api!.requests).toHaveLength(2)
-    expect(events.find((e: ModelEvent) => e.kind === "retry")).toMatchObject({ attempt: 1, delayMs: 0, message: expect.stringContaining("Rate limit reached for requests") })
+    expect(events.find((e: ModelEvent) => e.kind === "retry")).toMatchObject({
+      attempt: 1,
+      delayMs: 0,
+      message: expect.stringContaining("Rate limit reached for requests"),
+    })
     expect(text(events)).toBe("ok")
   })
 
@@ -213,7 +267,11 @@ describe("OpenAiProvider failures", () => {
   })
 
   it("names the model and the settings to check on a 404", async () => {
-    const error = await failing({ kind: "error", status: 404, body: { error: { message: 'model "qwen2.5-coder:7b" not found, try pulling it first' } } })
+    const error = await failing({
+      kind: "error",
+      status: 404,
+      body: { error: { message: 'model "qwen2.5-coder:7b" not found, try pulling it first' } },
+    })
     expect(error.code).toBe("notFound")
     expect(error.message).toContain('model "qwen2.5-coder:7b"')
     expect(error.message).toContain("agent.model")
@@ -221,7 +279,11 @@ describe("OpenAiProvider failures", () => {
   })
 
   it("says a model without tool support cannot be used, naming it and what to change", async () => {
-    const error = await failing({ kind: "error", status: 400, body: { error: { message: "registry.ollama.ai/library/gemma:2b does not support tools" } } })
+    const error = await failing({
+      kind: "error",
+      status: 400,
+      body: { error: { message: "registry.ollama.ai/library/gemma:2b does not support tools" } },
+    })
     expect(error.code).toBe("unsupported")
     expect(error.message).toContain('"qwen2.5-coder:7b"')
     expect(error.message).toContain("does not support tool calls")
@@ -229,7 +291,11 @@ describe("OpenAiProvider failures", () => {
   })
 
   it("fails a 400 as a bad request with the server's message, without retrying", async () => {
-    const error = await failing({ kind: "error", status: 400, body: { error: { message: "This model's maximum context length is 8192 tokens" } } })
+    const error = await failing({
+      kind: "error",
+      status: 400,
+      body: { error: { message: "This model's maximum context length is 8192 tokens" } },
+    })
     expect(error.code).toBe("badRequest")
     expect(error.message).toContain("maximum context length is 8192 tokens")
     expect(api!.requests).toHaveLength(1)
@@ -254,9 +320,18 @@ describe("OpenAiProvider failures", () => {
   })
 
   it("survives malformed chunks: wrong types are ignored, broken JSON fails the attempt and is retried", async () => {
-    const odd = (delta: object) => JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }] })
+    const odd = (delta: object) =>
+      JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: null }] })
     const events = await failing(
-      { kind: "raw", data: [odd({ content: 42, tool_calls: "nope", reasoning: { a: 1 } }), odd({ tool_calls: [null, { index: 0, function: { name: 7 } }] }), "{not json", "[DONE]"] },
+      {
+        kind: "raw",
+        data: [
+          odd({ content: 42, tool_calls: "nope", reasoning: { a: 1 } }),
+          odd({ tool_calls: [null, { index: 0, function: { name: 7 } }] }),
+          "{not json",
+          "[DONE]",
+        ],
+      },
       { text: "recovered" },
     )
     expect(events.filter((e: ModelEvent) => e.kind === "retry")).toHaveLength(1)
@@ -268,7 +343,11 @@ describe("OpenAiProvider failures", () => {
     const chunk = (delta: object, finish: string | null = null) =>
       JSON.stringify({ id: "x", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })
     const quiet = Array.from({ length: 6 }, () => chunk({}))
-    const baseUrl = await serve({ kind: "raw", data: [...quiet, chunk({ content: "thought it through" }), chunk({}, "stop"), "[DONE]"], delayMsBetweenChunks: 80 })
+    const baseUrl = await serve({
+      kind: "raw",
+      data: [...quiet, chunk({ content: "thought it through" }), chunk({}, "stop"), "[DONE]"],
+      delayMsBetweenChunks: 80,
+    })
     const events = await collect(provider(baseUrl, { OPENAI_API_KEY: KEY }, 250).stream(request, new AbortController().signal))
     expect(events.filter((e) => e.kind === "retry")).toEqual([])
     expect(text(events)).toBe("thought it through")

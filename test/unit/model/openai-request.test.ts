@@ -8,7 +8,8 @@ const base: ModelRequest = { model: "m", maxTokens: 100, system: "s", messages: 
 describe("toChatParams", () => {
   it("asks OpenAI's own API for max_completion_tokens and every other server for max_tokens", () => {
     expect(maxTokensFieldFor(OPENAI_DEFAULT_BASE_URL)).toBe("max_completion_tokens")
-    for (const url of ["https://openrouter.ai/api/v1", "http://localhost:11434/v1", "http://127.0.0.1:1234/v1", "not a url"]) expect(maxTokensFieldFor(url)).toBe("max_tokens")
+    for (const url of ["https://openrouter.ai/api/v1", "http://localhost:11434/v1", "http://127.0.0.1:1234/v1", "not a url"])
+      expect(maxTokensFieldFor(url)).toBe("max_tokens")
     const params = toChatParams(base, { images: false, maxTokensField: "max_completion_tokens" }) as unknown as Record<string, unknown>
     expect(params.max_completion_tokens).toBe(100)
     expect(params.max_tokens).toBeUndefined()
@@ -20,7 +21,13 @@ describe("toChatParams", () => {
       {
         ...base,
         messages: [
-          { role: "assistant", content: [{ type: "toolUse", id: "c1", name: "read_file", input: {} }, { type: "toolUse", id: "c2", name: "list_files", input: {} }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "toolUse", id: "c1", name: "read_file", input: {} },
+              { type: "toolUse", id: "c2", name: "list_files", input: {} },
+            ],
+          },
           {
             role: "user",
             content: [
@@ -47,11 +54,28 @@ describe("toChatParams", () => {
   })
 
   it("turns a user's own image into an image_url part, or the note for a model without vision", () => {
-    const request: ModelRequest = { ...base, messages: [{ role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/jpeg", base64: "AAAA" }] }] }
+    const request: ModelRequest = {
+      ...base,
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "look" },
+            { type: "image", mediaType: "image/jpeg", base64: "AAAA" },
+          ],
+        },
+      ],
+    }
     expect(toChatParams(request, { images: true, maxTokensField: "max_tokens" }).messages[1]).toEqual({
       role: "user",
-      content: [{ type: "text", text: "look" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,AAAA" } }],
+      content: [
+        { type: "text", text: "look" },
+        { type: "image_url", image_url: { url: "data:image/jpeg;base64,AAAA" } },
+      ],
     })
-    expect(toChatParams(request, { images: false, maxTokensField: "max_tokens" }).messages[1]).toEqual({ role: "user", content: `look\n\n${IMAGE_NOTE}` })
+    expect(toChatParams(request, { images: false, maxTokensField: "max_tokens" }).messages[1]).toEqual({
+      role: "user",
+      content: `look\n\n${IMAGE_NOTE}`,
+    })
   })
 })

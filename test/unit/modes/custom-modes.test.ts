@@ -31,7 +31,12 @@ describe("parseCustomModes", () => {
     const { modes, errors } = parseCustomModes(docsYaml, ".roomodes")
     expect(errors).toEqual([])
     expect(modes).toEqual([
-      { slug: "docs", name: "Docs Writer", roleDefinition: "You write documentation.", groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown only" }]] },
+      {
+        slug: "docs",
+        name: "Docs Writer",
+        roleDefinition: "You write documentation.",
+        groups: ["read", ["edit", { fileRegex: "\\.md$", description: "Markdown only" }]],
+      },
     ])
   })
 
@@ -78,15 +83,23 @@ describe("parseCustomModes", () => {
   - { slug: redos, name: R, roleDefinition: r, groups: [[edit, { fileRegex: "^(a+)+$" }]] }
 `
     const { modes, errors } = parseCustomModes(text, ".roomodes")
-    expect(errors.map((e) => e.reason)).toEqual([expect.stringMatching(/^mode 1 \("look"\) was skipped: .*lookahead, lookbehind and backreferences are not supported/)])
+    expect(errors.map((e) => e.reason)).toEqual([
+      expect.stringMatching(/^mode 1 \("look"\) was skipped: .*lookahead, lookbehind and backreferences are not supported/),
+    ])
     const redos = modes.find((m) => m.slug === "redos")!
     // With a backtracking engine this input takes minutes; RE2 answers at once.
-    expect(checkToolAccess(redos, { name: "write_to_file", touchedPaths: [`${"a".repeat(40)}!`] })).toMatchObject({ allowed: false, reason: "fileRestriction" })
+    expect(checkToolAccess(redos, { name: "write_to_file", touchedPaths: [`${"a".repeat(40)}!`] })).toMatchObject({
+      allowed: false,
+      reason: "fileRestriction",
+    })
     expect(checkToolAccess(redos, { name: "write_to_file", touchedPaths: ["aaaa"] })).toEqual({ allowed: true })
   })
 
   it("loads a file that starts with two byte-order marks", () => {
-    const { modes, errors } = parseCustomModes("\uFEFF\uFEFFcustomModes:\n  - { slug: bom, name: B, roleDefinition: r, groups: [read] }\n", ".roomodes")
+    const { modes, errors } = parseCustomModes(
+      "\uFEFF\uFEFFcustomModes:\n  - { slug: bom, name: B, roleDefinition: r, groups: [read] }\n",
+      ".roomodes",
+    )
     expect(errors).toEqual([])
     expect(modes.map((m) => m.slug)).toEqual(["bom"])
   })
@@ -121,7 +134,9 @@ describe("ModeRegistry", () => {
   })
 
   it("reads the global custom_modes.json when there is no YAML file", async () => {
-    const global = await ws({ "custom_modes.json": JSON.stringify({ customModes: [{ slug: "gj", name: "GJ", roleDefinition: "r", groups: [] }] }) })
+    const global = await ws({
+      "custom_modes.json": JSON.stringify({ customModes: [{ slug: "gj", name: "GJ", roleDefinition: "r", groups: [] }] }),
+    })
     const registry = new ModeRegistry({ globalConfigDir: global.root })
     expect(registry.get("gj")?.source).toBe("global")
   })
@@ -172,17 +187,24 @@ describe("ModeRegistry", () => {
 
   it("lets the first workspace folder win when two define the same slug", async () => {
     const first = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: First, roleDefinition: r, groups: [] }\n` })
-    const second = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: Second, roleDefinition: r, groups: [] }\n  - { slug: only2, name: Only, roleDefinition: r, groups: [] }\n` })
+    const second = await ws({
+      ".roomodes": `customModes:\n  - { slug: shared, name: Second, roleDefinition: r, groups: [] }\n  - { slug: only2, name: Only, roleDefinition: r, groups: [] }\n`,
+    })
     const registry = new ModeRegistry({ workspaceFolders: () => [first.root, second.root], globalConfigDir: null })
     expect(registry.get("shared")?.name).toBe("First")
     expect(registry.get("only2")?.source).toBe("workspace")
   })
 
   it("reports problems found at construction, and calls onChange only for later reloads", async () => {
-    const w = await ws({ ".roomodes": docsYaml + "  - { slug: bad slug, name: B, roleDefinition: r, groups: [] }\n" })
+    const w = await ws({ ".roomodes": `${docsYaml}  - { slug: bad slug, name: B, roleDefinition: r, groups: [] }\n` })
     const reported: ModeFileError[] = []
     let changes = 0
-    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e), onChange: () => changes++ })
+    const registry = new ModeRegistry({
+      workspaceFolders: () => [w.root],
+      globalConfigDir: null,
+      onError: (e) => reported.push(e),
+      onChange: () => changes++,
+    })
     expect(registry.get("docs")).toBeDefined()
     expect(reported.map((e) => e.reason)).toEqual(['mode 2 ("bad slug") was skipped: slug: slug must use only letters, digits and dashes'])
     expect(changes).toBe(0)

@@ -54,7 +54,8 @@ describe("built-in modes", () => {
   it("gives orchestrator only the always-available tools", () => {
     const o = mode("orchestrator")
     for (const tool of ALWAYS_AVAILABLE_TOOLS) expect(isToolAllowed(o, tool)).toBe(true)
-    for (const tool of ["read_file", "write_to_file", "execute_command", "use_mcp_tool", "browser_action"]) expect(isToolAllowed(o, tool)).toBe(false)
+    for (const tool of ["read_file", "write_to_file", "execute_command", "use_mcp_tool", "browser_action"])
+      expect(isToolAllowed(o, tool)).toBe(false)
   })
 
   it("puts dynamic MCP tools in the mcp group", () => {

@@ -43,7 +43,11 @@ describe("approvals in the pipeline", () => {
         ],
       },
     ])
-    expect(h.ctx.updates.filter((u) => u.kind === "toolCall").map((u) => (u as { status: string }).status)).toEqual(["awaitingApproval", "running", "done"])
+    expect(h.ctx.updates.filter((u) => u.kind === "toolCall").map((u) => (u as { status: string }).status)).toEqual([
+      "awaitingApproval",
+      "running",
+      "done",
+    ])
   })
 
   it("writes without asking when agent.autoApprove.write is on", async () => {
@@ -54,7 +58,14 @@ describe("approvals in the pipeline", () => {
 
   it("always asks before writing a protected file, even with autoApprove.write", async () => {
     const h = harness({ tweak: (s) => (s.autoApprove.write = true) })
-    for (const path of [".roomodes", ".roo/rules/a.md", "AGENTS.md", ".vscode/settings.json", ".git/config", "/home/user/.config/agent-lsp/settings.json"]) {
+    for (const path of [
+      ".roomodes",
+      ".roo/rules/a.md",
+      "AGENTS.md",
+      ".vscode/settings.json",
+      ".git/config",
+      "/home/user/.config/agent-lsp/settings.json",
+    ]) {
       await h.pipeline.run(h.call("write_to_file", { path, content: "x" }), newTurnState(), h.ctx)
     }
     expect(h.ctx.ask.approvals).toHaveLength(6)
@@ -98,7 +109,12 @@ describe("approvals in the pipeline", () => {
     const h = harness()
     h.ctx.ask.approvalAnswer = answer("reject_feedback", { feedback: "use a.md instead" })
     const out = await h.pipeline.run(h.call("write_to_file", write), newTurnState(), h.ctx)
-    expect(JSON.parse(text(out.result))).toEqual({ status: "denied", tool: "write_to_file", message: "The user rejected this tool call.", feedback: "use a.md instead" })
+    expect(JSON.parse(text(out.result))).toEqual({
+      status: "denied",
+      tool: "write_to_file",
+      message: "The user rejected this tool call.",
+      feedback: "use a.md instead",
+    })
   })
 
   it("prefixes the result with feedback given with an approval", async () => {
@@ -116,17 +132,20 @@ describe("approvals in the pipeline", () => {
     expect(runs.at(-1)).toEqual({ tool: "write_to_file", params: write, editedText: "edited by user" })
   })
 
-  it.each(["dismissed", "timeout", "cancelled", "unavailable", "error"] as const)("fails closed when there is no answer (%s)", async (reason) => {
-    const h = harness()
-    h.ctx.ask.approvalAnswer = () => ({ decision: "noAnswer", reason })
-    const turn = newTurnState()
-    const before = runs.length
-    const out = await h.pipeline.run(h.call("write_to_file", write), turn, h.ctx)
-    expect(out.status).toBe("denied")
-    expect(JSON.parse(text(out.result)).status).toBe("denied")
-    expect(runs.length).toBe(before)
-    expect(turn.rejected).toBe(true)
-  })
+  it.each(["dismissed", "timeout", "cancelled", "unavailable", "error"] as const)(
+    "fails closed when there is no answer (%s)",
+    async (reason) => {
+      const h = harness()
+      h.ctx.ask.approvalAnswer = () => ({ decision: "noAnswer", reason })
+      const turn = newTurnState()
+      const before = runs.length
+      const out = await h.pipeline.run(h.call("write_to_file", write), turn, h.ctx)
+      expect(out.status).toBe("denied")
+      expect(JSON.parse(text(out.result)).status).toBe("denied")
+      expect(runs.length).toBe(before)
+      expect(turn.rejected).toBe(true)
+    },
+  )
 
   it("fails closed when the ask port throws or answers with an option it was not offered", async () => {
     const h = harness()
@@ -137,7 +156,9 @@ describe("approvals in the pipeline", () => {
     h.ctx.ask.approvalAnswer = () => ({ decision: "answered", optionId: "yolo", kind: "allow_once" })
     const out = await h.pipeline.run(h.call("write_to_file", write), newTurnState(), h.ctx)
     expect(out.status).toBe("denied")
-    expect(JSON.parse(text(out.result)).message).toBe('The user\'s answer "yolo" is not one of the options offered, so the call was not run.')
+    expect(JSON.parse(text(out.result)).message).toBe(
+      'The user\'s answer "yolo" is not one of the options offered, so the call was not run.',
+    )
   })
 
   it("refuses a denied command without asking, and does not skip the rest of the turn", async () => {
@@ -145,7 +166,9 @@ describe("approvals in the pipeline", () => {
     const turn = newTurnState()
     const out = await h.pipeline.run(h.call("execute_command", { command: "git status && git push --force" }), turn, h.ctx)
     expect(out.status).toBe("denied")
-    expect(JSON.parse(text(out.result)).message).toMatch(/^The command was refused without running: "git push --force" matches the denied command prefix "git push"/)
+    expect(JSON.parse(text(out.result)).message).toMatch(
+      /^The command was refused without running: "git push --force" matches the denied command prefix "git push"/,
+    )
     expect(h.ctx.ask.approvals).toHaveLength(0)
     expect(turn.rejected).toBe(false)
   })

@@ -4,7 +4,14 @@ import { ModeRegistry, type ModeLookup } from "../../../server/src/modes"
 import { createPipelineWith } from "../../../server/src/pipeline/create-pipeline"
 import type { ToolCall, ToolPipelineOptions } from "../../../server/src/pipeline/types"
 import type { AvailabilityContext } from "../../../server/src/tools/context"
-import { defineTool, errorResult, textResult, type ToolDefinition, type ToolGroupOrAlways, type ToolResult } from "../../../server/src/tools/tool"
+import {
+  defineTool,
+  errorResult,
+  textResult,
+  type ToolDefinition,
+  type ToolGroupOrAlways,
+  type ToolResult,
+} from "../../../server/src/tools/tool"
 import { makeToolContext, type TestToolContext } from "../../support/tool-context"
 
 /**
@@ -13,7 +20,12 @@ import { makeToolContext, type TestToolContext } from "../../support/tool-contex
  */
 export const runs: { tool: string; params: unknown; editedText?: string }[] = []
 
-function fake(name: string, group: ToolGroupOrAlways, params: z.ZodType, kind: "read" | "write" | "command" | "none" | "mcp" = "none"): ToolDefinition {
+function fake(
+  name: string,
+  group: ToolGroupOrAlways,
+  params: z.ZodType,
+  kind: "read" | "write" | "command" | "none" | "mcp" = "none",
+): ToolDefinition {
   return defineTool({
     name,
     group,
@@ -32,7 +44,13 @@ function fake(name: string, group: ToolGroupOrAlways, params: z.ZodType, kind: "
                 ? { kind: "mcp" as const, server: "s", tool: "t" }
                 : { kind: "none" as const }
       return {
-        preview: { subject, title: `${name}`, detail: JSON.stringify(p), diff: kind === "write" ? "--- a\n+++ b" : undefined, command: p.command },
+        preview: {
+          subject,
+          title: `${name}`,
+          detail: JSON.stringify(p),
+          diff: kind === "write" ? "--- a\n+++ b" : undefined,
+          command: p.command,
+        },
         async run(options?: { editedText?: string }) {
           runs.push({ tool: name, params: p, editedText: options?.editedText })
           return textResult(`${name} ok ${JSON.stringify(p)}`)
@@ -48,14 +66,20 @@ export const fakeTools = {
   listFiles: fake("list_files", "read", z.object({ path: z.string(), recursive: z.boolean().optional() }), "read"),
   writeToFile: fake("write_to_file", "edit", path.extend({ content: z.string() }), "write"),
   applyDiff: fake("apply_diff", "edit", path.extend({ diff: z.string() }), "write"),
-  searchReplace: fake("search_replace", "edit", z.object({ file_path: z.string(), old_string: z.string(), new_string: z.string() }), "write"),
+  searchReplace: fake(
+    "search_replace",
+    "edit",
+    z.object({ file_path: z.string(), old_string: z.string(), new_string: z.string() }),
+    "write",
+  ),
   applyPatch: defineTool({
     name: "apply_patch",
     group: "edit",
     params: z.object({ patch: z.string() }),
     description: "fake apply_patch",
     available: () => true,
-    touchedPaths: ({ patch }) => [...patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)].map((m) => (m[1] ?? m[2])!),
+    touchedPaths: ({ patch }) =>
+      [...patch.matchAll(/^\*\*\* (?:Update|Add|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)].map((m) => (m[1] ?? m[2])!),
     async prepare() {
       return { preview: { subject: { kind: "write", paths: [] }, title: "patch", detail: "" }, run: async () => textResult("patched") }
     },
@@ -67,7 +91,10 @@ export const fakeTools = {
   switchMode: fake("switch_mode", "always", z.object({ mode_slug: z.string(), reason: z.string() })),
   newTask: fake("new_task", "always", z.object({ mode: z.string(), message: z.string() })),
   updateTodoList: fake("update_todo_list", "always", z.object({ todos: z.string() })),
-  browserAction: { ...fake("browser_action", "browser", z.object({ action: z.string() })), available: (ctx: AvailabilityContext) => ctx.hasBrowser },
+  browserAction: {
+    ...fake("browser_action", "browser", z.object({ action: z.string() })),
+    available: (ctx: AvailabilityContext) => ctx.hasBrowser,
+  },
 }
 export const FAKE_TOOLS: readonly ToolDefinition[] = Object.values(fakeTools)
 
@@ -86,7 +113,14 @@ export function scriptedTool(name: string, group: ToolGroupOrAlways, results: ()
 }
 
 export function availability(overrides: Partial<AvailabilityContext> = {}): AvailabilityContext {
-  return { settings: defaultSettings(), workspaceFolders: ["/ws"], mcpServerNames: [], hasCodebaseIndex: false, hasBrowser: false, ...overrides }
+  return {
+    settings: defaultSettings(),
+    workspaceFolders: ["/ws"],
+    mcpServerNames: [],
+    hasCodebaseIndex: false,
+    hasBrowser: false,
+    ...overrides,
+  }
 }
 
 export interface Harness {
@@ -98,7 +132,9 @@ export interface Harness {
 
 /** A pipeline over the fake tools in `mode`, with settings overrides, and a test context. */
 export function harness(
-  options: { mode?: string; tweak?: (s: Settings) => void; modes?: ModeLookup; tools?: readonly ToolDefinition[] } & Partial<Omit<ToolPipelineOptions, "settings">> = {},
+  options: { mode?: string; tweak?: (s: Settings) => void; modes?: ModeLookup; tools?: readonly ToolDefinition[] } & Partial<
+    Omit<ToolPipelineOptions, "settings">
+  > = {},
 ): Harness {
   const settings = defaultSettings()
   options.tweak?.(settings)

@@ -15,7 +15,9 @@ describe("consecutive mistakes", () => {
     expect(h.ctx.ask.questions).toHaveLength(0)
     const third = await h.pipeline.run(h.call("read_file", "{"), newTurnState(), h.ctx)
     expect(h.ctx.ask.questions).toHaveLength(1)
-    expect(h.ctx.ask.questions[0]!.question).toMatch(/^The agent has made 3 mistakes in a row \(last: Invalid arguments for read_file: not valid JSON/)
+    expect(h.ctx.ask.questions[0]!.question).toMatch(
+      /^The agent has made 3 mistakes in a row \(last: Invalid arguments for read_file: not valid JSON/,
+    )
     expect(third.result.content.at(-1)).toEqual({
       type: "text",
       text: "You have made several mistakes in a row; the user was asked for guidance. The user says: The file is called main.rs",
@@ -40,8 +42,14 @@ describe("consecutive mistakes", () => {
   })
 
   it("counts failed edits", async () => {
-    const failingEdit = scriptedTool("apply_diff", "edit", () => ({ ...errorResult("No match for the SEARCH block in a.ts"), countsAsMistake: true }))
-    const h = harness({ tools: [...FAKE_TOOLS.filter((t) => t.name !== "apply_diff"), failingEdit], tweak: (s) => (s.autoApprove.write = true) })
+    const failingEdit = scriptedTool("apply_diff", "edit", () => ({
+      ...errorResult("No match for the SEARCH block in a.ts"),
+      countsAsMistake: true,
+    }))
+    const h = harness({
+      tools: [...FAKE_TOOLS.filter((t) => t.name !== "apply_diff"), failingEdit],
+      tweak: (s) => (s.autoApprove.write = true),
+    })
     for (let i = 0; i < 3; i++) await h.pipeline.run(h.call("apply_diff", { path: "a.ts", n: i }), newTurnState(), h.ctx)
     expect(h.ctx.ask.questions).toHaveLength(1)
   })
@@ -87,7 +95,9 @@ describe("replies without a tool call", () => {
     for (let i = 0; i < 3; i++) expect(await h.pipeline.noToolCall(h.ctx)).toEqual({ message: REMINDER })
     expect(h.ctx.ask.questions).toHaveLength(0)
     const fourth = await h.pipeline.noToolCall(h.ctx)
-    expect(h.ctx.ask.questions[0]!.question).toBe("The agent has made 3 mistakes in a row (last: replied without using a tool). Continue, stop, or tell it what to do?")
+    expect(h.ctx.ask.questions[0]!.question).toBe(
+      "The agent has made 3 mistakes in a row (last: replied without using a tool). Continue, stop, or tell it what to do?",
+    )
     expect(fourth).toEqual({
       message: `${REMINDER}\n\nYou have made several mistakes in a row; the user was asked for guidance. The user says: Finish with attempt_completion`,
     })

@@ -91,12 +91,21 @@ describe("repetition in the pipeline", () => {
     for (let i = 0; i < 4; i++) outcomes.push(await h.pipeline.run(h.call("read_file", { path: "a.ts" }), newTurnState(), h.ctx))
     expect(runs.length - before).toBe(3)
     expect(h.ctx.ask.questions).toEqual([
-      { taskId: "t1", question: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?", suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
+      {
+        taskId: "t1",
+        question: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?",
+        suggestions: [{ text: "Continue" }, { text: "Stop" }],
+        limit: true,
+      },
     ])
     const fourth = outcomes[3]!
     expect(fourth.status).toBe("error")
     expect(fourth.stopTask).toBeUndefined()
-    expect(h.ctx.updates).toContainEqual({ kind: "status", status: "waiting", message: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?" })
+    expect(h.ctx.updates).toContainEqual({
+      kind: "status",
+      status: "waiting",
+      message: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?",
+    })
     // After the user's word the count starts again: the next identical call runs.
     await h.pipeline.run(h.call("read_file", { path: "a.ts" }), newTurnState(), h.ctx)
     expect(runs.length - before).toBe(4)
@@ -143,7 +152,12 @@ describe("repetition in the pipeline", () => {
 
   it("treats key order as the same call", async () => {
     const h = harness()
-    const args = [{ path: "a", offset: 2 }, { offset: 2, path: "a" }, { path: "a", offset: 2 }, { offset: 2, path: "a" }]
+    const args = [
+      { path: "a", offset: 2 },
+      { offset: 2, path: "a" },
+      { path: "a", offset: 2 },
+      { offset: 2, path: "a" },
+    ]
     for (const a of args) await h.pipeline.run(h.call("read_file", a), newTurnState(), h.ctx)
     expect(h.ctx.ask.questions).toHaveLength(1)
   })
@@ -152,7 +166,8 @@ describe("repetition in the pipeline", () => {
     let n = 0
     const poll = scriptedTool("read_command_output", "command", () => textResult(`output ${n++}`))
     const h = harness({ tools: [...FAKE_TOOLS, poll] })
-    for (let i = 0; i < 6; i++) expect((await h.pipeline.run(h.call("read_command_output", { n: 1 }), newTurnState(), h.ctx)).status).toBe("done")
+    for (let i = 0; i < 6; i++)
+      expect((await h.pipeline.run(h.call("read_command_output", { n: 1 }), newTurnState(), h.ctx)).status).toBe("done")
     expect(h.ctx.ask.questions).toHaveLength(0)
   })
 
@@ -161,7 +176,9 @@ describe("repetition in the pipeline", () => {
     const calls = [{ path: "a" }, { path: "b" }]
     let out
     for (let i = 0; i < 7; i++) out = await h.pipeline.run(h.call("read_file", calls[i % 2]), newTurnState(), h.ctx)
-    expect(h.ctx.ask.questions[0]!.question).toBe("The agent is going round in a loop (read_file → read_file) with the same inputs. Continue, stop, or tell it something?")
+    expect(h.ctx.ask.questions[0]!.question).toBe(
+      "The agent is going round in a loop (read_file → read_file) with the same inputs. Continue, stop, or tell it something?",
+    )
     expect(text(out!.result)).toMatch(/^read_file was not run: the last calls repeat the same loop \(read_file → read_file\)/)
   })
 

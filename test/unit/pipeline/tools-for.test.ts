@@ -12,7 +12,10 @@ const mcpTool = (server: string, tool: string): DynamicToolDefinition => ({
     params: z.object({ text: z.string() }).passthrough(),
     description: `${tool} from ${server}`,
     available: (ctx) => ctx.mcpServerNames.includes(server),
-    prepare: async () => ({ preview: { subject: { kind: "mcp", server, tool }, title: tool, detail: "" }, run: async () => textResult("echoed") }),
+    prepare: async () => ({
+      preview: { subject: { kind: "mcp", server, tool }, title: tool, detail: "" },
+      run: async () => textResult("echoed"),
+    }),
   }),
   inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
 })
@@ -35,7 +38,11 @@ describe("toolsFor", () => {
   })
 
   it("offers search_replace and apply_patch only when enabled, and use_mcp_tool never", () => {
-    expect(harness().pipeline.toolsFor("code").map((t) => t.name)).not.toContain("search_replace")
+    expect(
+      harness()
+        .pipeline.toolsFor("code")
+        .map((t) => t.name),
+    ).not.toContain("search_replace")
     const h = harness({ tweak: (s) => (s.tools.enabled = ["search_replace", "apply_patch", "use_mcp_tool"]) })
     const names = h.pipeline.toolsFor("code").map((t) => t.name)
     expect(names).toContain("search_replace")
@@ -53,7 +60,10 @@ describe("toolsFor", () => {
   })
 
   it("offers dynamic MCP tools with their own schema, only for connected servers and modes with mcp", () => {
-    const h = harness({ dynamicTools: () => [mcpTool("everything", "echo"), mcpTool("gone", "x")], availability: () => availability({ mcpServerNames: ["everything"] }) })
+    const h = harness({
+      dynamicTools: () => [mcpTool("everything", "echo"), mcpTool("gone", "x")],
+      availability: () => availability({ mcpServerNames: ["everything"] }),
+    })
     const spec = h.pipeline.toolsFor("code").find((t) => t.name.startsWith("mcp--"))
     expect(spec).toEqual({
       name: "mcp--everything--echo",
@@ -65,12 +75,19 @@ describe("toolsFor", () => {
   })
 
   it("runs a dynamic MCP tool through the same checks and approvals", async () => {
-    const h = harness({ mode: "orchestrator", dynamicTools: () => [mcpTool("everything", "echo")], availability: () => availability({ mcpServerNames: ["everything"] }) })
+    const h = harness({
+      mode: "orchestrator",
+      dynamicTools: () => [mcpTool("everything", "echo")],
+      availability: () => availability({ mcpServerNames: ["everything"] }),
+    })
     const refused = await h.pipeline.run(h.call("mcp--everything--echo", { text: "hi" }), newTurnState(), h.ctx)
     expect(text(refused.result)).toBe(
       'Tool "mcp--everything--echo" is not allowed in orchestrator mode. Modes that allow it: code, architect, ask, debug. Use switch_mode if the task needs it.',
     )
-    const code = harness({ dynamicTools: () => [mcpTool("everything", "echo")], availability: () => availability({ mcpServerNames: ["everything"] }) })
+    const code = harness({
+      dynamicTools: () => [mcpTool("everything", "echo")],
+      availability: () => availability({ mcpServerNames: ["everything"] }),
+    })
     const out = await code.pipeline.run(code.call("mcp--everything--echo", { text: "hi" }), newTurnState(), code.ctx)
     expect(out.status).toBe("done")
     expect(code.ctx.ask.approvals).toHaveLength(1)
@@ -83,7 +100,10 @@ describe("toolsFor", () => {
       description: "fake read_file",
       inputSchema: {
         type: "object",
-        properties: { path: { type: "string", description: "Path relative to the workspace" }, offset: { type: "integer", minimum: 1, default: 1 } },
+        properties: {
+          path: { type: "string", description: "Path relative to the workspace" },
+          offset: { type: "integer", minimum: 1, default: 1 },
+        },
         required: ["path"],
       },
     })
@@ -95,7 +115,13 @@ describe("toolsFor", () => {
   })
 
   it("uses modes from the registry it was given", () => {
-    const modes = { get: (slug: string) => (slug === "solo" ? { slug, name: "Solo", roleDefinition: "r", groups: ["command" as const], source: "workspace" as const } : undefined), list: () => [] }
+    const modes = {
+      get: (slug: string) =>
+        slug === "solo"
+          ? { slug, name: "Solo", roleDefinition: "r", groups: ["command" as const], source: "workspace" as const }
+          : undefined,
+      list: () => [],
+    }
     const h = harness({ modes })
     expect(h.pipeline.toolsFor("solo").map((t) => t.name)).toEqual([
       "execute_command",
@@ -117,6 +143,7 @@ describe("toolsFor with the real tool registry (issue 13)", () => {
     for (const mode of ["code", "architect", "ask", "debug"]) expect(offered(mode, true), mode).toContain("browser_action")
     expect(offered("orchestrator", true)).not.toContain("browser_action")
     expect(offered("code", false)).not.toContain("browser_action")
-    for (const mode of ["code", "architect", "ask", "debug", "orchestrator"]) expect(offered(mode, false), mode).toEqual(expect.arrayContaining(["skill", "run_slash_command"]))
+    for (const mode of ["code", "architect", "ask", "debug", "orchestrator"])
+      expect(offered(mode, false), mode).toEqual(expect.arrayContaining(["skill", "run_slash_command"]))
   })
 })

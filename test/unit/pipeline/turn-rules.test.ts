@@ -30,7 +30,9 @@ describe("turn rules", () => {
     const before = runs.length
     const after = await h.pipeline.run(h.call("read_file", { path: "a" }), turn, h.ctx)
     expect(after).toMatchObject({ status: "skipped", result: { isError: true } })
-    expect(text(after.result)).toBe("read_file was not run: new_task must be the last tool call of a message, and calls after it are not run. Call read_file again in a later message if it is still needed.")
+    expect(text(after.result)).toBe(
+      "read_file was not run: new_task must be the last tool call of a message, and calls after it are not run. Call read_file again in a later message if it is still needed.",
+    )
     expect(runs.length).toBe(before)
   })
 
@@ -40,7 +42,9 @@ describe("turn rules", () => {
     await h.pipeline.run(h.call("read_file", { wrong: 1 }), turn, h.ctx)
     const out = await h.pipeline.run(h.call("attempt_completion", { result: "all done" }), turn, h.ctx)
     expect(out.status).toBe("error")
-    expect(text(out.result)).toMatch(/^attempt_completion was not run: a tool call earlier in this message failed \(read_file: Invalid arguments for read_file: path: missing/)
+    expect(text(out.result)).toMatch(
+      /^attempt_completion was not run: a tool call earlier in this message failed \(read_file: Invalid arguments for read_file: path: missing/,
+    )
     const nextTurn = await h.pipeline.run(h.call("attempt_completion", { result: "all done" }), newTurnState(), h.ctx)
     expect(nextTurn.status).toBe("done")
   })
@@ -60,7 +64,13 @@ describe("turn rules", () => {
     expect(text(out.result)).toBe(
       "list_files failed while running: Cannot read properties of undefined (reading 'length'). This is an error inside the tool, not in your arguments; try again or use another approach.",
     )
-    expect(h.ctx.updates.at(-1)).toEqual({ kind: "toolResult", callId: "call_1", tool: "list_files", isError: true, summary: expect.stringContaining("list_files failed while running") })
+    expect(h.ctx.updates.at(-1)).toEqual({
+      kind: "toolResult",
+      callId: "call_1",
+      tool: "list_files",
+      isError: true,
+      summary: expect.stringContaining("list_files failed while running"),
+    })
   })
 
   it("calls beforeDestructive after approval and before edit tools, execute_command and new_task, not reads", async () => {
@@ -109,12 +119,26 @@ describe("turn rules", () => {
     const turn = newTurnState()
     await h.pipeline.run(h.call("write_to_file", { path: "a", content: "x" }, "a"), turn, h.ctx)
     await h.pipeline.run(h.call("read_file", { path: "a" }, "b"), turn, h.ctx)
-    const finals = h.ctx.updates.filter((u) => u.kind === "toolResult" || (u.kind === "toolCall" && ["done", "error", "denied", "skipped"].includes(u.status)))
-    expect(finals.map((u) => `${u.kind}:${(u as { callId: string }).callId}`)).toEqual(["toolCall:a", "toolResult:a", "toolCall:b", "toolResult:b"])
+    const finals = h.ctx.updates.filter(
+      (u) => u.kind === "toolResult" || (u.kind === "toolCall" && ["done", "error", "denied", "skipped"].includes(u.status)),
+    )
+    expect(finals.map((u) => `${u.kind}:${(u as { callId: string }).callId}`)).toEqual([
+      "toolCall:a",
+      "toolResult:a",
+      "toolCall:b",
+      "toolResult:b",
+    ])
   })
 
   it("passes a failed result through with is_error", async () => {
-    const failing = defineTool({ name: "list_files", group: "read", params: z.object({}), description: "", available: () => true, prepare: async () => ({ result: errorResult("No such folder: x. Use list_files on . to see what exists.") }) })
+    const failing = defineTool({
+      name: "list_files",
+      group: "read",
+      params: z.object({}),
+      description: "",
+      available: () => true,
+      prepare: async () => ({ result: errorResult("No such folder: x. Use list_files on . to see what exists.") }),
+    })
     const h = harness({ tools: [...FAKE_TOOLS.filter((t) => t.name !== "list_files"), failing] })
     const out = await h.pipeline.run(h.call("list_files", {}), newTurnState(), h.ctx)
     expect(out).toMatchObject({ status: "error", result: { isError: true } })

@@ -13,7 +13,8 @@ async function once(h: ReturnType<typeof harness>, name: string, args: unknown) 
   return { outcome, text: text(outcome.result), ran: runs.length > before, turn }
 }
 
-const CODE_TOOLS = "read_file, list_files, write_to_file, apply_diff, execute_command, ask_followup_question, attempt_completion, switch_mode, new_task, update_todo_list"
+const CODE_TOOLS =
+  "read_file, list_files, write_to_file, apply_diff, execute_command, ask_followup_question, attempt_completion, switch_mode, new_task, update_todo_list"
 
 describe("validation steps, each an is_error result that does not end the turn", () => {
   it("refuses broken JSON arguments with the parser's message", async () => {
@@ -27,7 +28,9 @@ describe("validation steps, each an is_error result that does not end the turn",
 
   it("refuses arguments that are JSON but not an object", async () => {
     const r = await once(harness(), "read_file", "[1,2]")
-    expect(r.text).toBe("Invalid arguments for read_file: the arguments must be one JSON object, not a list or a single value. Send the arguments as one JSON object.")
+    expect(r.text).toBe(
+      "Invalid arguments for read_file: the arguments must be one JSON object, not a list or a single value. Send the arguments as one JSON object.",
+    )
   })
 
   it("treats empty arguments as an empty object", async () => {
@@ -49,7 +52,14 @@ describe("validation steps, each an is_error result that does not end the turn",
   })
 
   it("resolves the aliases write_file and search_and_replace", async () => {
-    const edit = defineTool({ name: "edit", group: "edit", params: z.object({ path: z.string() }), description: "", available: () => true, prepare: async () => ({ result: textResult("edited") }) })
+    const edit = defineTool({
+      name: "edit",
+      group: "edit",
+      params: z.object({ path: z.string() }),
+      description: "",
+      available: () => true,
+      prepare: async () => ({ result: textResult("edited") }),
+    })
     const h = harness({ tools: [...FAKE_TOOLS, edit], tweak: (s) => (s.autoApprove.write = true) })
     expect((await once(h, "write_file", { path: "a.ts", content: "x" })).text).toBe('write_to_file ok {"path":"a.ts","content":"x"}')
     expect((await once(h, "search_and_replace", { path: "a.ts" })).text).toBe("edited")
@@ -58,7 +68,9 @@ describe("validation steps, each an is_error result that does not end the turn",
   it("says a tool that is not built is not available here", async () => {
     const h = harness({ tools: [...FAKE_TOOLS, notBuiltTool("codebase_search", "read")] })
     const r = await once(h, "codebase_search", { query: "x" })
-    expect(r.text).toBe(`Tool "codebase_search" is not available here: the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open). Tools available in code mode: ${CODE_TOOLS}.`)
+    expect(r.text).toBe(
+      `Tool "codebase_search" is not available here: the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open). Tools available in code mode: ${CODE_TOOLS}.`,
+    )
   })
 
   it("says an MCP tool is not available when no MCP server is connected", async () => {
@@ -78,19 +90,28 @@ describe("validation steps, each an is_error result that does not end the turn",
 
   it("refuses a tool outside the mode's groups and lists the modes that allow it", async () => {
     const r = await once(harness({ mode: "architect" }), "execute_command", { command: "ls" })
-    expect(r.text).toBe('Tool "execute_command" is not allowed in architect mode. Modes that allow it: code, debug. Use switch_mode if the task needs it.')
+    expect(r.text).toBe(
+      'Tool "execute_command" is not allowed in architect mode. Modes that allow it: code, debug. Use switch_mode if the task needs it.',
+    )
     expect(r.ran).toBe(false)
   })
 
   it("names each bad param and the expected shape", async () => {
     const r = await once(harness(), "read_file", { offset: "ten", extra: true })
     expect(r.text).toBe(
-      'Invalid arguments for read_file: path: missing (required string); offset: expected number, received string. Expected: { path: string, offset?: integer }',
+      "Invalid arguments for read_file: path: missing (required string); offset: expected number, received string. Expected: { path: string, offset?: integer }",
     )
   })
 
   it("reports unknown params of a strict schema", async () => {
-    const strict = defineTool({ name: "list_files", group: "read", params: z.object({ path: z.string() }).strict(), description: "", available: () => true, prepare: async () => ({ result: textResult("x") }) })
+    const strict = defineTool({
+      name: "list_files",
+      group: "read",
+      params: z.object({ path: z.string() }).strict(),
+      description: "",
+      available: () => true,
+      prepare: async () => ({ result: textResult("x") }),
+    })
     const h = harness({ tools: [strict] })
     expect((await once(h, "list_files", { path: ".", recursive: true })).text).toBe(
       'Invalid arguments for list_files: unknown parameter "recursive". Expected: { path: string }',
@@ -99,7 +120,9 @@ describe("validation steps, each an is_error result that does not end the turn",
 
   it("refuses an edit outside the mode's fileRegex with Roo's message", async () => {
     const r = await once(harness({ mode: "architect" }), "write_to_file", { path: "src/index.ts", content: "x" })
-    expect(r.text).toBe("Tool 'write_to_file' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/index.ts")
+    expect(r.text).toBe(
+      "Tool 'write_to_file' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/index.ts",
+    )
     expect(r.ran).toBe(false)
   })
 
@@ -107,7 +130,9 @@ describe("validation steps, each an is_error result that does not end the turn",
     const h = harness({ mode: "architect", tweak: (s) => (s.tools.enabled = ["apply_patch"]) })
     const patch = "*** Begin Patch\n*** Update File: docs/a.md\n*** Move to: src/a.ts\n*** End Patch"
     const r = await once(h, "apply_patch", { patch })
-    expect(r.text).toBe("Tool 'apply_patch' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/a.ts")
+    expect(r.text).toBe(
+      "Tool 'apply_patch' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/a.ts",
+    )
   })
 
   it("checks file_path too, and absolute paths relative to the workspace", async () => {

@@ -4,7 +4,15 @@ import { groupName, type ModeConfig } from "../../../server/src/modes/types"
 import type { PromptContext } from "../../../server/src/prompt/sections"
 
 /** Tools that need configuration (an index, a browser, an MCP server) are not offered by default. */
-const UNCONFIGURED = new Set(["codebase_search", "browser_action", "use_mcp_tool", "access_mcp_resource", "search_replace", "edit_file", "apply_patch"])
+const UNCONFIGURED = new Set([
+  "codebase_search",
+  "browser_action",
+  "use_mcp_tool",
+  "access_mcp_resource",
+  "search_replace",
+  "edit_file",
+  "apply_patch",
+])
 
 function defaultToolNames(mode: ModeConfig): string[] {
   const names = mode.groups.flatMap((entry) => TOOL_GROUPS[groupName(entry)])
@@ -21,4 +29,3 @@ export function promptContext(mode: ModeConfig): PromptContext {
     custom: { settings: "", rules: [], hasRooIgnore: false },
   }
 }
-

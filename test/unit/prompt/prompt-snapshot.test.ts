@@ -19,7 +19,16 @@ describe("system prompt", () => {
     const code = BUILTIN_MODES.find((m) => m.slug === "code")!
     const prompt = buildSystemPrompt(promptContext(code))
     expect(prompt.startsWith(code.roleDefinition)).toBe(true)
-    const order = ["MARKDOWN RULES", "TOOL USE", "CAPABILITIES", "MODES", "RULES", "SYSTEM INFORMATION", "OBJECTIVE", "USER'S CUSTOM INSTRUCTIONS"]
+    const order = [
+      "MARKDOWN RULES",
+      "TOOL USE",
+      "CAPABILITIES",
+      "MODES",
+      "RULES",
+      "SYSTEM INFORMATION",
+      "OBJECTIVE",
+      "USER'S CUSTOM INSTRUCTIONS",
+    ]
     const positions = order.map((heading) => prompt.indexOf(`\n${heading}\n`))
     expect(positions.every((p) => p > 0)).toBe(true)
     expect([...positions].sort((a, b) => a - b)).toEqual(positions)

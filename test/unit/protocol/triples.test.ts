@@ -64,7 +64,9 @@ describe("protocol triples", () => {
 
   it("discriminates task updates by kind and rejects unknown kinds or missing fields", () => {
     expect(TaskUpdate.safeParse({ kind: "text", delta: "hi" }).success).toBe(true)
-    expect(TaskUpdate.safeParse({ kind: "toolCall", callId: "c", tool: "read_file", params: { path: "a" }, status: "streaming" }).success).toBe(true)
+    expect(
+      TaskUpdate.safeParse({ kind: "toolCall", callId: "c", tool: "read_file", params: { path: "a" }, status: "streaming" }).success,
+    ).toBe(true)
     expect(TaskUpdate.safeParse({ kind: "usage", inputTokens: 1, outputTokens: 2 }).success).toBe(true)
     expect(TaskUpdate.safeParse({ kind: "teleport" }).success).toBe(false)
     expect(TaskUpdate.safeParse({ kind: "toolResult", callId: "c", tool: "t", summary: "s" }).success).toBe(false)
@@ -74,7 +76,14 @@ describe("protocol triples", () => {
   })
 
   it("returns task lists with summaries and rejects an unknown status", () => {
-    const task = { taskId: "t1", title: "T", mode: "code", status: "running", createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z" }
+    const task = {
+      taskId: "t1",
+      title: "T",
+      mode: "code",
+      status: "running",
+      createdAt: "2026-01-01T00:00:00Z",
+      updatedAt: "2026-01-01T00:00:00Z",
+    }
     expect(AgentProtocol.listTasks.result.safeParse({ tasks: [task] }).success).toBe(true)
     expect(AgentProtocol.listTasks.result.safeParse({ tasks: [{ ...task, status: "done" }] }).success).toBe(false)
   })

@@ -21,7 +21,7 @@ describe("parseCommandLine: every simple command", () => {
     ["echo $(touch x)", ["touch x", "echo ‹$(touch x)›"]],
     ["echo `touch x`", ["touch x", "echo ‹`touch x`›"]],
     ["echo `echo \\`touch x\\``", ["touch x", "echo ‹`touch x`›", "echo ‹`echo \\`touch x\\``›"]],
-    ['echo "a $(b "$(c)")"', ["c", "b ‹\"$(c)\"›", 'echo ‹"a $(b "$(c)")"›']],
+    ['echo "a $(b "$(c)")"', ["c", 'b ‹"$(c)"›', 'echo ‹"a $(b "$(c)")"›']],
     ["echo $[$(touch x)]", ["touch x", "echo ‹$[$(touch x)]›"]],
     ["echo $((1 + $(touch x)))", ["touch x", "echo ‹$((1 + $(touch x)))›"]],
     ["echo ${v:-$(touch x)}", ["touch x", "echo ‹${v:-$(touch x)}›"]],
@@ -29,7 +29,7 @@ describe("parseCommandLine: every simple command", () => {
     ["x=(a $(touch y))", ["x=(a $(touch y))", "touch y"]],
     ["[[ -f $(touch y) ]] && ls", ["touch y", "ls"]],
     ["cat <<EOF\n$(touch y)\nEOF", ["cat", "touch y"]],
-    ["cat <<< \"$(touch y)\"", ["touch y", "cat"]],
+    ['cat <<< "$(touch y)"', ["touch y", "cat"]],
     ["for f in $(ls); do rm $f; done", ["ls", "rm ‹$f›"]],
     ["while read l; do echo $l; done < f", ["read l", "echo ‹$l›"]],
     ["if true; then rm a; elif false; then rm b; else rm c; fi", ["true", "rm a", "false", "rm b", "rm c"]],
@@ -58,7 +58,10 @@ describe("parseCommandLine: wrapped commands are listed on their own", () => {
     ["sudo -u root rm x", ["sudo -u root rm x", "rm x"]],
     ["env -i A=1 rm x", ["env -i A=1 rm x", "A=1 rm x"]],
     ["env -S 'rm -rf x'", ["env -S rm -rf x", "rm -rf x"]],
-    ["nice -n 5 nohup timeout -s KILL 5 rm x", ["nice -n 5 nohup timeout -s KILL 5 rm x", "nohup timeout -s KILL 5 rm x", "timeout -s KILL 5 rm x", "rm x"]],
+    [
+      "nice -n 5 nohup timeout -s KILL 5 rm x",
+      ["nice -n 5 nohup timeout -s KILL 5 rm x", "nohup timeout -s KILL 5 rm x", "timeout -s KILL 5 rm x", "rm x"],
+    ],
     ["time rm x", ["time rm x", "rm x"]],
     ["command -p rm x", ["command -p rm x", "rm x"]],
     ["builtin exec rm x", ["builtin exec rm x", "exec rm x", "rm x"]],
@@ -68,7 +71,7 @@ describe("parseCommandLine: wrapped commands are listed on their own", () => {
     ["find . -name '*.o' -exec rm {} \\; -ok touch y +", ["find . -name *.o -exec rm {} ; -ok touch y +", "rm {}", "touch y"]],
     ["eval 'rm x; touch y'", ["eval rm x; touch y", "rm x", "touch y"]],
     ["bash -c 'rm x'", ["bash -c rm x", "rm x"]],
-    ["sh -ec \"rm x\"", ["sh -ec rm x", "rm x"]],
+    ['sh -ec "rm x"', ["sh -ec rm x", "rm x"]],
     ["/bin/sh -c 'sh -c \"rm x\"'", ['/bin/sh -c sh -c "rm x"', "sh -c rm x", "rm x"]],
     ["trap 'rm x' EXIT", ["trap rm x EXIT", "rm x"]],
     ["watch -n 1 rm x", ["watch -n 1 rm x", "rm x"]],
@@ -109,7 +112,11 @@ describe("parseCommandLine: redirections", () => {
     ["exec 3> f", ["3>:write:f"]],
   ])("%j", (text, expected) => {
     const line = parseCommandLine(text)
-    expect(line.redirects.map((r) => `${r.fd ?? ""}${r.operator}:${r.kind}:${r.target ? (r.target.static ? r.target.text : `‹${r.target.text}›`) : ""}`)).toEqual(expected)
+    expect(
+      line.redirects.map(
+        (r) => `${r.fd ?? ""}${r.operator}:${r.kind}:${r.target ? (r.target.static ? r.target.text : `‹${r.target.text}›`) : ""}`,
+      ),
+    ).toEqual(expected)
   })
 
   it("lists the command inside a redirect target", () => {
@@ -124,14 +131,14 @@ describe("parseCommandLine: what it does not understand", () => {
     ["$X a", /decided at run time/],
     ["$(echo rm) x", /decided at run time/],
     ["`echo rm` x", /decided at run time/],
-    ["\"$X\" a", /decided at run time/],
+    ['"$X" a', /decided at run time/],
     ["sudo $X a", /decided at run time/],
-    ["eval \"$CMD\"", /eval runs a text decided at run time/],
-    ["bash -c \"$CMD\"", /decided at run time/],
+    ['eval "$CMD"', /eval runs a text decided at run time/],
+    ['bash -c "$CMD"', /decided at run time/],
     ["zsh -c 'ls'", /zsh script/],
     ["echo =(touch x)", /parser does not understand/],
     ["ls *(e:'touch x':)", /parser does not understand/],
-    ["echo =(touch x) *(e:\"touch x\":) a#b # c", /# inside a word/],
+    ['echo =(touch x) *(e:"touch x":) a#b # c', /# inside a word/],
     ["ls ${!ref}", /indirect expansion/],
     ['ls "${PS1@P}"', /prompt expansion/],
     ["x='a[$(touch p)]'; echo $((x))", /arithmetic on a variable/],

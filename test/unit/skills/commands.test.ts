@@ -32,9 +32,22 @@ describe("slash command discovery", () => {
     )
     const commands = await discoverCommands({ workspaceFolders: [ws.root], home: home.root })
     expect(commands).toEqual([
-      { name: "init", description: "Study the codebase and write (or improve) AGENTS.md for coding agents", argumentHint: "[what to focus on]", source: "builtin", location: "built-in" },
+      {
+        name: "init",
+        description: "Study the codebase and write (or improve) AGENTS.md for coding agents",
+        argumentHint: "[what to focus on]",
+        source: "builtin",
+        location: "built-in",
+      },
       { name: "release", source: "global", path: home.path(".roo/commands/release.md"), location: "~/.roo/commands/release.md" },
-      { name: "review", description: "Review a file", argumentHint: "<path>", source: "workspace", path: ws.path(".roo/commands/review.md"), location: ".roo/commands/review.md" },
+      {
+        name: "review",
+        description: "Review a file",
+        argumentHint: "<path>",
+        source: "workspace",
+        path: ws.path(".roo/commands/review.md"),
+        location: ".roo/commands/review.md",
+      },
     ])
   })
 
@@ -82,7 +95,9 @@ describe("the run_slash_command tool", () => {
     const { ws } = await folders({ ".roo/commands/review.md": REVIEW })
     const result = await runTool(runSlashCommand, { command: "review", args: "src/app.js" }, makeToolContext(ws.root))
     expect(result.isError).toBe(false)
-    expect(text(result)).toBe("Slash command /review (.roo/commands/review.md):\n\nReview the file for bugs and style.\n\nArguments: src/app.js")
+    expect(text(result)).toBe(
+      "Slash command /review (.roo/commands/review.md):\n\nReview the file for bugs and style.\n\nArguments: src/app.js",
+    )
   })
 
   it("answers an unknown command with the available ones", async () => {

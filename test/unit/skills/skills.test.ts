@@ -53,7 +53,10 @@ describe("skill discovery", () => {
     })
     const all = await discoverSkills({ workspaceFolders: [ws.root], home: home.root })
     expect(skillsForMode(all, "code").map((s) => `${s.name}: ${s.description}`)).toEqual(["review: Generic review"])
-    expect(skillsForMode(all, "architect").map((s) => `${s.name}: ${s.description}`)).toEqual(["diagram: Draw diagrams", "review: Architect review"])
+    expect(skillsForMode(all, "architect").map((s) => `${s.name}: ${s.description}`)).toEqual([
+      "diagram: Draw diagrams",
+      "review: Architect review",
+    ])
     expect(skillsForMode(all, "debug").map((s) => s.name)).toEqual(["debug-only", "review"])
   })
 
@@ -136,7 +139,9 @@ describe("the skill tool", () => {
     try {
       const result = await runTool(skill, { skill: "deploi" }, makeToolContext(ws.root, { mode: "code" }))
       expect(result.isError).toBe(true)
-      expect(text(result)).toBe('There is no skill "deploi" in code mode. The skills available in code mode: deploy (Deploy the app). Call skill again with one of these names.')
+      expect(text(result)).toBe(
+        'There is no skill "deploi" in code mode. The skills available in code mode: deploy (Deploy the app). Call skill again with one of these names.',
+      )
     } finally {
       process.env.HOME = previousHome
     }

@@ -14,9 +14,18 @@ const BIG = "A".repeat(20_000)
 /** A big answer, two more turns, the third reported near the window; then the summary turn (if any) and completion. */
 function turns(summary: ScriptedTurn): ScriptedTurn[] {
   return [
-    { toolCalls: [{ name: "ask_followup_question", input: { question: "Paste the big file?" } }], usage: { inputTokens: 1000, outputTokens: 20 } },
-    { toolCalls: [{ name: "update_todo_list", input: { todos: "[x] get the file\n[ ] b" } }], usage: { inputTokens: 6000, outputTokens: 20 } },
-    { toolCalls: [{ name: "update_todo_list", input: { todos: "[x] get the file\n[x] b" } }], usage: { inputTokens: 8500, outputTokens: 20 } },
+    {
+      toolCalls: [{ name: "ask_followup_question", input: { question: "Paste the big file?" } }],
+      usage: { inputTokens: 1000, outputTokens: 20 },
+    },
+    {
+      toolCalls: [{ name: "update_todo_list", input: { todos: "[x] get the file\n[ ] b" } }],
+      usage: { inputTokens: 6000, outputTokens: 20 },
+    },
+    {
+      toolCalls: [{ name: "update_todo_list", input: { todos: "[x] get the file\n[x] b" } }],
+      usage: { inputTokens: 8500, outputTokens: 20 },
+    },
     summary,
     { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
   ]
@@ -51,8 +60,16 @@ describe("context condensing", () => {
     expect(JSON.stringify(after.messages[0])).toContain("Summary: the user pasted a file of As.")
     expect(JSON.stringify(after.messages[0])).toContain("read everything")
     // Every tool_result in the condensed request answers a tool_use in it.
-    const uses = new Set(after.messages.flatMap((m) => m.content).filter((b) => b.type === "toolUse").map((b) => (b as { id: string }).id))
-    const results = after.messages.flatMap((m) => m.content).filter((b) => b.type === "toolResult").map((b) => (b as { toolUseId: string }).toolUseId)
+    const uses = new Set(
+      after.messages
+        .flatMap((m) => m.content)
+        .filter((b) => b.type === "toolUse")
+        .map((b) => (b as { id: string }).id),
+    )
+    const results = after.messages
+      .flatMap((m) => m.content)
+      .filter((b) => b.type === "toolResult")
+      .map((b) => (b as { toolUseId: string }).toolUseId)
     expect(results.every((id) => uses.has(id))).toBe(true)
     expect(fx.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("into a summary") })
     // Nothing was deleted: the transcript still has the first call and its result.
@@ -83,7 +100,12 @@ describe("context overflow reported by the API", () => {
     const provider = {
       stream(request: ModelRequest, signal: AbortSignal) {
         seen.push(request)
-        if (++calls === 3) throw new ModelError("The Anthropic API refused the request (400): prompt is too long: 250000 tokens > 200000 maximum", "badRequest", false)
+        if (++calls === 3)
+          throw new ModelError(
+            "The Anthropic API refused the request (400): prompt is too long: 250000 tokens > 200000 maximum",
+            "badRequest",
+            false,
+          )
         return scripted.stream(request, signal)
       },
     }
@@ -94,6 +116,10 @@ describe("context overflow reported by the API", () => {
     expect(seen).toHaveLength(5)
     expect(seen[3]!.system).toContain("summarize")
     expect(JSON.stringify(seen[4]!.messages)).not.toContain("AAAA")
-    expect(fx.updatesOf(taskId)).toContainEqual({ kind: "status", status: "running", message: expect.stringContaining("condensing and retrying") })
+    expect(fx.updatesOf(taskId)).toContainEqual({
+      kind: "status",
+      status: "running",
+      message: expect.stringContaining("condensing and retrying"),
+    })
   })
 })

@@ -7,7 +7,10 @@ import { tempWorkspace } from "../../support/temp-workspace"
 function port(state: { open: string[]; active?: string; selection?: [number, number]; edits: string[] }): EnvironmentPort {
   return {
     openFiles: () => state.open,
-    activeFile: () => (state.active ? { path: state.active, ...(state.selection ? { selection: { startLine: state.selection[0], endLine: state.selection[1] } } : {}) } : undefined),
+    activeFile: () =>
+      state.active
+        ? { path: state.active, ...(state.selection ? { selection: { startLine: state.selection[0], endLine: state.selection[1] } } : {}) }
+        : undefined,
     takeUserEdits: () => state.edits.splice(0),
   }
 }
@@ -17,7 +20,11 @@ describe("environment details in the user turn", () => {
     const ws = await tempWorkspace({ "src/a.ts": "", "src/b.ts": "", "README.md": "", ".gitignore": "build/\n", "build/out.js": "" })
     try {
       const state = { open: [ws.path("src/a.ts")], active: ws.path("src/a.ts"), selection: [3, 5] as [number, number], edits: [] }
-      const text = await environmentDetails(port(state), newEnvironmentMemory(), { folder: ws.root, workspaceFolders: [ws.root], firstTurn: true })
+      const text = await environmentDetails(port(state), newEnvironmentMemory(), {
+        folder: ws.root,
+        workspaceFolders: [ws.root],
+        firstTurn: true,
+      })
       expect(text).toBe(
         "<environment>\nWorkspace files: .gitignore, README.md, src/, src/a.ts, src/b.ts\nOpen in the editor: src/a.ts\nActive file: src/a.ts (selected lines 3-5)\n</environment>",
       )
@@ -45,7 +52,11 @@ describe("environment details in the user turn", () => {
     for (let i = 0; i < 300; i++) files[`f${String(i).padStart(3, "0")}.txt`] = ""
     const ws = await tempWorkspace(files)
     try {
-      const text = (await environmentDetails(undefined, newEnvironmentMemory(), { folder: ws.root, workspaceFolders: [ws.root], firstTurn: true }))!
+      const text = (await environmentDetails(undefined, newEnvironmentMemory(), {
+        folder: ws.root,
+        workspaceFolders: [ws.root],
+        firstTurn: true,
+      }))!
       expect(text).toContain("(first 60, breadth-first; list_files shows more)")
       const names = text.split("shows more): ")[1]!.split("\n")[0]!.split(", ")
       expect(names).toHaveLength(60)
@@ -56,8 +67,22 @@ describe("environment details in the user turn", () => {
 
   it("is left out of the transcript the editor shows", () => {
     const state = new TaskState("t")
-    state.apply({ type: "message", at: "a", message: { role: "user", content: [{ type: "text", text: "Do it" }, { type: "text", text: "<environment>\nOpen in the editor: a.ts\n</environment>" }] } })
-    state.apply({ type: "message", at: "b", message: { role: "user", content: [{ type: "text", text: "<environment>\nActive file: a.ts\n</environment>" }] } })
+    state.apply({
+      type: "message",
+      at: "a",
+      message: {
+        role: "user",
+        content: [
+          { type: "text", text: "Do it" },
+          { type: "text", text: "<environment>\nOpen in the editor: a.ts\n</environment>" },
+        ],
+      },
+    })
+    state.apply({
+      type: "message",
+      at: "b",
+      message: { role: "user", content: [{ type: "text", text: "<environment>\nActive file: a.ts\n</environment>" }] },
+    })
     expect(transcriptOf(state)).toEqual([{ role: "user", at: "a", text: "Do it" }])
   })
 })

@@ -24,11 +24,22 @@ describe("the agent loop", () => {
     await fx.status(taskId, "completed")
     const updates = fx.updatesOf(taskId)
 
-    const text = updates.filter((u) => u.kind === "text").map((u) => (u as { delta: string }).delta).join("")
+    const text = updates
+      .filter((u) => u.kind === "text")
+      .map((u) => (u as { delta: string }).delta)
+      .join("")
     expect(text).toBe("Let me read the notes file first.")
-    const streaming = updates.filter((u) => u.kind === "toolCall" && u.tool === "read_file" && u.status === "streaming") as { params: unknown }[]
+    const streaming = updates.filter((u) => u.kind === "toolCall" && u.tool === "read_file" && u.status === "streaming") as {
+      params: unknown
+    }[]
     expect(streaming.some((u) => JSON.stringify(u.params) !== "{}" && JSON.stringify(u.params) !== '{"path":"notes.txt"}')).toBe(true)
-    expect(updates).toContainEqual({ kind: "toolResult", callId: "toolu_0_0", tool: "read_file", isError: false, summary: expect.any(String) })
+    expect(updates).toContainEqual({
+      kind: "toolResult",
+      callId: "toolu_0_0",
+      tool: "read_file",
+      isError: false,
+      summary: expect.any(String),
+    })
     expect(updates).toContainEqual({ kind: "completed", result: "The notes hold alpha and beta." })
     expect(kinds(updates).indexOf("text")).toBeLessThan(kinds(updates).indexOf("toolResult"))
     expect(kinds(updates).indexOf("toolResult")).toBeLessThan(kinds(updates).indexOf("completed"))
@@ -61,7 +72,10 @@ describe("the agent loop", () => {
     const results = fx.model.requests[1]!.messages.at(-1)!.content
     expect(results.map((b) => (b as { toolUseId: string }).toolUseId)).toEqual(["toolu_0_0", "toolu_0_1", "toolu_0_2"])
     expect(results.map((b) => JSON.stringify(b).match(/AAA|BBB|CCC/)?.[0])).toEqual(["CCC", "AAA", "BBB"])
-    const order = fx.updatesOf(taskId).filter((u) => u.kind === "toolResult" && u.tool === "read_file").map((u) => (u as { callId: string }).callId)
+    const order = fx
+      .updatesOf(taskId)
+      .filter((u) => u.kind === "toolResult" && u.tool === "read_file")
+      .map((u) => (u as { callId: string }).callId)
     expect(order).toEqual(["toolu_0_0", "toolu_0_1", "toolu_0_2"])
   })
 
@@ -91,7 +105,13 @@ describe("the agent loop", () => {
     const childId = (parent.find((u) => u.kind === "subtask") as { childTaskId: string }).childTaskId
     expect(parent).toContainEqual(expect.objectContaining({ kind: "status", status: "paused" }))
     expect(fx.updatesOf(childId)).toContainEqual({ kind: "completed", result: "It uses esbuild." })
-    expect(fx.updatesOf(childId)).toContainEqual({ kind: "todos", todos: [{ text: "look", status: "pending" }, { text: "explain", status: "pending" }] })
+    expect(fx.updatesOf(childId)).toContainEqual({
+      kind: "todos",
+      todos: [
+        { text: "look", status: "pending" },
+        { text: "explain", status: "pending" },
+      ],
+    })
     // The child's request starts from its own message in its own mode; the parent's next request has the child's result.
     expect(requestText(fx.model.requests[1]!)).toContain("Explain the build")
     expect(fx.model.requests[1]!.system).toContain('You are in mode "ask"')
@@ -103,7 +123,14 @@ describe("the agent loop", () => {
   it("returns the user's answer to ask_followup_question and switches mode when the chosen suggestion names one", async () => {
     fx = await makeFixture({
       turns: [
-        { toolCalls: [{ name: "ask_followup_question", input: { question: "Plan first?", follow_up: [{ text: "Yes, plan", mode: "architect" }, { text: "No" }] } }] },
+        {
+          toolCalls: [
+            {
+              name: "ask_followup_question",
+              input: { question: "Plan first?", follow_up: [{ text: "Yes, plan", mode: "architect" }, { text: "No" }] },
+            },
+          ],
+        },
         { toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] },
       ],
     })
@@ -119,7 +146,11 @@ describe("the agent loop", () => {
   it("waits as `waiting` when a question gets no answer now, and takes agent/sendMessage as the answer", async () => {
     fx = await makeFixture({
       turns: [
-        { toolCalls: [{ name: "ask_followup_question", input: { question: "Which colour?", follow_up: [{ text: "red" }, { text: "blue" }] } }] },
+        {
+          toolCalls: [
+            { name: "ask_followup_question", input: { question: "Which colour?", follow_up: [{ text: "red" }, { text: "blue" }] } },
+          ],
+        },
         { toolCalls: [{ name: "attempt_completion", input: { result: "green it is" } }] },
       ],
     })
@@ -176,7 +207,12 @@ describe("the agent loop", () => {
   it("filters the offered tools anew after switch_mode and shows the todo list to the model in the next request", async () => {
     fx = await makeFixture({
       turns: [
-        { toolCalls: [{ name: "update_todo_list", input: { todos: "[x] look\n[-] explain" } }, { name: "switch_mode", input: { mode_slug: "ask", reason: "only questions" } }] },
+        {
+          toolCalls: [
+            { name: "update_todo_list", input: { todos: "[x] look\n[-] explain" } },
+            { name: "switch_mode", input: { mode_slug: "ask", reason: "only questions" } },
+          ],
+        },
         { toolCalls: [{ name: "attempt_completion", input: { result: "explained" } }] },
       ],
       settings: (s) => (s.autoApprove.modeSwitch = true),
@@ -189,7 +225,13 @@ describe("the agent loop", () => {
     expect(second!.tools.map((t) => t.name)).toContain("read_file")
     expect(requestText(second!)).toContain("Current todo list")
     expect(requestText(second!)).toContain("[-] explain")
-    expect(fx.updatesOf(taskId)).toContainEqual({ kind: "todos", todos: [{ text: "look", status: "completed" }, { text: "explain", status: "in_progress" }] })
+    expect(fx.updatesOf(taskId)).toContainEqual({
+      kind: "todos",
+      todos: [
+        { text: "look", status: "completed" },
+        { text: "explain", status: "in_progress" },
+      ],
+    })
     expect((await fx.service.getTask(taskId)).todos).toHaveLength(2)
   })
 
@@ -205,14 +247,22 @@ describe("the agent loop", () => {
     const { taskId } = await fx.service.newTask({ text: "spend" })
     await fx.status(taskId, "completed")
     expect(fx.ask.questions.map((q) => q.question)).toEqual([expect.stringContaining("agent.limits.costUsd = 0.001")])
-    const usage = fx.updatesOf(taskId).filter((u) => u.kind === "usage").at(-1) as { costUsd: number }
+    const usage = fx
+      .updatesOf(taskId)
+      .filter((u) => u.kind === "usage")
+      .at(-1) as { costUsd: number }
     expect(usage.costUsd).toBeGreaterThan(0.001)
   })
 
   it("shows a provider retry as a running status with the retry message", async () => {
     const retrying = {
       async *stream() {
-        yield { kind: "retry" as const, attempt: 1, delayMs: 0, message: "The Anthropic API is overloaded (529). Retrying in 0 ms (retry 1 of 4)." }
+        yield {
+          kind: "retry" as const,
+          attempt: 1,
+          delayMs: 0,
+          message: "The Anthropic API is overloaded (529). Retrying in 0 ms (retry 1 of 4).",
+        }
         yield { kind: "toolCallStart" as const, id: "t1", name: "attempt_completion" }
         yield { kind: "toolCallDelta" as const, id: "t1", delta: '{"result":"ok"}' }
         yield { kind: "toolCallEnd" as const, id: "t1" }

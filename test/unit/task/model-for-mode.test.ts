@@ -7,7 +7,10 @@ const settings = (value: unknown) => SettingsSchema.parse(value)
 
 describe("modelForMode", () => {
   it("uses the top-level settings for a mode without a profile, with the model's window and a capped reply size", () => {
-    const choice = modelForMode(settings({ provider: "openai", model: "gpt-4o", maxTokens: 50_000, baseUrl: "http://127.0.0.1:1/v1" }), "code")
+    const choice = modelForMode(
+      settings({ provider: "openai", model: "gpt-4o", maxTokens: 50_000, baseUrl: "http://127.0.0.1:1/v1" }),
+      "code",
+    )
     expect(choice).toEqual({
       profile: undefined,
       provider: "openai",
@@ -25,16 +28,36 @@ describe("modelForMode", () => {
       maxTokens: 4000,
       contextWindow: 150_000,
       timeouts: { modelIdleSeconds: 7 },
-      profiles: { strong: { model: "claude-opus-4-5" }, local: { provider: "openai", model: "qwen2.5-coder:14b", baseUrl: "http://localhost:11434/v1", contextWindow: 32_768 } },
+      profiles: {
+        strong: { model: "claude-opus-4-5" },
+        local: { provider: "openai", model: "qwen2.5-coder:14b", baseUrl: "http://localhost:11434/v1", contextWindow: 32_768 },
+      },
       modeProfiles: { architect: "strong", code: "local" },
     })
-    expect(modelForMode(s, "architect")).toMatchObject({ profile: "strong", provider: "anthropic", model: "claude-opus-4-5", maxTokens: 4000, contextWindow: 150_000, idleMs: 7000 })
-    expect(modelForMode(s, "code")).toMatchObject({ profile: "local", provider: "openai", model: "qwen2.5-coder:14b", baseUrl: "http://localhost:11434/v1", contextWindow: 32_768 })
+    expect(modelForMode(s, "architect")).toMatchObject({
+      profile: "strong",
+      provider: "anthropic",
+      model: "claude-opus-4-5",
+      maxTokens: 4000,
+      contextWindow: 150_000,
+      idleMs: 7000,
+    })
+    expect(modelForMode(s, "code")).toMatchObject({
+      profile: "local",
+      provider: "openai",
+      model: "qwen2.5-coder:14b",
+      baseUrl: "http://localhost:11434/v1",
+      contextWindow: 32_768,
+    })
     expect(modelForMode(s, "ask")).toMatchObject({ profile: undefined, model: "claude-sonnet-5-5" })
   })
 
   it("does not carry the top-level model or base URL into a profile on another provider", () => {
-    const s = settings({ baseUrl: "https://proxy.example/anthropic", profiles: { oai: { provider: "openai" } }, modeProfiles: { code: "oai" } })
+    const s = settings({
+      baseUrl: "https://proxy.example/anthropic",
+      profiles: { oai: { provider: "openai" } },
+      modeProfiles: { code: "oai" },
+    })
     const error = (() => {
       try {
         modelForMode(s, "code")
@@ -44,15 +67,21 @@ describe("modelForMode", () => {
     })()
     expect(error).toBeInstanceOf(ModelError)
     expect((error as ModelError).message).toContain("set agent.profiles.oai.model")
-    const named = settings({ baseUrl: "https://proxy.example/anthropic", profiles: { oai: { provider: "openai", model: "gpt-4.1" } }, modeProfiles: { code: "oai" } })
+    const named = settings({
+      baseUrl: "https://proxy.example/anthropic",
+      profiles: { oai: { provider: "openai", model: "gpt-4.1" } },
+      modeProfiles: { code: "oai" },
+    })
     expect(modelForMode(named, "code").baseUrl).toBeUndefined()
   })
 
   it("asks for contextWindow, naming the setting, for a model it does not know on the openai provider", () => {
-    expect(() => modelForMode(settings({ provider: "openai", model: "llama3.1:8b" }), "code")).toThrow(/"llama3\.1:8b".*set agent\.contextWindow/)
-    expect(() => modelForMode(settings({ profiles: { l: { provider: "openai", model: "mystery" } }, modeProfiles: { code: "l" } }), "code")).toThrow(
-      /agent\.profiles\.l\.contextWindow/,
+    expect(() => modelForMode(settings({ provider: "openai", model: "llama3.1:8b" }), "code")).toThrow(
+      /"llama3\.1:8b".*set agent\.contextWindow/,
     )
+    expect(() =>
+      modelForMode(settings({ profiles: { l: { provider: "openai", model: "mystery" } }, modeProfiles: { code: "l" } }), "code"),
+    ).toThrow(/agent\.profiles\.l\.contextWindow/)
     expect(modelForMode(settings({ provider: "openai", model: "llama3.1:8b", contextWindow: 32_768 }), "code").contextWindow).toBe(32_768)
   })
 
@@ -62,6 +91,8 @@ describe("modelForMode", () => {
   })
 
   it("fails clearly when a mode names a profile that does not exist", () => {
-    expect(() => modelForMode(settings({ profiles: { a: {} }, modeProfiles: { code: "b" } }), "code")).toThrow(/agent\.modeProfiles\.code names the profile "b".*it defines: a/)
+    expect(() => modelForMode(settings({ profiles: { a: {} }, modeProfiles: { code: "b" } }), "code")).toThrow(
+      /agent\.modeProfiles\.code names the profile "b".*it defines: a/,
+    )
   })
 })

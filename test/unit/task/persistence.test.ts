@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, readdirSync, statSync } from "node:fs"
+import { appendFileSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createModelProvider } from "../../../server/src/model/index"
@@ -22,7 +22,10 @@ describe("task persistence and cancellation", () => {
     await fx.status(taskId, "completed")
     const file = taskFile(fx, taskId)
     expect(statSync(file).mode & 0o777).toBe(0o600)
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l))
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
     expect(lines[0]).toMatchObject({ type: "created", taskId, title: "hello", mode: "code" })
     expect(lines.filter((l) => l.type === "message")).toHaveLength(3)
     expect(lines.at(-1)).toMatchObject({ type: "status", status: "completed" })
@@ -41,7 +44,12 @@ describe("task persistence and cancellation", () => {
     expect((await fx.service.listTasks())[0]).toMatchObject({ taskId, status: "cancelled" })
     // Nothing after the cancel turns the status back.
     await new Promise((r) => setTimeout(r, 20))
-    expect(fx.updatesOf(taskId).filter((u) => u.kind === "status").at(-1)).toMatchObject({ status: "cancelled" })
+    expect(
+      fx
+        .updatesOf(taskId)
+        .filter((u) => u.kind === "status")
+        .at(-1),
+    ).toMatchObject({ status: "cancelled" })
 
     // Resume on a new service over the same state (the hanging provider is not reused).
     await fx.service.dispose()
@@ -61,12 +69,28 @@ describe("task persistence and cancellation", () => {
     const { taskId } = await fx.service.newTask({ text: "run something long" })
     const pidFile = join(fx.ws.root, "pid.txt")
     const pid = await expect
-      .poll(() => { try { return Number(readFileSync(pidFile, "utf8").trim()) || undefined } catch { return undefined } }, { timeout: 10_000 })
+      .poll(
+        () => {
+          try {
+            return Number(readFileSync(pidFile, "utf8").trim()) || undefined
+          } catch {
+            return undefined
+          }
+        },
+        { timeout: 10_000 },
+      )
       .toBeGreaterThan(0)
       .then(() => Number(readFileSync(pidFile, "utf8").trim()))
     await fx.service.cancelTask(taskId)
     await fx.status(taskId, "cancelled")
-    const alive = () => { try { process.kill(pid, 0); return true } catch { return false } }
+    const alive = () => {
+      try {
+        process.kill(pid, 0)
+        return true
+      } catch {
+        return false
+      }
+    }
     await expect.poll(alive, { timeout: 10_000 }).toBe(false)
     // The status is "cancelled" at once; the unwinding loop records the interrupted result right after.
     await expect
@@ -107,7 +131,16 @@ describe("task persistence and cancellation", () => {
     expect(request.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"])
     // The file is still readable line by line after appending past the torn line.
     const lines = readFileSync(taskFile(restarted, taskId), "utf8").split("\n").filter(Boolean)
-    expect(lines.filter((l) => { try { JSON.parse(l); return false } catch { return true } })).toHaveLength(1)
+    expect(
+      lines.filter((l) => {
+        try {
+          JSON.parse(l)
+          return false
+        } catch {
+          return true
+        }
+      }),
+    ).toHaveLength(1)
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: "status", status: "completed" })
   })
 
@@ -116,7 +149,12 @@ describe("task persistence and cancellation", () => {
     const blockingAsk = new Promise<void>((r) => (release = r))
     const fx = await fixture({
       turns: [
-        { toolCalls: [{ name: "ask_followup_question", input: { question: "?", follow_up: [{ text: "a" }] } }, { name: "attempt_completion", input: { result: "x" } }] },
+        {
+          toolCalls: [
+            { name: "ask_followup_question", input: { question: "?", follow_up: [{ text: "a" }] } },
+            { name: "attempt_completion", input: { result: "x" } },
+          ],
+        },
         { toolCalls: [{ name: "attempt_completion", input: { result: "after resume" } }] },
       ],
     })
@@ -145,7 +183,9 @@ describe("task persistence and cancellation", () => {
   })
 
   it("never writes the API key into the task file when running against the Messages API", async () => {
-    const api = new LocalMessagesApi([{ events: replyEvents("", [{ id: "toolu_k", name: "attempt_completion", json: '{"result":"done"}' }]) }])
+    const api = new LocalMessagesApi([
+      { events: replyEvents("", [{ id: "toolu_k", name: "attempt_completion", json: '{"result":"done"}' }]) },
+    ])
     const baseUrl = await api.start()
     try {
       const fx = await fixture({ provider: createModelProvider({ baseUrl }, { env: { ANTHROPIC_API_KEY: "sk-ant-secret-4242" } }) })
@@ -156,5 +196,5 @@ describe("task persistence and cancellation", () => {
     } finally {
       await api.stop()
     }
-})
+  })
 })

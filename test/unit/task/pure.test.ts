@@ -23,7 +23,13 @@ describe("forRequest", () => {
   it("answers unanswered tool calls as interrupted, in call order, and merges consecutive user turns", () => {
     const messages: ModelMessage[] = [
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "toolUse", id: "a", name: "read_file", input: {} }, { type: "toolUse", id: "b", name: "read_file", input: {} }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "toolUse", id: "a", name: "read_file", input: {} },
+          { type: "toolUse", id: "b", name: "read_file", input: {} },
+        ],
+      },
       { role: "user", content: [{ type: "toolResult", toolUseId: "b", isError: false, content: [{ type: "text", text: "B" }] }] },
       { role: "user", content: [{ type: "text", text: "more" }] },
     ]
@@ -39,9 +45,23 @@ describe("forRequest on blank text", () => {
     const out = forRequest([
       { role: "user", content: [{ type: "text", text: "go" }] },
       { role: "assistant", content: [{ type: "text", text: "  " }] },
-      { role: "user", content: [{ type: "text", text: "" }, { type: "text", text: "again" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "" },
+          { type: "text", text: "again" },
+        ],
+      },
     ])
-    expect(out).toEqual([{ role: "user", content: [{ type: "text", text: "go" }, { type: "text", text: "again" }] }])
+    expect(out).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "go" },
+          { type: "text", text: "again" },
+        ],
+      },
+    ])
   })
 })
 
@@ -59,7 +79,9 @@ describe("new task input", () => {
     editor.open("/w/a.ts", "one\ntwo\nthree\nfour\n")
     // Neovim's :'<,'>AgentTask on lines 2-3 and Emacs's region over them both end at line 3, character 0.
     const range = { start: { line: 1, character: 0 }, end: { line: 3, character: 0 } }
-    expect(withContext("Explain", [{ uri: "file:///w/a.ts", range }], editor)).toBe("Explain\n\nSelection in /w/a.ts (lines 2-3):\n```\ntwo\nthree\n```")
+    expect(withContext("Explain", [{ uri: "file:///w/a.ts", range }], editor)).toBe(
+      "Explain\n\nSelection in /w/a.ts (lines 2-3):\n```\ntwo\nthree\n```",
+    )
   })
 
   it("puts a task in the workspace folder that holds its context file, else the first", () => {

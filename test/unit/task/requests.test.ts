@@ -28,7 +28,9 @@ describe("task requests", () => {
 
   it("refuses an unknown mode with the list of modes, for agent/setMode and agent/newTask", async () => {
     fx = await makeFixture()
-    await expect(fx.service.setMode("wizard")).rejects.toThrow(/Unknown mode "wizard"\. The modes are: code, architect, ask, debug, orchestrator/)
+    await expect(fx.service.setMode("wizard")).rejects.toThrow(
+      /Unknown mode "wizard"\. The modes are: code, architect, ask, debug, orchestrator/,
+    )
     await expect(fx.service.newTask({ text: "x", mode: "wizard" })).rejects.toBeInstanceOf(TaskRequestError)
   })
 

@@ -7,16 +7,34 @@ const message = (text: string): TaskRecord => ({ type: "message", at, message: {
 
 describe("a rewound task state", () => {
   it("keeps only the first messages, also when replayed from its records", () => {
-    const records: TaskRecord[] = [message("one"), message("two"), message("three"), { type: "rewound", at, keepMessages: 1 }, message("four")]
+    const records: TaskRecord[] = [
+      message("one"),
+      message("two"),
+      message("three"),
+      { type: "rewound", at, keepMessages: 1 },
+      message("four"),
+    ]
     const state = TaskState.replay("t1", records)
     expect(state.messages.map((m) => (m.content[0] as { text: string }).text)).toEqual(["one", "four"])
     expect(state.messageTimes).toHaveLength(2)
   })
 
   it("drops a condensed view that began after the cut, and keeps one that began before", () => {
-    const cutBehind = TaskState.replay("t1", [message("a"), message("b"), message("c"), { type: "condensed", at, method: "summary", prefix: "sum", keepFrom: 2 }, { type: "rewound", at, keepMessages: 1 }])
+    const cutBehind = TaskState.replay("t1", [
+      message("a"),
+      message("b"),
+      message("c"),
+      { type: "condensed", at, method: "summary", prefix: "sum", keepFrom: 2 },
+      { type: "rewound", at, keepMessages: 1 },
+    ])
     expect(cutBehind.view().map((m) => (m.content[0] as { text: string }).text)).toEqual(["a"])
-    const cutAfter = TaskState.replay("t1", [message("a"), message("b"), message("c"), { type: "condensed", at, method: "summary", prefix: "sum", keepFrom: 1 }, { type: "rewound", at, keepMessages: 2 }])
+    const cutAfter = TaskState.replay("t1", [
+      message("a"),
+      message("b"),
+      message("c"),
+      { type: "condensed", at, method: "summary", prefix: "sum", keepFrom: 1 },
+      { type: "rewound", at, keepMessages: 2 },
+    ])
     expect(cutAfter.view().map((m) => (m.content[0] as { text: string }).text)).toEqual(["sum", "b"])
   })
 })

@@ -67,13 +67,21 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
   service.onEvent((taskId, update) => {
     events.push({ taskId, update })
     if (update.kind !== "status") return
-    for (const w of [...waiters]) if (w.taskId === taskId && w.status === update.status) {
-      waiters.splice(waiters.indexOf(w), 1)
-      w.resolve()
-    }
+    for (const w of [...waiters])
+      if (w.taskId === taskId && w.status === update.status) {
+        waiters.splice(waiters.indexOf(w), 1)
+        w.resolve()
+      }
   })
   const fixture: Fixture = {
-    ws, stateDir, service, model, ask, editor, settings, events,
+    ws,
+    stateDir,
+    service,
+    model,
+    ask,
+    editor,
+    settings,
+    events,
     updatesOf: (taskId) => events.filter((e) => e.taskId === taskId).map((e) => e.update),
     async status(taskId, status) {
       const current = (await service.listTasks()).find((t) => t.taskId === taskId)?.status

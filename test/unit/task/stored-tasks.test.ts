@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { workspaceHash } from "../../../server/src/task/store"
 import { ScriptedModel } from "../../support/scripted-model"
-import { fixturesCleanedAfterEach, requestText, type Fixture } from "./service-fixture"
+import { fixturesCleanedAfterEach, requestText } from "./service-fixture"
 
 const fixture = fixturesCleanedAfterEach()
 

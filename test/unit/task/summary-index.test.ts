@@ -13,7 +13,14 @@ function storeWithTask(): { store: TaskStore; stateDir: string; file: string } {
   const stateDir = mkdtempSync(join(tmpdir(), "agent-lsp-index-"))
   dirs.push(stateDir)
   const store = new TaskStore(stateDir)
-  store.append("/ws", "t1", { type: "created", taskId: "t1", title: "Real title", mode: "code", folder: "/ws", at: "2026-01-01T00:00:00.000Z" })
+  store.append("/ws", "t1", {
+    type: "created",
+    taskId: "t1",
+    title: "Real title",
+    mode: "code",
+    folder: "/ws",
+    at: "2026-01-01T00:00:00.000Z",
+  })
   store.append("/ws", "t1", { type: "status", status: "running", at: "2026-01-01T00:00:01.000Z" })
   return { store, stateDir, file: store.filePath("/ws", "t1") }
 }
@@ -26,7 +33,15 @@ describe("the summary index of stored tasks", () => {
     expect(new TaskStore(stateDir).scanFolder("/ws").get("t1")!.summary.title).toBe("Real title")
     // A summary that only the index has proves the next scan took it from there, not from the file.
     const size = statSync(file).size
-    appendFileSync(indexPath(store), JSON.stringify({ taskId: "t1", size, folder: "/ws", summary: { taskId: "t1", title: "From the index", mode: "code", status: "running", createdAt: "x", updatedAt: "y" } }) + "\n")
+    appendFileSync(
+      indexPath(store),
+      `${JSON.stringify({
+        taskId: "t1",
+        size,
+        folder: "/ws",
+        summary: { taskId: "t1", title: "From the index", mode: "code", status: "running", createdAt: "x", updatedAt: "y" },
+      })}\n`,
+    )
     expect(new TaskStore(stateDir).scanFolder("/ws").get("t1")!.summary.title).toBe("From the index")
   })
 
@@ -41,7 +56,10 @@ describe("the summary index of stored tasks", () => {
 
   it("remembers a task's summary as of its last record", () => {
     const { store, stateDir } = storeWithTask()
-    store.remember("t1", { folder: "/ws", summary: { taskId: "t1", title: "Remembered", mode: "code", status: "running", createdAt: "a", updatedAt: "b" } })
+    store.remember("t1", {
+      folder: "/ws",
+      summary: { taskId: "t1", title: "Remembered", mode: "code", status: "running", createdAt: "a", updatedAt: "b" },
+    })
     expect(readFileSync(indexPath(store), "utf8")).toContain("Remembered")
     expect(new TaskStore(stateDir).scanFolder("/ws").get("t1")!.summary.title).toBe("Remembered")
   })

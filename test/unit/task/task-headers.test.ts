@@ -4,14 +4,18 @@ import { headerOf } from "../../../server/src/task/task-headers"
 const line = (record: object) => JSON.stringify(record)
 
 describe("headerOf (a task's summary without its messages)", () => {
-  const file = [
+  const file = `${[
     line({ type: "created", taskId: "t1", title: "Fix the build", mode: "code", folder: "/ws", at: "2026-01-01T00:00:00.000Z" }),
     line({ type: "status", status: "running", at: "2026-01-01T00:00:01.000Z" }),
-    line({ type: "message", message: { role: "user", content: [{ type: "text", text: 'tricky "at":"1999" text' }] }, at: "2026-01-01T00:00:02.000Z" }),
+    line({
+      type: "message",
+      message: { role: "user", content: [{ type: "text", text: 'tricky "at":"1999" text' }] },
+      at: "2026-01-01T00:00:02.000Z",
+    }),
     line({ type: "mode", mode: "debug", at: "2026-01-01T00:00:03.000Z" }),
     line({ type: "status", status: "completed", at: "2026-01-01T00:00:04.000Z" }),
     line({ type: "message", message: { role: "assistant", content: [{ type: "text", text: "done" }] }, at: "2026-01-01T00:00:05.000Z" }),
-  ].join("\n") + "\n"
+  ].join("\n")}\n`
 
   it("reads title, latest mode and status, and takes the last record's time, messages included", () => {
     const state = headerOf("t1", file)!
@@ -31,8 +35,8 @@ describe("headerOf (a task's summary without its messages)", () => {
   })
 
   it("skips a torn last line and rejects a file that does not start with its created record", () => {
-    expect(headerOf("t1", file + '{"type":"status","status":"fail')!.status).toBe("completed")
-    expect(headerOf("t1", line({ type: "status", status: "running", at: "x" }) + "\n" + file)).toBeUndefined()
+    expect(headerOf("t1", `${file}{"type":"status","status":"fail`)!.status).toBe("completed")
+    expect(headerOf("t1", `${line({ type: "status", status: "running", at: "x" })}\n${file}`)).toBeUndefined()
     expect(headerOf("t1", "")).toBeUndefined()
   })
 })

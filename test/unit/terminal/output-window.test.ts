@@ -16,7 +16,9 @@ describe("OutputWindow", () => {
     const w = new OutputWindow(10, 100_000)
     w.push(Buffer.from(lines(1, 100)))
     expect(w.truncated).toBe(true)
-    expect(w.render(note)).toBe(`${lines(1, 2)}\n[90 lines / ${w.totalBytes - Buffer.byteLength(lines(1, 2) + lines(93, 100))} bytes omitted]\n\n${lines(93, 100)}`)
+    expect(w.render(note)).toBe(
+      `${lines(1, 2)}\n[90 lines / ${w.totalBytes - Buffer.byteLength(lines(1, 2) + lines(93, 100))} bytes omitted]\n\n${lines(93, 100)}`,
+    )
   })
 
   it("cuts by bytes when a few lines are huge", () => {

@@ -35,7 +35,10 @@ function psGroup(pgid: number): string[] {
   } catch {
     return [] // ps exits 1 when nothing matches
   }
-  return out.split("\n").map((l) => l.trim()).filter((l) => l && !/\sZ/.test(l))
+  return out
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !/\sZ/.test(l))
 }
 
 /** Resolves once `predicate` holds for the streamed text. */
@@ -52,7 +55,10 @@ describe("startCommand", () => {
     let finished = false
     const run = startCommand(base(`echo ready; while [ ! -f go ]; do sleep 0.02; done; echo after`, { onOutput: (t) => (streamed += t) }))
     void run.done.then(() => (finished = true))
-    await waitForOutput(() => streamed, (s) => s.includes("ready"))
+    await waitForOutput(
+      () => streamed,
+      (s) => s.includes("ready"),
+    )
     expect(finished).toBe(false)
     writeFileSync(ws.path("go"), "")
     const outcome = await run.done
@@ -74,8 +80,13 @@ describe("startCommand", () => {
   it("kills the whole process group on abort, leaving no process behind", async () => {
     const controller = new AbortController()
     let streamed = ""
-    const run = startCommand(base("sleep 300 & sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }))
-    await waitForOutput(() => streamed, (s) => s.includes("started"))
+    const run = startCommand(
+      base("sleep 300 & sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }),
+    )
+    await waitForOutput(
+      () => streamed,
+      (s) => s.includes("started"),
+    )
     expect(psGroup(run.pid).length).toBeGreaterThanOrEqual(2)
     controller.abort()
     expect((await run.done).killedBy).toBe("cancel")
@@ -86,8 +97,13 @@ describe("startCommand", () => {
   it("escalates to SIGKILL for processes that ignore SIGTERM", async () => {
     const controller = new AbortController()
     let streamed = ""
-    const run = startCommand(base("trap '' TERM; sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }))
-    await waitForOutput(() => streamed, (s) => s.includes("started"))
+    const run = startCommand(
+      base("trap '' TERM; sleep 300 & echo started; wait", { signal: controller.signal, onOutput: (t) => (streamed += t) }),
+    )
+    await waitForOutput(
+      () => streamed,
+      (s) => s.includes("started"),
+    )
     controller.abort()
     await run.done
     expect(psGroup(run.pid)).toEqual([])
@@ -119,7 +135,9 @@ describe("startCommand", () => {
   })
 
   it("runs without the API key in the environment", async () => {
-    const run = startCommand(base('echo "[$ANTHROPIC_API_KEY]"', { env: commandEnv({ ...process.env, ANTHROPIC_API_KEY: "sk-ant-secret" }) }))
+    const run = startCommand(
+      base('echo "[$ANTHROPIC_API_KEY]"', { env: commandEnv({ ...process.env, ANTHROPIC_API_KEY: "sk-ant-secret" }) }),
+    )
     await run.done
     expect(run.window.render(() => "")).toBe("[]\n")
   })

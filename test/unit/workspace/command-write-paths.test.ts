@@ -13,7 +13,10 @@ afterAll(() => ws.cleanup())
 
 describe("commandWritePaths", () => {
   it("gives the real path of each file a redirection writes, following symlinks as far as the path exists", async () => {
-    const paths = await commandWritePaths("echo x > innocent.txt; ls >> dotgit/hooks/pre-commit 2>/dev/null; cat < src/a.ts > new/dir/out.txt", ws.root)
+    const paths = await commandWritePaths(
+      "echo x > innocent.txt; ls >> dotgit/hooks/pre-commit 2>/dev/null; cat < src/a.ts > new/dir/out.txt",
+      ws.root,
+    )
     expect(paths).toEqual([ws.path(".git/config"), ws.path(".git/hooks/pre-commit"), ws.path("new/dir/out.txt")])
   })
 

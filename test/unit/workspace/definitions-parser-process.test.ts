@@ -42,7 +42,12 @@ describe("definitions parser process", () => {
     delete process.env.ANTHROPIC_API_KEY_PROBE
     expect(environ).not.toContain("sk-ant-must-not-leak")
     // Only node's own IPC variables.
-    expect(environ.split("\0").filter(Boolean).every((v) => v.startsWith("NODE_CHANNEL_"))).toBe(true)
+    expect(
+      environ
+        .split("\0")
+        .filter(Boolean)
+        .every((v) => v.startsWith("NODE_CHANNEL_")),
+    ).toBe(true)
   })
 
   it("exits when idle and starts again on the next call", async () => {

@@ -30,7 +30,10 @@ describe("readTextFile", () => {
   it("refuses binary files with a clear message", async () => {
     const r = await readTextFile({ editor, settings: settings() }, ws.path("bin.dat"), "bin.dat")
     expect(r.kind).toBe("binary")
-    if (r.kind === "binary") expect(r.message).toBe("bin.dat is a binary file (it contains NUL bytes), so it cannot be read as text. Images (png, jpg, gif, webp) can be read with read_file.")
+    if (r.kind === "binary")
+      expect(r.message).toBe(
+        "bin.dat is a binary file (it contains NUL bytes), so it cannot be read as text. Images (png, jpg, gif, webp) can be read with read_file.",
+      )
   })
 
   it("refuses files over agent.files.maxReadBytes, saying how to read a part", async () => {

@@ -7,7 +7,13 @@ import { findIgnoredCommandPath } from "../../../server/src/workspace/command-pa
 
 let ws: TempWorkspace
 beforeEach(async () => {
-  ws = await tempWorkspace({ ".rooignore": "secrets/\n*.key\n!public.key\n", "secrets/a.txt": "s", "app.key": "k", "public.key": "p", "src/a.ts": "a" })
+  ws = await tempWorkspace({
+    ".rooignore": "secrets/\n*.key\n!public.key\n",
+    "secrets/a.txt": "s",
+    "app.key": "k",
+    "public.key": "p",
+    "src/a.ts": "a",
+  })
 })
 afterEach(() => ws.cleanup())
 

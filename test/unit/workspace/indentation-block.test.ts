@@ -33,9 +33,7 @@ describe("indentationBlock", () => {
   it("climbs max_levels enclosing blocks and adds the outer header lines", () => {
     const block = indentationBlock(source, { ...opts, anchorLine: 8, maxLevels: 2 })
     // start() with its comment, plus the class header line for orientation.
-    expect(block.ranges).toEqual([
-      { start: 4, end: 10 },
-    ])
+    expect(block.ranges).toEqual([{ start: 4, end: 10 }])
   })
 
   it("returns only the anchor's block without headers when include_header is false", () => {

@@ -15,12 +15,22 @@ afterEach(async () => {
   await outside.cleanup()
 })
 
-const ctx = (folders: string[], readOutsideWorkspace = false) => ({ workspaceFolders: folders, settings: { files: { readOutsideWorkspace } } })
+const ctx = (folders: string[], readOutsideWorkspace = false) => ({
+  workspaceFolders: folders,
+  settings: { files: { readOutsideWorkspace } },
+})
 
 describe("resolvePath", () => {
   it("resolves a relative path against the first workspace folder", () => {
     const r = resolvePath(ctx([ws.root]), "src/a.ts", "read")
-    expect(r).toEqual({ ok: true, absPath: ws.path("src/a.ts"), realPath: ws.path("src/a.ts"), relPath: "src/a.ts", root: ws.root, outsideWorkspace: false })
+    expect(r).toEqual({
+      ok: true,
+      absPath: ws.path("src/a.ts"),
+      realPath: ws.path("src/a.ts"),
+      relPath: "src/a.ts",
+      root: ws.root,
+      outsideWorkspace: false,
+    })
   })
 
   it("refuses ../ escapes, naming the path and the workspace root", () => {

@@ -55,7 +55,11 @@ describe("symlinks and special files in the workspace", () => {
     expect(guarded.ok).toBe(false)
     if (!guarded.ok) expect(guarded.message).toContain("is a FIFO (named pipe), not a regular file")
     // Readers below the guard refuse it too (a FIFO found by a directory walk never reaches the guard).
-    const read = await readTextFile({ editor: { openDocument: () => undefined }, settings: ctx(ws.root).settings }, ws.path("main.ts"), "main.ts")
+    const read = await readTextFile(
+      { editor: { openDocument: () => undefined }, settings: ctx(ws.root).settings },
+      ws.path("main.ts"),
+      "main.ts",
+    )
     expect(read).toMatchObject({ kind: "error", message: expect.stringContaining("FIFO") })
     await expect(readRegularFile(ws.path("main.ts"))).rejects.toThrow(/FIFO/)
     expect(() => readRegularFileSync(ws.path("main.ts"))).toThrow(/FIFO/)

@@ -101,7 +101,10 @@ export class TranscriptRenderer {
       todos: (u) => this.block(["**Todos**", ...u.todos.map((t) => `- ${CHECK[t.status]} ${t.text}`)]),
       mode: (u) => this.block([`_mode: ${u.mode}_`]),
       // "running" is the normal case and "completed" has its own block.
-      status: (u) => (u.status === "running" || u.status === "completed" ? "" : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`])),
+      status: (u) =>
+        u.status === "running" || u.status === "completed"
+          ? ""
+          : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`]),
       subtask: (u) => this.block([`_subtask started: ${u.childTaskId}_`]),
       checkpoint: (u) => this.block([`_checkpoint ${u.checkpointId}: ${u.label}_`]),
       completed: (u) => this.block(["", "## Completed", "", ...u.result.split("\n")]),
@@ -120,7 +123,8 @@ export class TranscriptRenderer {
     lines.push("Answer with one of:", "")
     for (const option of request.options) lines.push(`- ${option.label}: \`${respondCommand(requestId, option.optionId)}\``)
     const reject = request.options.find((o) => o.kind === "reject_once")
-    if (reject) lines.push("", `A third argument is feedback for the agent: \`${respondCommand(requestId, reject.optionId)} "what to do instead"\``)
+    if (reject)
+      lines.push("", `A third argument is feedback for the agent: \`${respondCommand(requestId, reject.optionId)} "what to do instead"\``)
     lines.push("")
     return this.block(lines)
   }
@@ -171,7 +175,9 @@ export class TranscriptRenderer {
         out.lines += 1
       } else if (out.dropped > 0) continue
       const body = piece.endsWith("\n") ? piece.slice(0, -1) : piece
-      kept += (body.length > this.options.maxLineChars ? `${body.slice(0, this.options.maxLineChars)}…` : body) + (piece.endsWith("\n") ? "\n" : "")
+      kept +=
+        (body.length > this.options.maxLineChars ? `${body.slice(0, this.options.maxLineChars)}…` : body) +
+        (piece.endsWith("\n") ? "\n" : "")
     }
     if (kept !== "") this.atLineStart = kept.endsWith("\n")
     return prefix + kept

@@ -78,7 +78,9 @@ export class TranscriptDocument {
       // Decided here, in the chain, so it sees how every earlier write went.
       const append = this.diskInStep && this.io.appendFile ? this.io.appendFile.bind(this.io) : undefined
       // The disk first: an editor that reloads files then sees the same text the edit makes.
-      const written = append ? await this.guard("append", () => append(this.path, addition)) : await this.guard("write", () => this.io.writeFile(this.path, full))
+      const written = append
+        ? await this.guard("append", () => append(this.path, addition))
+        : await this.guard("write", () => this.io.writeFile(this.path, full))
       // After a failed write the disk may hold anything: the next flush rewrites it whole.
       this.diskInStep = written !== false
       if (this.shown) {

@@ -1,5 +1,12 @@
 import { isAbsolute } from "node:path"
-import { PROTOCOL_VERSION, RequestError, type AgentContext, type ClientCapabilities, type InitializeResponse, type McpServer } from "@agentclientprotocol/sdk"
+import {
+  PROTOCOL_VERSION,
+  RequestError,
+  type AgentContext,
+  type ClientCapabilities,
+  type InitializeResponse,
+  type McpServer,
+} from "@agentclientprotocol/sdk"
 import type { McpServerConfig } from "../../config/schema"
 import type { LogSink } from "../../core/logger"
 import { openStandaloneCore } from "../../core/standalone"
@@ -130,7 +137,11 @@ export class AcpAgent {
     const { core, settings, log } = await openStandaloneCore({
       folder: cwd,
       editor: new AcpEditorPort(client, () => folder?.active?.id, this.capabilities.fs),
-      ask: new AcpAskPort(client, { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) }, () => settings()),
+      ask: new AcpAskPort(
+        client,
+        { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) },
+        () => settings(),
+      ),
       sink: this.options.sink,
       globalSettingsFile: this.options.globalSettingsFile,
       extend: (base) => (Object.keys(mcp).length ? { ...base, mcpServers: { ...base.mcpServers, ...mcp } } : base),
@@ -155,7 +166,10 @@ export class AcpAgent {
     const session = this.sessionOfTask(turns, taskId)
     if (!session) return false
     const options = request.suggestions.map((s) => `- ${s.text}`).join("\n")
-    session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${request.question}${options ? `\n\n${options}` : ""}\n` } })
+    session.send({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: `\n\n${request.question}${options ? `\n\n${options}` : ""}\n` },
+    })
     turns.end(taskId, { status: "waitingForUser", message: request.question })
     return true
   }

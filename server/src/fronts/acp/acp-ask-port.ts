@@ -27,7 +27,15 @@ export class AcpAskPort implements AskPort {
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     const sessionId = this.sessions.sessionIdOf(request.taskId)
     if (!sessionId) return { decision: "noAnswer", reason: "unavailable", message: "No ACP session shows this task." }
-    const content: ToolCallContent[] = [{ type: "content", content: { type: "text", text: request.diff ? `${request.detail}\n\n\`\`\`diff\n${request.diff}\n\`\`\`` : (request.command ?? request.detail) } }]
+    const content: ToolCallContent[] = [
+      {
+        type: "content",
+        content: {
+          type: "text",
+          text: request.diff ? `${request.detail}\n\n\`\`\`diff\n${request.diff}\n\`\`\`` : (request.command ?? request.detail),
+        },
+      },
+    ]
     const timeout = AbortSignal.timeout(this.settings().approval.timeoutSeconds * 1000)
     try {
       const params: RequestPermissionRequest = {
@@ -35,7 +43,10 @@ export class AcpAskPort implements AskPort {
         toolCall: { toolCallId: request.callId, title: request.title, kind: toolKind(request.tool), status: "pending", content },
         options: request.options.map((o) => ({ optionId: o.optionId, name: o.label, kind: o.kind })),
       }
-      const response = await this.client.request("session/request_permission", params, { cancellationSignal: AbortSignal.any([signal, timeout]), stopWaitingOnCancel: true })
+      const response = await this.client.request("session/request_permission", params, {
+        cancellationSignal: AbortSignal.any([signal, timeout]),
+        stopWaitingOnCancel: true,
+      })
       if (response.outcome.outcome === "cancelled") return { decision: "noAnswer", reason: "cancelled" }
       const chosen = response.outcome.optionId
       const option = request.options.find((o) => o.optionId === chosen)
@@ -49,6 +60,8 @@ export class AcpAskPort implements AskPort {
   }
 
   async ask(request: QuestionRequest): Promise<QuestionAnswer> {
-    return this.sessions.askInChat(request.taskId, request) ? { decision: "noAnswer", reason: "waitForMessage" } : { decision: "noAnswer", reason: "unavailable" }
+    return this.sessions.askInChat(request.taskId, request)
+      ? { decision: "noAnswer", reason: "waitForMessage" }
+      : { decision: "noAnswer", reason: "unavailable" }
   }
 }

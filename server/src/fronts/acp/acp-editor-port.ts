@@ -47,7 +47,10 @@ export class AcpEditorPort extends DiskEditorPort implements EditorPort {
       await this.client.request("fs/write_text_file", { sessionId, path, content }, bounded())
       return { ok: true }
     } catch (error) {
-      return { ok: false, reason: `The editor refused to write it (${(error as Error).message}); the file is unchanged. Read it again and retry, or ask the user.` }
+      return {
+        ok: false,
+        reason: `The editor refused to write it (${(error as Error).message}); the file is unchanged. Read it again and retry, or ask the user.`,
+      }
     }
   }
 }

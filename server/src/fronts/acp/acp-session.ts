@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto"
-import { RequestError, type AgentContext, type ContentBlock, type PromptResponse, type SessionModeState, type SessionUpdate } from "@agentclientprotocol/sdk"
+import {
+  RequestError,
+  type AgentContext,
+  type ContentBlock,
+  type PromptResponse,
+  type SessionModeState,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk"
 import type { AgentCore } from "../../core/agent-core"
 import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
@@ -121,7 +128,8 @@ export class AcpSession {
   /** session/set_mode: the task's mode (its mode event becomes current_mode_update), or the first prompt's. */
   async setMode(modeId: string): Promise<void> {
     const { modes } = await this.folder.core.tasks.listModes()
-    if (!modes.some((m) => m.slug === modeId)) throw RequestError.invalidParams(undefined, `Unknown mode "${modeId}"; available: ${modes.map((m) => m.slug).join(", ")}.`)
+    if (!modes.some((m) => m.slug === modeId))
+      throw RequestError.invalidParams(undefined, `Unknown mode "${modeId}"; available: ${modes.map((m) => m.slug).join(", ")}.`)
     if (this.taskId) {
       await this.folder.core.tasks.setMode(modeId, this.taskId)
       return void (await this.flush())

@@ -9,7 +9,11 @@ import { toolKind, toolLocations, toolTitle } from "./tool-kinds"
 export function historyUpdates(task: ResultOf<"getTask">, cwd: string): SessionUpdate[] {
   const updates: SessionUpdate[] = []
   for (const message of task.messages) {
-    if (message.text) updates.push({ sessionUpdate: message.role === "user" ? "user_message_chunk" : "agent_message_chunk", content: { type: "text", text: message.text } })
+    if (message.text)
+      updates.push({
+        sessionUpdate: message.role === "user" ? "user_message_chunk" : "agent_message_chunk",
+        content: { type: "text", text: message.text },
+      })
     for (const call of message.toolCalls ?? []) {
       updates.push({
         sessionUpdate: "tool_call",
@@ -23,7 +27,8 @@ export function historyUpdates(task: ResultOf<"getTask">, cwd: string): SessionU
       })
     }
   }
-  if (task.todos.length) updates.push({ sessionUpdate: "plan", entries: task.todos.map((t) => ({ content: t.text, status: t.status, priority: "medium" })) })
+  if (task.todos.length)
+    updates.push({ sessionUpdate: "plan", entries: task.todos.map((t) => ({ content: t.text, status: t.status, priority: "medium" })) })
   updates.push({ sessionUpdate: "current_mode_update", currentModeId: task.mode })
   return updates
 }

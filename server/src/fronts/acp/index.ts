@@ -21,7 +21,12 @@ const sink: LogSink = (level, line) => void process.stderr.write(`agent-lsp ${le
 export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
   const settings = new SettingsManager((message) => sink("warn", message))
   await settings.loadInitial(undefined, options.globalSettingsFile)
-  const agent = new AcpAgent({ version: options.version, globalSettingsFile: options.globalSettingsFile, store: new SessionStore(settings.value.stateDir ?? defaultStateDir()), sink })
+  const agent = new AcpAgent({
+    version: options.version,
+    globalSettingsFile: options.globalSettingsFile,
+    store: new SessionStore(settings.value.stateDir ?? defaultStateDir()),
+    sink,
+  })
   const app = acp
     .agent({ name: "agent-lsp" })
     .onConnect((connection) => agent.connected(connection.client))
@@ -32,12 +37,18 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     .onRequest("session/prompt", ({ params }) => agent.prompt(params.sessionId, (session) => session.prompt(params.prompt)))
     .onRequest("session/set_mode", async ({ params }) => void (await agent.session(params.sessionId).setMode(params.modeId)))
     .onNotification("session/cancel", ({ params }) => agent.session(params.sessionId).cancel())
-  const stream = acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>)
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  )
   const connection = app.connect(stream)
   const stop = async (code: number) => {
     await Promise.race([agent.dispose(), new Promise((resolve) => setTimeout(resolve, 5000).unref())])
     process.exit(code)
   }
-  void connection.closed.then(() => stop(0), () => stop(1))
+  void connection.closed.then(
+    () => stop(0),
+    () => stop(1),
+  )
   process.on("SIGTERM", () => void stop(0))
 }

@@ -11,7 +11,11 @@ export function toMcpSettings(servers: readonly McpServer[]): Record<string, Mcp
   for (const server of servers) {
     const name = server.name.replace(/[^\w.-]/g, "_") || "acp"
     if ("type" in server && (server.type === "http" || server.type === "sse")) {
-      out[name] = { type: server.type === "http" ? "streamable-http" : "sse", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) }
+      out[name] = {
+        type: server.type === "http" ? "streamable-http" : "sse",
+        url: server.url,
+        headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])),
+      }
     } else if ("command" in server) {
       out[name] = { command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])) }
     }

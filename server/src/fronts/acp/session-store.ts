@@ -31,7 +31,8 @@ export class SessionStore {
     let list: SessionRecord[] = []
     try {
       const parsed = JSON.parse(await readFile(this.file, "utf8")) as unknown
-      if (Array.isArray(parsed)) list = parsed.filter((r): r is SessionRecord => typeof r?.sessionId === "string" && typeof r?.cwd === "string")
+      if (Array.isArray(parsed))
+        list = parsed.filter((r): r is SessionRecord => typeof r?.sessionId === "string" && typeof r?.cwd === "string")
     } catch {
       // Missing or broken: start empty (a broken file is replaced on the next write).
     }
@@ -52,10 +53,12 @@ export class SessionStore {
     records.set(record.sessionId, record)
     const text = JSON.stringify([...records.values()], null, 1)
     // Writes are chained so two updates never interleave.
-    this.writing = this.writing.then(() => writeFileAtomic(this.file, text)).then(
-      () => undefined,
-      () => undefined,
-    )
+    this.writing = this.writing
+      .then(() => writeFileAtomic(this.file, text))
+      .then(
+        () => undefined,
+        () => undefined,
+      )
     await this.writing
   }
 }

@@ -102,12 +102,31 @@ export class SessionUpdateMapper {
     const known = this.calls.get(callId)
     if (!known) {
       this.track(callId, tool)
-      return [{ sessionUpdate: "tool_call", toolCallId: callId, title: toolTitle(tool, params), kind: toolKind(tool), status: STATUS[status] ?? "pending", rawInput: params, locations: toolLocations(params, this.cwd) }]
+      return [
+        {
+          sessionUpdate: "tool_call",
+          toolCallId: callId,
+          title: toolTitle(tool, params),
+          kind: toolKind(tool),
+          status: STATUS[status] ?? "pending",
+          rawInput: params,
+          locations: toolLocations(params, this.cwd),
+        },
+      ]
     }
     // Partial params while streaming would be an update per token; the call is described again once settled.
     const mapped = STATUS[status]
     if (!mapped) return []
-    return [{ sessionUpdate: "tool_call_update", toolCallId: callId, status: mapped, title: toolTitle(tool, params), rawInput: params, locations: toolLocations(params, this.cwd) }]
+    return [
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: callId,
+        status: mapped,
+        title: toolTitle(tool, params),
+        rawInput: params,
+        locations: toolLocations(params, this.cwd),
+      },
+    ]
   }
 
   private content(call: CallState): ToolCallContent[] {

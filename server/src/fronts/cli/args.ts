@@ -48,7 +48,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedRunArgs {
   const words: string[] = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
     const value = (): string | undefined => inline ?? argv[++i]
     switch (flag) {
       case "-h":

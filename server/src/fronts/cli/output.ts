@@ -65,7 +65,9 @@ export function jsonOutput(stdout: Stream): RunOutput {
       stdout.write(`${JSON.stringify({ type: "event", taskId, event })}\n`)
     },
     finish({ status, exitCode, result, message }) {
-      stdout.write(`${JSON.stringify({ type: "result", status, exitCode, ...(result !== undefined ? { result } : {}), ...(message ? { message } : {}) })}\n`)
+      stdout.write(
+        `${JSON.stringify({ type: "result", status, exitCode, ...(result !== undefined ? { result } : {}), ...(message ? { message } : {}) })}\n`,
+      )
     },
     dispose() {},
   }

@@ -24,7 +24,10 @@ export class PolicyAskPort implements AskPort {
     this.refusals++
     const reject = request.options.find((o) => o.kind === "reject_once") ?? request.options.find((o) => o.kind === "reject_always")
     if (this.refusals >= MAX_REFUSALS)
-      this.giveUp(request.taskId, { reason: "refusedTooOften", message: `${this.refusals} tool calls needed an approval that --auto-approve does not grant (last: ${request.title}).` })
+      this.giveUp(request.taskId, {
+        reason: "refusedTooOften",
+        message: `${this.refusals} tool calls needed an approval that --auto-approve does not grant (last: ${request.title}).`,
+      })
     const feedback =
       `Refused without asking: no user is present (headless \`agent-lsp run\`) and --auto-approve does not grant this ${request.tool} call (${request.title}). ` +
       `Do the task without it, or finish with attempt_completion and say what is left to do; the user can re-run with --auto-approve read,write,command,mcp or all.`

@@ -41,7 +41,11 @@ export class LspAskPort implements AskPort {
       // Listen for agent/respond before asking: a client may send it right after answering "deferred".
       const late = this.listen(requestId, "approval", request.taskId, signal)
       try {
-        const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.requestApproval, { requestId, ...request }, token), this.timeoutMs, signal)
+        const sent = await boundedRequest(
+          (token) => this.connection.sendRequest(AgentMethods.requestApproval, { requestId, ...request }, token),
+          this.timeoutMs,
+          signal,
+        )
         if (sent.outcome !== "answered") {
           late.stop()
           return { decision: "noAnswer", reason: sent.outcome }
@@ -49,7 +53,8 @@ export class LspAskPort implements AskPort {
         const parsed = RequestApproval.result.safeParse(sent.value)
         if (parsed.success && "deferred" in parsed.data) return lateApproval(request, await late.answer)
         late.stop()
-        if (!parsed.success || "deferred" in parsed.data) return { decision: "noAnswer", reason: "error", message: "The editor answered the approval with an unexpected shape." }
+        if (!parsed.success || "deferred" in parsed.data)
+          return { decision: "noAnswer", reason: "error", message: "The editor answered the approval with an unexpected shape." }
         return toAnswer(request.options, parsed.data)
       } catch {
         late.stop()
@@ -60,7 +65,12 @@ export class LspAskPort implements AskPort {
     // Helix 25.07 answers MethodNotFound at once, and then the announcement below follows.
     try {
       const message = `${request.title}\n${request.command ?? request.detail}`
-      const sent = await this.showMessageRequest(MessageType.Warning, message, request.options.map((o) => o.label), signal)
+      const sent = await this.showMessageRequest(
+        MessageType.Warning,
+        message,
+        request.options.map((o) => o.label),
+        signal,
+      )
       if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
       const chosen = sent.value
       if (!chosen) return { decision: "noAnswer", reason: "dismissed" }
@@ -76,14 +86,23 @@ export class LspAskPort implements AskPort {
       message: `agent: approve ${request.tool}: ${request.title}? Answer with :lsp-workspace-command agent.respond "${requestId}" <${choices}> (waiting up to ${Math.round(this.timeoutMs / 1000)} s).`,
     })
     const answer = lateApproval(request, await late.answer)
-    this.observer?.settled(request.taskId, requestId, answer.decision === "answered" ? answer.kind.replace("_", " ") : `no answer (${answer.reason})`)
+    this.observer?.settled(
+      request.taskId,
+      requestId,
+      answer.decision === "answered" ? answer.kind.replace("_", " ") : `no answer (${answer.reason})`,
+    )
     return answer
   }
 
   /** window/showMessageRequest, bounded like every other way of asking. */
   private showMessageRequest(type: MessageType, message: string, titles: string[], signal: AbortSignal) {
     return boundedRequest(
-      (token) => this.connection.sendRequest(ShowMessageRequest.type, { type, message, actions: titles.map((title): MessageActionItem => ({ title })) }, token),
+      (token) =>
+        this.connection.sendRequest(
+          ShowMessageRequest.type,
+          { type, message, actions: titles.map((title): MessageActionItem => ({ title })) },
+          token,
+        ),
       this.timeoutMs,
       signal,
     )
@@ -102,7 +121,11 @@ export class LspAskPort implements AskPort {
     if (features.agent.askFollowup) {
       const late = this.listen(requestId, "question", request.taskId, signal)
       try {
-        const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.askFollowup, { requestId, ...request }, token), this.timeoutMs, signal)
+        const sent = await boundedRequest(
+          (token) => this.connection.sendRequest(AgentMethods.askFollowup, { requestId, ...request }, token),
+          this.timeoutMs,
+          signal,
+        )
         if (sent.outcome !== "answered") {
           late.stop()
           return { decision: "noAnswer", reason: sent.outcome }
@@ -122,7 +145,12 @@ export class LspAskPort implements AskPort {
     }
     if (request.suggestions.length > 0) {
       try {
-        const sent = await this.showMessageRequest(MessageType.Info, request.question, request.suggestions.map((s) => s.text), signal)
+        const sent = await this.showMessageRequest(
+          MessageType.Info,
+          request.question,
+          request.suggestions.map((s) => s.text),
+          signal,
+        )
         if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
         const chosen = sent.value
         if (chosen) return { decision: "answered", answer: chosen.title }
@@ -163,7 +191,10 @@ function answerText(late: LateAnswer): string {
 
 /** Maps an option id (or kind, or label) to the answer; anything unknown is a rejection. */
 function toAnswer(options: ApprovalOption[], chosen: { optionId: string; feedback?: string; editedText?: string }): ApprovalAnswer {
-  const option = options.find((o) => o.optionId === chosen.optionId) ?? options.find((o) => o.kind === chosen.optionId) ?? options.find((o) => o.label === chosen.optionId)
+  const option =
+    options.find((o) => o.optionId === chosen.optionId) ??
+    options.find((o) => o.kind === chosen.optionId) ??
+    options.find((o) => o.label === chosen.optionId)
   if (!option) return { decision: "noAnswer", reason: "error", message: `Unknown option "${chosen.optionId}".` }
   return { decision: "answered", optionId: option.optionId, kind: option.kind, feedback: chosen.feedback, editedText: chosen.editedText }
 }

@@ -23,7 +23,9 @@ export function agentCodeActions(params: CodeActionParams): CodeAction[] {
     })
   }
   if (context.diagnostics.length > 0) {
-    const problems = context.diagnostics.map((d) => `- line ${d.range.start.line + 1}: ${d.message}${d.source ? ` (${d.source})` : ""}`).join("\n")
+    const problems = context.diagnostics
+      .map((d) => `- line ${d.range.start.line + 1}: ${d.message}${d.source ? ` (${d.source})` : ""}`)
+      .join("\n")
     actions.push({
       title: "Fix diagnostics with agent",
       kind: CodeActionKind.QuickFix,

@@ -10,7 +10,10 @@ const optionalTaskId = z.string().min(1).optional()
 
 /** Argument schemas per command: tuples as PROTOCOL.md's command table gives them. */
 const Args = {
-  newTask: z.tuple([z.string().min(1, "the task text must not be empty"), z.object({ mode: z.string().optional(), uri: z.string().optional(), range: Range.optional() }).optional()]),
+  newTask: z.tuple([
+    z.string().min(1, "the task text must not be empty"),
+    z.object({ mode: z.string().optional(), uri: z.string().optional(), range: Range.optional() }).optional(),
+  ]),
   sendMessage: z.tuple([z.string().min(1, "the message must not be empty"), optionalTaskId]),
   taskOnly: z.tuple([optionalTaskId]),
   setMode: z.tuple([z.string().min(1), optionalTaskId]),
@@ -110,15 +113,24 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
 }
 
 /** Runs one workspace/executeCommand; unknown commands are InvalidParams naming the known ones. */
-export async function runCommand(connection: Connection, table: Record<string, CommandHandler>, command: string, args: unknown[]): Promise<unknown> {
+export async function runCommand(
+  connection: Connection,
+  table: Record<string, CommandHandler>,
+  command: string,
+  args: unknown[],
+): Promise<unknown> {
   const handler = table[command]
-  if (!handler) throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
+  if (!handler)
+    throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
   try {
     return await handler(args)
   } catch (error) {
     const wire = toResponseError(error)
     // Editors such as Helix show nothing for a failed command: say it in the editor too.
-    void connection.sendNotification("window/showMessage", { type: MessageType.Error, message: `agent: ${command} failed: ${wire.message}` })
+    void connection.sendNotification("window/showMessage", {
+      type: MessageType.Error,
+      message: `agent: ${command} failed: ${wire.message}`,
+    })
     throw wire
   }
 }

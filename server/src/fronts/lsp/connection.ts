@@ -1,4 +1,11 @@
-import { createConnection, ErrorCodes, ProposedFeatures, StreamMessageWriter, type Connection, type Message } from "vscode-languageserver/node"
+import {
+  createConnection,
+  ErrorCodes,
+  ProposedFeatures,
+  StreamMessageWriter,
+  type Connection,
+  type Message,
+} from "vscode-languageserver/node"
 import { InitializeGate } from "./wire/initialize-gate"
 import { ParamsGuard } from "./wire/params-guard"
 import { ResilientMessageReader } from "./wire/resilient-reader"
@@ -10,7 +17,11 @@ import { ResilientMessageReader } from "./wire/resilient-reader"
 export function createStdioConnection(): Connection {
   const writer = new StreamMessageWriter(process.stdout)
   const reader = new ResilientMessageReader(process.stdin, ({ reason }) => {
-    void writer.write({ jsonrpc: "2.0", id: null, error: { code: ErrorCodes.ParseError, message: `Parse error: ${reason}. The message was skipped.` } } as Message)
+    void writer.write({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: ErrorCodes.ParseError, message: `Parse error: ${reason}. The message was skipped.` },
+    } as Message)
   })
   const gate = new InitializeGate(new ParamsGuard(reader, writer), writer)
   // The editor is gone when stdin ends: leave at once (LSP exit codes: 0 after shutdown, else 1), rather than

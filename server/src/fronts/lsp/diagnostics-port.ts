@@ -19,7 +19,7 @@ export class LspDiagnosticsPort implements DiagnosticsPort {
     private readonly settings: () => Settings,
   ) {}
 
-  async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
+  async watch(path: string, text: string | undefined, _signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
     const uri = pathToUri(path)
     const before = text === undefined ? [] : await this.fetch(uri)
     return {
@@ -71,9 +71,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
  * may arrive as an empty object: read those as empty lists.
  */
 function emptyObjectsAsLists(raw: unknown): unknown {
-  const asList = (value: unknown) => (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value)
+  const asList = (value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0 ? [] : value
   if (!raw || typeof raw !== "object") return raw
   const diagnostics = asList((raw as { diagnostics?: unknown }).diagnostics)
   if (!Array.isArray(diagnostics)) return raw
-  return { diagnostics: diagnostics.map((d) => (d && typeof d === "object" ? { ...d, items: asList((d as { items?: unknown }).items) } : d)) }
+  return {
+    diagnostics: diagnostics.map((d) => (d && typeof d === "object" ? { ...d, items: asList((d as { items?: unknown }).items) } : d)),
+  }
 }

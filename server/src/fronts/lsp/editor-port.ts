@@ -42,7 +42,10 @@ export class LspEditorPort implements EditorPort {
     if (!doc) return this.applyToClosedFile(edit)
     if (doc.getText() === edit.newText) return { ok: true }
     if (edit.version !== undefined && edit.version !== doc.version)
-      return { ok: false, reason: `The editor's buffer changed while the edit was prepared (version ${edit.version} → ${doc.version}); the file on disk is unchanged. Read the file again and redo the edit.` }
+      return {
+        ok: false,
+        reason: `The editor's buffer changed while the edit was prepared (version ${edit.version} → ${doc.version}); the file on disk is unchanged. Read the file again and redo the edit.`,
+      }
     const change = minimalEdit(doc.getText(), edit.newText, (offset) => doc.positionAt(offset))
     const workspaceEdit: WorkspaceEdit = this.features().documentChanges
       ? { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [change] }] }
@@ -58,14 +61,22 @@ export class LspEditorPort implements EditorPort {
     const workspaceEdit: WorkspaceEdit = {
       documentChanges: [
         ...(edit.create ? [{ kind: "create" as const, uri, options: { ignoreIfExists: true } }] : []),
-        { textDocument: { uri, version: null }, edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: edit.newText }] },
+        {
+          textDocument: { uri, version: null },
+          edits: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: edit.newText }],
+        },
       ],
     }
     try {
       const sent = await this.request({ label: edit.label, edit: workspaceEdit })
       if (sent.outcome !== "answered") return { ok: false, reason: this.noAnswer("apply the edit") }
       const response = sent.value
-      return response.applied ? { ok: true } : { ok: false, reason: `The editor refused the edit${response.failureReason ? ` (${response.failureReason})` : ""}; the file on disk is unchanged.` }
+      return response.applied
+        ? { ok: true }
+        : {
+            ok: false,
+            reason: `The editor refused the edit${response.failureReason ? ` (${response.failureReason})` : ""}; the file on disk is unchanged.`,
+          }
     } catch (error) {
       return { ok: false, reason: `The editor failed to apply the edit (${(error as Error).message}); the file on disk is unchanged.` }
     }
@@ -116,7 +127,10 @@ export class LspEditorPort implements EditorPort {
     if (!this.supportsSaveDocuments) return []
     const uris = paths.map(pathToUri)
     try {
-      const sent = await boundedRequest((token) => this.connection.sendRequest(AgentMethods.saveDocuments, { uris }, token), this.editorTimeoutMs())
+      const sent = await boundedRequest(
+        (token) => this.connection.sendRequest(AgentMethods.saveDocuments, { uris }, token),
+        this.editorTimeoutMs(),
+      )
       if (sent.outcome !== "answered") return []
       const parsed = SaveDocuments.result.safeParse(sent.value)
       if (!parsed.success) return []

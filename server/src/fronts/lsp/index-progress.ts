@@ -34,7 +34,15 @@ export class IndexProgress {
       const token = `agent-index-${++this.sequence}-${Date.now()}`
       const done = this.connection
         .sendRequest("window/workDoneProgress/create", { token })
-        .then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "begin", title: "agent: indexing the codebase", cancellable: false, message, percentage }))
+        .then(() =>
+          this.connection.sendProgress(WorkDoneProgress.type, token, {
+            kind: "begin",
+            title: "agent: indexing the codebase",
+            cancellable: false,
+            message,
+            percentage,
+          }),
+        )
         .catch(() => undefined)
       this.current = { token, done }
       return

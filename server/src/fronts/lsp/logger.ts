@@ -6,5 +6,8 @@ const MESSAGE_TYPE: Record<LogLevel, number> = { error: 1, warn: 2, info: 3, deb
 
 /** The core logger with window/logMessage as its sink. */
 export function createLspLogger(connection: Connection, logSettings: () => { level: LogLevel; file?: string }): Logger {
-  return createLogger((level, line) => void connection.sendNotification("window/logMessage", { type: MESSAGE_TYPE[level], message: line }), logSettings)
+  return createLogger(
+    (level, line) => void connection.sendNotification("window/logMessage", { type: MESSAGE_TYPE[level], message: line }),
+    logSettings,
+  )
 }

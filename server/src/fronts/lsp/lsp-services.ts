@@ -1,4 +1,4 @@
-import { AgentProtocol } from "@agent-lsp/protocol"
+import { AgentProtocol, type ParamsOf } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection, type InitializeParams } from "vscode-languageserver/node"
 import { pathToFileURL } from "node:url"
 import { defaultStateDir } from "../../config/paths"
@@ -53,14 +53,19 @@ export class LspServices {
   private constructor(private readonly deps: LspServicesDeps) {
     this.settings = new SettingsManager((message) => this.showWarning(message))
     this.workspaceSettings = new LspWorkspaceSettings(deps.connection, this.settings)
-    this.updates = new TaskUpdateSender(deps.connection, deps.features, (taskId) => void this.loaded?.tasks.cancelTask(taskId).catch(() => undefined))
+    this.updates = new TaskUpdateSender(
+      deps.connection,
+      deps.features,
+      (taskId) => void this.loaded?.tasks.cancelTask(taskId).catch(() => undefined),
+    )
     this.commands = agentCommands({
       tasks: () => this.taskService(),
       newTask: (params) => this.newTask(params),
       respond: (id, answer, feedback) => this.respond(id, { optionId: answer, answer, feedback }),
       showTranscript: (taskId) => this.showTranscript(taskId),
       request: (method, params) => this.handleRequest(method, params),
-      rebuildIndex: async () => void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
+      rebuildIndex: async () =>
+        void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
       onStarted: (taskId, text) => deps.announceStart(taskId, text, this.transcriptPathToAnnounce(taskId)),
     })
     this.settings.onChange(() => this.loaded?.reloadMcp())
@@ -73,7 +78,12 @@ export class LspServices {
     if (!deps.features().agent.taskUpdates) {
       services.transcript = new TranscriptWriter({
         dir: transcriptDir(services.settings.value.stateDir ?? defaultStateDir()),
-        io: connectionTranscriptIo(deps.connection, deps.features, (message) => deps.log.warn(message), () => services.settings.value.timeouts.editorSeconds * 1000),
+        io: connectionTranscriptIo(
+          deps.connection,
+          deps.features,
+          (message) => deps.log.warn(message),
+          () => services.settings.value.timeouts.editorSeconds * 1000,
+        ),
       })
     }
     return services
@@ -140,15 +150,25 @@ export class LspServices {
     return runCommand(this.deps.connection, this.commands, command, args)
   }
 
-  async respond(requestId: string, answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string }, taskId?: string): Promise<void> {
+  async respond(
+    requestId: string,
+    answer: { optionId?: string; answer?: string; feedback?: string; editedText?: string },
+    taskId?: string,
+  ): Promise<void> {
     const outcome = this.pending.respond(requestId, answer, taskId)
     if (outcome === "unknown")
-      throw new ResponseError(ErrorCodes.InvalidParams, `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`)
+      throw new ResponseError(
+        ErrorCodes.InvalidParams,
+        `No pending request "${requestId}": it was already answered, timed out, was cancelled, or never existed.`,
+      )
     if (outcome === "otherTask")
-      throw new ResponseError(ErrorCodes.InvalidParams, `Request "${requestId}" belongs to another task than ${taskId}; nothing was answered. Answer it with that task's id, or without taskId.`)
+      throw new ResponseError(
+        ErrorCodes.InvalidParams,
+        `Request "${requestId}" belongs to another task than ${taskId}; nothing was answered. Answer it with that task's id, or without taskId.`,
+      )
   }
 
-  private async newTask(params: { text: string; mode?: string; context?: { uri: string; range?: any }[] }) {
+  private async newTask(params: ParamsOf<"newTask">) {
     // A task runs under the workspace settings file as it is now, not as it was when the watcher last looked.
     await this.settings.refreshWorkspaceFiles(this.deps.folders())
     const result = await (await this.core()).newTask(params)
@@ -171,11 +191,17 @@ export class LspServices {
    */
   private async showTranscript(taskId: string): Promise<{ uri: string; path: string }> {
     if (!this.transcript)
-      throw new ResponseError(ErrorCodes.InvalidRequest, "This editor shows tasks from agent/taskUpdate itself; the transcript document is kept for editors without taskUpdates.")
+      throw new ResponseError(
+        ErrorCodes.InvalidRequest,
+        "This editor shows tasks from agent/taskUpdate itself; the transcript document is kept for editors without taskUpdates.",
+      )
     if (!(await this.transcript.show(taskId, true))) throw new ResponseError(ErrorCodes.InvalidParams, `Task ${taskId} has no transcript.`)
     const path = this.transcript.pathOf(taskId)
     if (!this.deps.features().showDocument)
-      void this.deps.connection.sendNotification("window/showMessage", { type: MessageType.Info, message: `agent: transcript of task ${taskId}: ${path} (:open it; :reload to refresh)` })
+      void this.deps.connection.sendNotification("window/showMessage", {
+        type: MessageType.Info,
+        message: `agent: transcript of task ${taskId}: ${path} (:open it; :reload to refresh)`,
+      })
     return { uri: this.transcript.uriOf(taskId) ?? pathToFileURL(path).toString(), path }
   }
 
@@ -194,11 +220,15 @@ export class LspServices {
           return {}
         })
       case P.cancelTask.method:
-        return runAgentRequest(P.cancelTask, raw, async ({ taskId }) => ((await (await tasks()).cancelTask(taskId)), {}))
+        return runAgentRequest(P.cancelTask, raw, async ({ taskId }) => (await (await tasks()).cancelTask(taskId), {}))
       case P.resumeTask.method:
-        return runAgentRequest(P.resumeTask, raw, async ({ taskId }) => ((await (await tasks()).resumeTask(taskId)), {}))
+        return runAgentRequest(P.resumeTask, raw, async ({ taskId }) => (await (await tasks()).resumeTask(taskId), {}))
       case P.respond.method:
-        return runAgentRequest(P.respond, raw, async ({ requestId, taskId, ...answer }) => ((await this.respond(requestId, answer, taskId)), {}))
+        return runAgentRequest(
+          P.respond,
+          raw,
+          async ({ requestId, taskId, ...answer }) => (await this.respond(requestId, answer, taskId), {}),
+        )
       case P.listTasks.method:
         return runAgentRequest(P.listTasks, raw, async () => ({ tasks: await (await tasks()).listTasks() }))
       case P.getTask.method:
@@ -206,11 +236,13 @@ export class LspServices {
       case P.listModes.method:
         return runAgentRequest(P.listModes, raw, async () => (await tasks()).listModes())
       case P.setMode.method:
-        return runAgentRequest(P.setMode, raw, async ({ mode, taskId }) => ((await (await tasks()).setMode(mode, taskId)), {}))
+        return runAgentRequest(P.setMode, raw, async ({ mode, taskId }) => (await (await tasks()).setMode(mode, taskId), {}))
       case P.listMcpServers.method:
         return runAgentRequest(P.listMcpServers, raw, async () => ({ servers: (await core()).hub.listServers() }))
       case P.listCheckpoints.method:
-        return runAgentRequest(P.listCheckpoints, raw, async ({ taskId }) => ({ checkpoints: await (await core()).checkpoints.list(taskId) }))
+        return runAgentRequest(P.listCheckpoints, raw, async ({ taskId }) => ({
+          checkpoints: await (await core()).checkpoints.list(taskId),
+        }))
       case P.diffCheckpoint.method:
         return runAgentRequest(P.diffCheckpoint, raw, async ({ id, toId }) => ({ diff: await (await core()).checkpoints.diff(id, toId) }))
       case P.restoreCheckpoint.method:

@@ -55,10 +55,12 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let loaded: LspServices | undefined
   const documents = new DocumentStore()
   const log = createLspLogger(connection, () => loaded?.settingsValue.log ?? { level: "info" })
-  const ready = (): Promise<LspServices> => services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
+  const ready = (): Promise<LspServices> =>
+    services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    if (services) throw new ResponseError(ErrorCodes.InvalidRequest, "initialize was already received: the server initializes once per connection.")
+    if (services)
+      throw new ResponseError(ErrorCodes.InvalidRequest, "initialize was already received: the server initializes once per connection.")
     features = clientFeaturesFrom(params)
     folders = workspaceFoldersOf(params)
     services = import("./lsp-services").then(({ LspServices }) =>
@@ -81,7 +83,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       (s) => {
         loaded = s
         // Preload the core while the editor settles, so the first task starts without a pause.
-        setImmediate(() => void s.core().catch((error) => log.error(`agent-lsp: loading the agent core failed: ${(error as Error).message}`)))
+        setImmediate(
+          () => void s.core().catch((error) => log.error(`agent-lsp: loading the agent core failed: ${(error as Error).message}`)),
+        )
       },
       (error) => log.error(`agent-lsp: start-up failed: ${(error as Error).message}`),
     )
@@ -121,7 +125,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
     if (path) loaded?.filesChanged([path])
   })
   // Sent by clients that watch files for us (registered by the client's own configuration).
-  connection.onDidChangeWatchedFiles(({ changes }) => loaded?.filesChanged(changes.map((c) => uriToPath(c.uri)).filter((p): p is string => !!p)))
+  connection.onDidChangeWatchedFiles(({ changes }) =>
+    loaded?.filesChanged(changes.map((c) => uriToPath(c.uri)).filter((p): p is string => !!p)),
+  )
   connection.onDidCloseTextDocument((p) => documents.didClose(p))
   connection.onCodeAction((params) => {
     documents.noteCodeActionRange(params.textDocument.uri, params.range)

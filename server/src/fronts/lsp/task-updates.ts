@@ -51,7 +51,10 @@ export class TaskUpdateSender {
       const entry = this.progress.get(taskId)
       this.progress.delete(taskId)
       this.ended.add(taskId)
-      if (entry) void entry.done.then(() => this.connection.sendProgress(WorkDoneProgress.type, entry.token, { kind: "end", message: event.message ?? event.status }))
+      if (entry)
+        void entry.done.then(() =>
+          this.connection.sendProgress(WorkDoneProgress.type, entry.token, { kind: "end", message: event.message ?? event.status }),
+        )
       return
     }
     let entry = this.progress.get(taskId)
@@ -63,7 +66,14 @@ export class TaskUpdateSender {
       const done = this.connection
         .sendRequest("window/workDoneProgress/create", { token })
         // The title is read after the round trip: a task's first event comes before its title is known.
-        .then(() => this.connection.sendProgress(WorkDoneProgress.type, token, { kind: "begin", title: `agent: ${this.titles.get(taskId) ?? taskId}`, cancellable: true, message }))
+        .then(() =>
+          this.connection.sendProgress(WorkDoneProgress.type, token, {
+            kind: "begin",
+            title: `agent: ${this.titles.get(taskId) ?? taskId}`,
+            cancellable: true,
+            message,
+          }),
+        )
         .catch(() => undefined)
       entry = { token, done }
       this.progress.set(taskId, entry)
@@ -95,7 +105,10 @@ function describe(event: TaskEvent): string | undefined {
       return `subtask ${event.childTaskId}`
     case "commandOutput": {
       // The last non-empty line: what a progress bar can show of a running command.
-      const line = event.chunk.split(/\r?\n|\r/).filter((l) => l.trim() !== "").at(-1)
+      const line = event.chunk
+        .split(/\r?\n|\r/)
+        .filter((l) => l.trim() !== "")
+        .at(-1)
       return line === undefined ? undefined : line.length > 120 ? `${line.slice(0, 117)}...` : line
     }
     default:

@@ -18,7 +18,10 @@ export class LspWorkspaceSettings {
     let section: unknown
     try {
       const timeoutMs = this.settings.value.timeouts.editorSeconds * 1000
-      const sent = await boundedRequest((token) => this.connection.sendRequest(ConfigurationRequest.type, { items: [{ section: "agent" }] }, token), timeoutMs)
+      const sent = await boundedRequest(
+        (token) => this.connection.sendRequest(ConfigurationRequest.type, { items: [{ section: "agent" }] }, token),
+        timeoutMs,
+      )
       // An editor that does not answer in time keeps what it said before.
       if (sent.outcome !== "answered") return
       section = Array.isArray(sent.value) ? sent.value[0] : undefined

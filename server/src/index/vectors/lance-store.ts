@@ -38,7 +38,12 @@ export class LanceStore implements VectorStore {
     if (!table || paths.length === 0) return
     // Chunked so the predicate stays a reasonable size when a branch switch touches thousands of files.
     for (let i = 0; i < paths.length; i += 200) {
-      await table.delete(`path IN (${paths.slice(i, i + 200).map(sqlString).join(", ")})`)
+      await table.delete(
+        `path IN (${paths
+          .slice(i, i + 200)
+          .map(sqlString)
+          .join(", ")})`,
+      )
     }
   }
 

@@ -27,7 +27,11 @@ export class QdrantStore implements VectorStore {
     const client = await this.ensureCollection(points[0]!.vector.length)
     await client.upsert(this.collection, {
       wait: true,
-      points: points.map((p) => ({ id: pointId(p.id), vector: p.vector, payload: { chunkId: p.id, path: p.path, startLine: p.startLine, endLine: p.endLine } })),
+      points: points.map((p) => ({
+        id: pointId(p.id),
+        vector: p.vector,
+        payload: { chunkId: p.id, path: p.path, startLine: p.startLine, endLine: p.endLine },
+      })),
     })
   }
 
@@ -43,7 +47,13 @@ export class QdrantStore implements VectorStore {
     const points = await client.search(this.collection, { vector, limit, with_payload: true })
     return points.map((point) => {
       const payload = (point.payload ?? {}) as Record<string, unknown>
-      return { id: String(payload.chunkId), path: String(payload.path), startLine: Number(payload.startLine), endLine: Number(payload.endLine), score: point.score }
+      return {
+        id: String(payload.chunkId),
+        path: String(payload.path),
+        startLine: Number(payload.startLine),
+        endLine: Number(payload.endLine),
+        score: point.score,
+      }
     })
   }
 
@@ -56,7 +66,9 @@ export class QdrantStore implements VectorStore {
 
   private connect(): Promise<QdrantClient> {
     // checkCompatibility would ask the server's version on every start; the calls used here are old and stable.
-    this.client ??= import("@qdrant/js-client-rest").then(({ QdrantClient }) => new QdrantClient({ url: this.url, apiKey: this.apiKey, checkCompatibility: false }))
+    this.client ??= import("@qdrant/js-client-rest").then(
+      ({ QdrantClient }) => new QdrantClient({ url: this.url, apiKey: this.apiKey, checkCompatibility: false }),
+    )
     return this.client
   }
 

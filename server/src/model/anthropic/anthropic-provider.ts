@@ -141,10 +141,15 @@ function classify(error: unknown, signal: AbortSignal): ModelError {
     const type = error.type ?? (error.error as { error?: { type?: string } } | undefined)?.error?.type
     if (status === 401) return new ModelError(AUTH_MESSAGE, "auth", false)
     if (status === 529 || type === "overloaded_error") return new ModelError("The Anthropic API is overloaded (529).", "overloaded", true)
-    if (status === 429 || type === "rate_limit_error") return new ModelError("The Anthropic API rate limit was reached (429).", "rateLimited", true)
+    if (status === 429 || type === "rate_limit_error")
+      return new ModelError("The Anthropic API rate limit was reached (429).", "rateLimited", true)
     if (isRetryableStatus(status) || type === "api_error")
       return new ModelError(`The Anthropic API failed (${status ?? type}).`, "server", true)
-    return new ModelError(`The Anthropic API refused the request (${status ?? type}): ${error.apiMessage ?? error.message}`, "badRequest", false)
+    return new ModelError(
+      `The Anthropic API refused the request (${status ?? type}): ${error.apiMessage ?? error.message}`,
+      "badRequest",
+      false,
+    )
   }
   return new ModelError(`The model request failed: ${error instanceof Error ? error.message : String(error)}`, "network", true)
 }

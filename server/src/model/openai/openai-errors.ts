@@ -11,7 +11,8 @@ export interface ErrorContext {
 
 // Ollama: "… does not support tools"; OpenRouter: "No endpoints found that support tool use";
 // vLLM: "tool choice requires --enable-auto-tool-choice"; others: "tools are not supported".
-const NO_TOOLS = /does not support tools|support tool use|tools? (are|is) not supported|enable-auto-tool-choice|function calling is not (enabled|supported)/i
+const NO_TOOLS =
+  /does not support tools|support tool use|tools? (are|is) not supported|enable-auto-tool-choice|function calling is not (enabled|supported)/i
 
 /** The SDK's failure → our ModelError, with the server's own words and never the key. */
 export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: ErrorContext): ModelError {
@@ -21,7 +22,11 @@ export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: Er
   if (error instanceof OpenAI.APIConnectionError) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause
     const detail = cause?.code ?? cause?.message ?? error.message
-    return new ModelError(hide(`Could not reach ${where} (${detail}). Check agent.baseUrl (or OPENAI_BASE_URL) and that the server is running.`, ctx), "network", true)
+    return new ModelError(
+      hide(`Could not reach ${where} (${detail}). Check agent.baseUrl (or OPENAI_BASE_URL) and that the server is running.`, ctx),
+      "network",
+      true,
+    )
   }
   if (!(error instanceof OpenAI.APIError)) {
     return new ModelError(hide(`The model request failed: ${error instanceof Error ? error.message : String(error)}`, ctx), "network", true)
@@ -43,7 +48,11 @@ export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: Er
     const fix = ctx.apiKey
       ? "Check that OPENAI_API_KEY in the environment your editor starts agent-lsp from is a valid key for this server"
       : "This server needs a key: set OPENAI_API_KEY in the environment your editor starts agent-lsp from"
-    return new ModelError(hide(`${cap(where)} rejected the request (${status}): ${said}. ${fix}, restart the editor, and resume the task.`, ctx), "auth", false)
+    return new ModelError(
+      hide(`${cap(where)} rejected the request (${status}): ${said}. ${fix}, restart the editor, and resume the task.`, ctx),
+      "auth",
+      false,
+    )
   }
   if (status === 404) {
     return new ModelError(
@@ -57,14 +66,16 @@ export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: Er
     )
   }
   if (status === 429) return new ModelError(hide(`${cap(where)} rate limit was reached (429): ${said}.`, ctx), "rateLimited", true)
-  if (status === undefined || isRetryableStatus(status)) return new ModelError(hide(`${cap(where)} failed (${status ?? "error in the stream"}): ${said}.`, ctx), "server", true)
+  if (status === undefined || isRetryableStatus(status))
+    return new ModelError(hide(`${cap(where)} failed (${status ?? "error in the stream"}): ${said}.`, ctx), "server", true)
   return new ModelError(hide(`${cap(where)} refused the request (${status}): ${said}`, ctx), "badRequest", false)
 }
 
 /** The message the server put in its error body, else the SDK's. */
 function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
   const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined
-  const text = typeof body?.message === "string" ? body.message : typeof body?.error?.message === "string" ? body.error.message : error.message
+  const text =
+    typeof body?.message === "string" ? body.message : typeof body?.error?.message === "string" ? body.error.message : error.message
   return text.replace(/\s+/g, " ").trim().slice(0, 500)
 }
 

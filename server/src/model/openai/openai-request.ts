@@ -53,7 +53,10 @@ function toChatMessages(message: ModelMessage, options: ChatRequestOptions): Cha
   for (const block of message.content) {
     if (block.type === "toolResult") {
       const images = block.content.filter((part): part is ImageBlock => part.type === "image")
-      const text = block.content.map((part) => (part.type === "text" ? part.text : options.images ? "" : IMAGE_NOTE)).filter(Boolean).join("\n")
+      const text = block.content
+        .map((part) => (part.type === "text" ? part.text : options.images ? "" : IMAGE_NOTE))
+        .filter(Boolean)
+        .join("\n")
       out.push({ role: "tool", tool_call_id: block.toolUseId, content: (block.isError ? `Error: ${text}` : text) || "(no output)" })
       // A tool message holds text only: its images travel in the user message that follows.
       if (options.images && images.length) {

@@ -48,7 +48,8 @@ export class ChunkAssembler {
         this.outputChars += content.length
         out.push({ kind: "text", delta: content })
       }
-      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : []) if (call && typeof call === "object") out.push(...this.toolDelta(call))
+      for (const call of Array.isArray(delta.tool_calls) ? delta.tool_calls : [])
+        if (call && typeof call === "object") out.push(...this.toolDelta(call))
       if (choice.finish_reason) this.finishReason = choice.finish_reason
     }
     const usage = chunk.usage
@@ -56,7 +57,12 @@ export class ChunkAssembler {
       this.sawUsage = true
       const cached = usage.prompt_tokens_details?.cached_tokens ?? 0
       // prompt_tokens includes the cached part; we count it apart, as the Anthropic API does.
-      out.push({ kind: "usage", inputTokens: Math.max(0, (usage.prompt_tokens ?? 0) - cached), outputTokens: usage.completion_tokens ?? 0, cacheReadTokens: cached })
+      out.push({
+        kind: "usage",
+        inputTokens: Math.max(0, (usage.prompt_tokens ?? 0) - cached),
+        outputTokens: usage.completion_tokens ?? 0,
+        cacheReadTokens: cached,
+      })
     }
     return out
   }

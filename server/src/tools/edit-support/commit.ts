@@ -24,7 +24,14 @@ export interface CommitOutcome {
 export async function commitEdit(ctx: ToolContext, target: EditTarget, text: string, tool: string): Promise<CommitOutcome> {
   const outcome = await commitOnce(ctx, target, text, tool)
   // Fronts that show diffs (ACP) get the texts; the model only ever sees the diff summary.
-  if (outcome.ok) ctx.emit({ kind: "fileEdited", callId: ctx.callId, path: target.absPath, ...(target.before === undefined ? {} : { oldText: target.before }), newText: text })
+  if (outcome.ok)
+    ctx.emit({
+      kind: "fileEdited",
+      callId: ctx.callId,
+      path: target.absPath,
+      ...(target.before === undefined ? {} : { oldText: target.before }),
+      newText: text,
+    })
   return outcome
 }
 
@@ -47,7 +54,13 @@ async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, to
     return { ok: true, created, message: "The editor wrote the new content to the file." }
   }
   if (document && ctx.editor.supportsApplyEdit) {
-    const outcome = await ctx.editor.applyEdit({ path: absPath, newText: text, version: document.version, create: created, label: `agent: ${tool} ${shown}` })
+    const outcome = await ctx.editor.applyEdit({
+      path: absPath,
+      newText: text,
+      version: document.version,
+      create: created,
+      label: `agent: ${tool} ${shown}`,
+    })
     if (!outcome.ok) return { ok: false, created, message: `The editor did not apply the edit to ${shown}: ${outcome.reason}` }
     return { ok: true, created, message: await persistBuffer(ctx, target, text, document.dirtyByUser) }
   }
@@ -60,7 +73,11 @@ async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, to
     }
   }
   await writeFileAtomic(absPath, text, { workspaceFolders: ctx.workspaceFolders })
-  return { ok: true, created, message: `The file on disk now holds the new content.${document ? " (It is open in the editor, which should reload it.)" : ""}` }
+  return {
+    ok: true,
+    created,
+    message: `The file on disk now holds the new content.${document ? " (It is open in the editor, which should reload it.)" : ""}`,
+  }
 }
 
 /** After the buffer holds the edit: get the disk to match, never behind the user's own unsaved changes. */
@@ -104,5 +121,3 @@ export function userEditNote(shown: string, proposed: string, edited: string): s
   const diff = unifiedDiff(shown, proposed, edited)
   return `The user edited your proposed content before it was applied; the file has their version. Their changes to your proposal:\n\`\`\`diff\n${diff}\`\`\`\nKeep their changes in mind for further edits.`
 }
-
-

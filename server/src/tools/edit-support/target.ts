@@ -39,13 +39,28 @@ export async function loadEditTarget(ctx: ToolContext, input: string, mustExist:
   const shown = displayPath(ctx.workspaceFolders, resolved.absPath)
   const current = await readTextFile(ctx, resolved.absPath, shown, EDIT_MAX_BYTES)
   if (current.kind === "missing") {
-    if (mustExist) return { failure: editFailure(`File not found: ${shown}. This tool edits existing files: create a new file with write_to_file, or check the path with list_files.`) }
+    if (mustExist)
+      return {
+        failure: editFailure(
+          `File not found: ${shown}. This tool edits existing files: create a new file with write_to_file, or check the path with list_files.`,
+        ),
+      }
     return { absPath: resolved.absPath, realPath: resolved.realPath, shown, before: undefined }
   }
   if (current.kind === "tooLarge")
-    return { failure: editFailure(`${shown} is ${formatBytes(current.size)}, over the ${formatBytes(EDIT_MAX_BYTES)} limit for files the agent edits. Edit it with a command (e.g. sed) or ask the user.`) }
+    return {
+      failure: editFailure(
+        `${shown} is ${formatBytes(current.size)}, over the ${formatBytes(EDIT_MAX_BYTES)} limit for files the agent edits. Edit it with a command (e.g. sed) or ask the user.`,
+      ),
+    }
   if (current.kind !== "text") return { failure: editFailure(current.message) }
-  return { absPath: resolved.absPath, realPath: resolved.realPath, shown, before: current.text, ...(current.document ? { document: current.document } : {}) }
+  return {
+    absPath: resolved.absPath,
+    realPath: resolved.realPath,
+    shown,
+    before: current.text,
+    ...(current.document ? { document: current.document } : {}),
+  }
 }
 
 export function isFailure<T extends object>(value: T | { failure: ToolResult }): value is { failure: ToolResult } {

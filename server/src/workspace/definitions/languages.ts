@@ -105,7 +105,10 @@ const LANGUAGES: Record<string, LanguageSpec> = {
       method_declaration: "method",
     },
   },
-  ruby: { grammar: "tree-sitter-ruby.wasm", definitions: { class: "class", module: "module", method: "method", singleton_method: "method" } },
+  ruby: {
+    grammar: "tree-sitter-ruby.wasm",
+    definitions: { class: "class", module: "module", method: "method", singleton_method: "method" },
+  },
   css: { grammar: "tree-sitter-css.wasm", definitions: { rule_set: "rule", keyframes_statement: "keyframes", media_statement: "media" } },
 }
 

@@ -36,13 +36,21 @@ export async function fileDefinitions(ctx: FilesContext, absPath: string, shown:
     definitions = await extractDefinitionsOutOfProcess(file.text, language.spec)
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error)
-    return { ok: false, message: `Could not parse ${shown} for definitions (${why}). Use read_file (mode 'indentation' helps) or search_files instead.` }
+    return {
+      ok: false,
+      message: `Could not parse ${shown} for definitions (${why}). Use read_file (mode 'indentation' helps) or search_files instead.`,
+    }
   }
   return { ok: true, files: [{ absPath, lines: file.text.split("\n"), definitions }], skippedFiles: 0 }
 }
 
 /** Definitions of the supported source files directly in a folder (not recursive), .rooignore respected. */
-export async function folderDefinitions(ctx: FilesContext, workspaceFolders: readonly string[], dir: string, shown: string): Promise<DefinitionsOutcome> {
+export async function folderDefinitions(
+  ctx: FilesContext,
+  workspaceFolders: readonly string[],
+  dir: string,
+  shown: string,
+): Promise<DefinitionsOutcome> {
   const entries = (await readdir(dir, { withFileTypes: true }))
     .filter((e) => e.isFile() && languageFor(e.name) && !isIgnored(workspaceFolders, join(dir, e.name)))
     .map((e) => e.name)

@@ -44,7 +44,8 @@ function offsetOf(text: string, pos: { line: number; character: number }): numbe
     offset = next + 1
   }
   const lineEnd = text.indexOf("\n", offset)
-  if (offset + pos.character > (lineEnd === -1 ? text.length : lineEnd)) throw new Error(`character ${pos.character} is past the end of line ${pos.line}`)
+  if (offset + pos.character > (lineEnd === -1 ? text.length : lineEnd))
+    throw new Error(`character ${pos.character} is past the end of line ${pos.line}`)
   return offset + pos.character
 }
 

@@ -28,7 +28,13 @@ const taskRun: TaskUpdate[] = [
   { kind: "toolCall", callId: "c2", tool: "execute_command", params: { command: "npm test" }, status: "running" },
   { kind: "commandOutput", callId: "c2", chunk: "ok 1\nok 2\n" },
   { kind: "toolResult", callId: "c2", tool: "execute_command", isError: false, summary: "exit 0" },
-  { kind: "todos", todos: [{ text: "fix é 🙂", status: "completed" }, { text: "test", status: "pending" }] },
+  {
+    kind: "todos",
+    todos: [
+      { text: "fix é 🙂", status: "completed" },
+      { text: "test", status: "pending" },
+    ],
+  },
   { kind: "completed", result: "Fixed the bug." },
 ]
 
@@ -66,10 +72,15 @@ describe("TranscriptWriter", () => {
   })
 
   it("truncates long command output and says how many lines were left out", async () => {
-    const small = new TranscriptWriter({ dir: transcriptDir(state.root), io: editor.io(), flushDelayMs: 5, render: { maxOutputLines: 3, maxLineChars: 10 } })
+    const small = new TranscriptWriter({
+      dir: transcriptDir(state.root),
+      io: editor.io(),
+      flushDelayMs: 5,
+      render: { maxOutputLines: 3, maxLineChars: 10 },
+    })
     await small.startTask("t2", "noisy")
     small.onEvent("t2", { kind: "commandOutput", callId: "c1", chunk: "1\n2\n3\n4\n5\n" })
-    small.onEvent("t2", { kind: "commandOutput", callId: "c1", chunk: "6\n" + "x".repeat(30) + "\n" })
+    small.onEvent("t2", { kind: "commandOutput", callId: "c1", chunk: `6\n${"x".repeat(30)}\n` })
     small.onEvent("t2", { kind: "toolResult", callId: "c1", tool: "execute_command", isError: true, summary: "exit 2" })
     await small.flush()
     const text = small.contentOf("t2")!
@@ -80,7 +91,12 @@ describe("TranscriptWriter", () => {
   it("lists a pending approval with its requestId and the agent.respond command for each option", async () => {
     await writer.startTask("t1", "run tests")
     await writer.pendingApproval("a7", {
-      taskId: "t1", callId: "c3", tool: "execute_command", title: "Run a command", detail: "in /work", command: "npm test",
+      taskId: "t1",
+      callId: "c3",
+      tool: "execute_command",
+      title: "Run a command",
+      detail: "in /work",
+      command: "npm test",
       options: [
         { optionId: "allow_once", label: "Allow once", kind: "allow_once" },
         { optionId: "reject_once", label: "Reject", kind: "reject_once" },
@@ -100,11 +116,15 @@ describe("TranscriptWriter", () => {
 
   it("lists a pending question with its suggestions as agent.respond commands", async () => {
     await writer.startTask("t1", "ask")
-    await writer.pendingQuestion("a8", { taskId: "t1", question: "Which file?", suggestions: [{ text: "a.ts" }, { text: "plan it", mode: "architect" }] })
+    await writer.pendingQuestion("a8", {
+      taskId: "t1",
+      question: "Which file?",
+      suggestions: [{ text: "a.ts" }, { text: "plan it", mode: "architect" }],
+    })
     const text = writer.contentOf("t1")!
     expect(text).toContain("### Question (`a8`): Which file?")
     expect(text).toContain('- `:lsp-workspace-command agent.respond "a8" "a.ts"`')
-    expect(text).toContain('(mode: architect)')
+    expect(text).toContain("(mode: architect)")
   })
 
   it("still writes the disk and carries on when the editor refuses the edits", async () => {

@@ -11,7 +11,14 @@ describe("task events as ACP session/update", () => {
     ])
     expect(m.map({ kind: "toolCall", callId: "c1", tool: "read_file", params: { path: "src/a" }, status: "streaming" })).toEqual([])
     expect(m.map({ kind: "toolCall", callId: "c1", tool: "read_file", params: { path: "src/a", offset: 3 }, status: "running" })).toEqual([
-      { sessionUpdate: "tool_call_update", toolCallId: "c1", status: "in_progress", title: "read_file src/a", rawInput: { path: "src/a", offset: 3 }, locations: [{ path: "/ws/src/a", line: 3 }] },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "c1",
+        status: "in_progress",
+        title: "read_file src/a",
+        rawInput: { path: "src/a", offset: 3 },
+        locations: [{ path: "/ws/src/a", line: 3 }],
+      },
     ])
   })
 
@@ -20,7 +27,12 @@ describe("task events as ACP session/update", () => {
     m.map({ kind: "toolCall", callId: "c2", tool: "apply_patch", params: {}, status: "running" })
     m.map({ kind: "fileEdited", callId: "c2", path: "/ws/a", oldText: "1\n", newText: "2\n" })
     const second = m.map({ kind: "fileEdited", callId: "c2", path: "/ws/new", newText: "x\n" })
-    expect(second[0]).toMatchObject({ content: [{ type: "diff", path: "/ws/a", oldText: "1\n", newText: "2\n" }, { type: "diff", path: "/ws/new", oldText: null, newText: "x\n" }] })
+    expect(second[0]).toMatchObject({
+      content: [
+        { type: "diff", path: "/ws/a", oldText: "1\n", newText: "2\n" },
+        { type: "diff", path: "/ws/new", oldText: null, newText: "x\n" },
+      ],
+    })
     const result = m.map({ kind: "toolResult", callId: "c2", tool: "apply_patch", isError: false, summary: "2 files" })
     expect(result).toEqual([
       {
@@ -36,20 +48,44 @@ describe("task events as ACP session/update", () => {
     ])
     m.map({ kind: "toolCall", callId: "c3", tool: "execute_command", params: { command: "ls" }, status: "running" })
     m.map({ kind: "commandOutput", callId: "c3", chunk: "a\n" })
-    expect(m.map({ kind: "commandOutput", callId: "c3", chunk: "b\n" })[0]).toMatchObject({ content: [{ type: "content", content: { type: "text", text: "```\na\nb\n\n```" } }] })
-    expect(m.map({ kind: "toolResult", callId: "c3", tool: "execute_command", isError: true, summary: "exit 1" })[0]).toMatchObject({ status: "failed" })
+    expect(m.map({ kind: "commandOutput", callId: "c3", chunk: "b\n" })[0]).toMatchObject({
+      content: [{ type: "content", content: { type: "text", text: "```\na\nb\n\n```" } }],
+    })
+    expect(m.map({ kind: "toolResult", callId: "c3", tool: "execute_command", isError: true, summary: "exit 1" })[0]).toMatchObject({
+      status: "failed",
+    })
   })
 
   it("maps todos to a plan with a priority on every entry, modes, usage and reasoning", () => {
     const m = mapper()
-    expect(m.map({ kind: "todos", todos: [{ text: "a", status: "completed" }, { text: "b", status: "pending" }] })).toEqual([
-      { sessionUpdate: "plan", entries: [{ content: "a", status: "completed", priority: "medium" }, { content: "b", status: "pending", priority: "medium" }] },
+    expect(
+      m.map({
+        kind: "todos",
+        todos: [
+          { text: "a", status: "completed" },
+          { text: "b", status: "pending" },
+        ],
+      }),
+    ).toEqual([
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "a", status: "completed", priority: "medium" },
+          { content: "b", status: "pending", priority: "medium" },
+        ],
+      },
     ])
     expect(m.map({ kind: "mode", mode: "ask" })).toEqual([{ sessionUpdate: "current_mode_update", currentModeId: "ask" }])
-    expect(m.map({ kind: "usage", inputTokens: 900, outputTokens: 100, costUsd: 0.01 })).toEqual([{ sessionUpdate: "usage_update", used: 1000, size: 100_000, cost: { amount: 0.01, currency: "USD" } }])
+    expect(m.map({ kind: "usage", inputTokens: 900, outputTokens: 100, costUsd: 0.01 })).toEqual([
+      { sessionUpdate: "usage_update", used: 1000, size: 100_000, cost: { amount: 0.01, currency: "USD" } },
+    ])
     // Totals grow per request: the second request's prompt and reply are what the context holds now.
-    expect(m.map({ kind: "usage", inputTokens: 2100, cacheReadTokens: 500, outputTokens: 150, costUsd: 0.03 })).toEqual([{ sessionUpdate: "usage_update", used: 1750, size: 100_000, cost: { amount: 0.03, currency: "USD" } }])
-    expect(m.map({ kind: "reasoning", delta: "hmm" })).toEqual([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } }])
+    expect(m.map({ kind: "usage", inputTokens: 2100, cacheReadTokens: 500, outputTokens: 150, costUsd: 0.03 })).toEqual([
+      { sessionUpdate: "usage_update", used: 1750, size: 100_000, cost: { amount: 0.03, currency: "USD" } },
+    ])
+    expect(m.map({ kind: "reasoning", delta: "hmm" })).toEqual([
+      { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } },
+    ])
     expect(m.map({ kind: "status", status: "running" })).toEqual([])
   })
 })

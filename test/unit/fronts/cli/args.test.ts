@@ -4,7 +4,10 @@ import { parseRunArgs, settingsFromArgs } from "../../../../server/src/fronts/cl
 describe("agent-lsp run arguments", () => {
   it("parses every flag, in both --flag value and --flag=value forms", () => {
     const parsed = parseRunArgs(["--mode", "ask", "--auto-approve=write,command", "--json", "--model=claude-x", "do it"])
-    expect(parsed).toEqual({ kind: "run", args: { mode: "ask", autoApprove: new Set(["write", "command"]), json: true, model: "claude-x", task: "do it" } })
+    expect(parsed).toEqual({
+      kind: "run",
+      args: { mode: "ask", autoApprove: new Set(["write", "command"]), json: true, model: "claude-x", task: "do it" },
+    })
     const all = parseRunArgs(["--auto-approve", "all"])
     expect(all).toMatchObject({ kind: "run", args: { autoApprove: new Set(["read", "write", "command", "mcp", "browser"]) } })
     expect(all.kind === "run" && all.args.task).toBeUndefined()
@@ -15,7 +18,10 @@ describe("agent-lsp run arguments", () => {
     expect(parseRunArgs(["--verbose", "x"])).toEqual({ kind: "usageError", message: 'unknown option "--verbose".' })
     expect(parseRunArgs(["--mode"])).toEqual({ kind: "usageError", message: "--mode needs a value." })
     expect(parseRunArgs(["--mode", "--json"])).toEqual({ kind: "usageError", message: "--mode needs a value." })
-    expect(parseRunArgs(["--auto-approve", "read,root"])).toMatchObject({ kind: "usageError", message: expect.stringContaining('unknown kind "root"') })
+    expect(parseRunArgs(["--auto-approve", "read,root"])).toMatchObject({
+      kind: "usageError",
+      message: expect.stringContaining('unknown kind "root"'),
+    })
     expect(parseRunArgs(["fix", "it"])).toMatchObject({ kind: "usageError", message: expect.stringContaining("one argument") })
     expect(parseRunArgs(["x", "--help"])).toEqual({ kind: "help" })
   })
@@ -24,6 +30,10 @@ describe("agent-lsp run arguments", () => {
     const none = settingsFromArgs({ autoApprove: new Set(), json: false })
     expect(none).toEqual({ autoApprove: { write: false, mcp: false, modeSwitch: true, subtasks: true } })
     const all = settingsFromArgs({ autoApprove: new Set(["read", "write", "command", "mcp"]), json: false, model: "m" })
-    expect(all).toEqual({ model: "m", autoApprove: { read: true, write: true, mcp: true, modeSwitch: true, subtasks: true }, terminal: { allow: ["*"] } })
+    expect(all).toEqual({
+      model: "m",
+      autoApprove: { read: true, write: true, mcp: true, modeSwitch: true, subtasks: true },
+      terminal: { allow: ["*"] },
+    })
   })
 })

@@ -19,7 +19,12 @@ describe("the headless AskPort", () => {
     const gaveUp: GiveUp[] = []
     const ask = new PolicyAskPort((_, why) => gaveUp.push(why))
     const answer = await ask.approve(request)
-    expect(answer).toMatchObject({ decision: "answered", optionId: "no", kind: "reject_once", feedback: expect.stringContaining("--auto-approve does not grant") })
+    expect(answer).toMatchObject({
+      decision: "answered",
+      optionId: "no",
+      kind: "reject_once",
+      feedback: expect.stringContaining("--auto-approve does not grant"),
+    })
     for (let i = 1; i < MAX_REFUSALS; i++) await ask.approve(request)
     expect(gaveUp).toEqual([{ reason: "refusedTooOften", message: expect.stringContaining(`${MAX_REFUSALS} tool calls`) }])
   })
@@ -27,10 +32,20 @@ describe("the headless AskPort", () => {
   it("answers questions with the first suggestion or 'decide yourself', and a limit with Stop (ending the run)", async () => {
     const gaveUp: GiveUp[] = []
     const ask = new PolicyAskPort((_, why) => gaveUp.push(why))
-    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [{ text: "Red" }, { text: "Blue" }] })).toEqual({ decision: "answered", answer: "Red" })
+    expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [{ text: "Red" }, { text: "Blue" }] })).toEqual({
+      decision: "answered",
+      answer: "Red",
+    })
     expect(await ask.ask({ taskId: "t1", question: "Which?", suggestions: [] })).toEqual({ decision: "answered", answer: NO_USER_ANSWER })
     expect(gaveUp).toEqual([])
-    expect(await ask.ask({ taskId: "t1", question: "3 mistakes. Continue?", suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true })).toEqual({ decision: "answered", answer: "Stop" })
+    expect(
+      await ask.ask({
+        taskId: "t1",
+        question: "3 mistakes. Continue?",
+        suggestions: [{ text: "Continue" }, { text: "Stop" }],
+        limit: true,
+      }),
+    ).toEqual({ decision: "answered", answer: "Stop" })
     expect(gaveUp).toEqual([{ reason: "limit", message: "3 mistakes. Continue?" }])
   })
 })

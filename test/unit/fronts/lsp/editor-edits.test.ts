@@ -14,7 +14,14 @@ describe("minimalEdit", () => {
     const doc = TextDocument.create("file:///x", "plaintext", 1, "a\nb\nc\n")
     const edit = minimalEdit("a\nb\nc\n", "a\nB\nc\n", (o) => doc.positionAt(o))
     expect(edit).toEqual({ range: { start: { line: 1, character: 0 }, end: { line: 1, character: 1 } }, newText: "B" })
-    for (const [b, a] of [["", "x"], ["x", ""], ["same", "same"], ["a\r\nb", "a\nb"], ["a😀b", "a😁b"], ["line1\r\nline2\r\n", "line1\r\nline2\r\nline3\r\n"]])
+    for (const [b, a] of [
+      ["", "x"],
+      ["x", ""],
+      ["same", "same"],
+      ["a\r\nb", "a\nb"],
+      ["a😀b", "a😁b"],
+      ["line1\r\nline2\r\n", "line1\r\nline2\r\nline3\r\n"],
+    ])
       expect(roundTrip(b!, a!)).toBe(a)
   })
 })
@@ -52,8 +59,17 @@ describe("DocumentStore and the user's unsaved changes", () => {
     writeFileSync(join(dir, "same.txt"), "one\n")
     writeFileSync(join(dir, "differs.txt"), "one\n")
     const store = new DocumentStore()
-    store.didOpen({ textDocument: { uri: pathToFileURL(join(dir, "same.txt")).toString(), languageId: "plaintext", version: 1, text: "one\n" } })
-    store.didOpen({ textDocument: { uri: pathToFileURL(join(dir, "differs.txt")).toString(), languageId: "plaintext", version: 1, text: "restored unsaved\none\n" } })
+    store.didOpen({
+      textDocument: { uri: pathToFileURL(join(dir, "same.txt")).toString(), languageId: "plaintext", version: 1, text: "one\n" },
+    })
+    store.didOpen({
+      textDocument: {
+        uri: pathToFileURL(join(dir, "differs.txt")).toString(),
+        languageId: "plaintext",
+        version: 1,
+        text: "restored unsaved\none\n",
+      },
+    })
     await new Promise((r) => setTimeout(r, 50))
     expect(store.get(join(dir, "same.txt"))?.dirtyByUser).toBe(false)
     expect(store.get(join(dir, "differs.txt"))?.dirtyByUser).toBe(true)

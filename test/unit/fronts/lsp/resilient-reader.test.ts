@@ -68,7 +68,7 @@ describe("ResilientMessageReader", () => {
 
   it("skips a header without Content-Length and garbage between messages", () => {
     const { input, messages, failures } = setup()
-    input.write(`Content-Type: x\r\n\r\n${ping(8)}garbage` + frame(ping(9)))
+    input.write(`Content-Type: x\r\n\r\n${ping(8)}garbage${frame(ping(9))}`)
     expect(messages.map((m) => m.id)).toEqual([9])
     expect(failures.length).toBeGreaterThan(0)
   })

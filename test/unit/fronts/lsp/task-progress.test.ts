@@ -11,7 +11,8 @@ function recordingConnection() {
     onNotification: () => ({ dispose() {} }),
     sendNotification: async () => {},
     sendRequest: async (method: string, params: { token: string }) => void sent.push({ what: method, token: params.token }),
-    sendProgress: async (_type: unknown, token: string, value: { kind: string }) => void sent.push({ what: "$/progress", token, kind: value.kind }),
+    sendProgress: async (_type: unknown, token: string, value: { kind: string }) =>
+      void sent.push({ what: "$/progress", token, kind: value.kind }),
   }
   return { sent, connection: connection as unknown as Connection }
 }

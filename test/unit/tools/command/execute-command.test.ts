@@ -28,7 +28,10 @@ const terminal = (t: Partial<ReturnType<typeof defaultSettings>["terminal"]>) =>
 function psGroup(pgid: number): string[] {
   try {
     const out = execFileSync("ps", ["-o", "pid=,stat=", "-g", String(pgid)], { encoding: "utf8" })
-    return out.split("\n").map((l) => l.trim()).filter((l) => l && !/\sZ/.test(l))
+    return out
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l && !/\sZ/.test(l))
   } catch {
     return []
   }
@@ -43,7 +46,13 @@ describe("execute_command", () => {
     const r = await callTool(executeCommand, { command: "cat a.txt; exit 2", cwd: "src" }, makeToolContext(ws.root))
     expect(r.isError).toBe(false)
     expect(textOf(r)).toBe("Command finished with exit code 2 (in src).\n\nOutput:\nhello")
-    expect(r.prepared?.preview.subject).toEqual({ kind: "command", command: "cat a.txt; exit 2", cwd: "src", absoluteCwd: ws.path("src"), writePaths: [] })
+    expect(r.prepared?.preview.subject).toEqual({
+      kind: "command",
+      command: "cat a.txt; exit 2",
+      cwd: "src",
+      absoluteCwd: ws.path("src"),
+      writePaths: [],
+    })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
 
@@ -64,7 +73,9 @@ describe("execute_command", () => {
     const ctx = makeToolContext(ws.root, { settings: terminal({ outputLines: 10 }) })
     const text = textOf(await callTool(executeCommand, { command: "seq 1 1000" }, ctx))
     const id = /artifact_id "(cmd-[^"]+)"/.exec(text)![1]!
-    expect(text).toContain("Output:\n1\n2\n\n[... 990 lines (3.8 KB) not shown. The full output (1000 lines, 3.8 KB) is kept: read_command_output")
+    expect(text).toContain(
+      "Output:\n1\n2\n\n[... 990 lines (3.8 KB) not shown. The full output (1000 lines, 3.8 KB) is kept: read_command_output",
+    )
     expect(text.endsWith("993\n994\n995\n996\n997\n998\n999\n1000")).toBe(true)
 
     const found = textOf(await callTool(readCommandOutput, { artifact_id: id, search: "^99[0-9]$" }, ctx))
@@ -72,7 +83,9 @@ describe("execute_command", () => {
     expect(found).toContain("995 | 995")
     const page = textOf(await callTool(readCommandOutput, { artifact_id: id, offset: 0, limit: 20 }, ctx))
     // 20 bytes end inside line "10": the window stops at the last whole line.
-    expect(page).toBe(`Bytes 0-18 of 3893 (3.8 KB) of ${id}. To read on, call read_command_output with offset 18.\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\n`)
+    expect(page).toBe(
+      `Bytes 0-18 of 3893 (3.8 KB) of ${id}. To read on, call read_command_output with offset 18.\n\n1\n2\n3\n4\n5\n6\n7\n8\n9\n`,
+    )
   })
 
   it("searches output with RE2: a catastrophic pattern answers at once, lookaround is refused with the reason, a non-regex matches literally", async () => {
@@ -80,18 +93,28 @@ describe("execute_command", () => {
     await callTool(executeCommand, { command: `printf '%s!\\n' ${"a".repeat(40)}; echo 'x(y'` }, ctx)
     const id = readdirSync(ws.path(".artifacts")).find((name) => readFileSync(ws.path(`.artifacts/${name}`), "utf8").includes("x(y"))!
     // (a+)+$ against "aaaa…a!" backtracks for minutes in a JavaScript RegExp.
-    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "^(a+)+$" }, ctx))).toBe(`No lines match /^(a+)+$/ in ${id}.`)
+    expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "^(a+)+$" }, ctx))).toBe(
+      `No lines match /^(a+)+$/ in ${id}.`,
+    )
     const refused = await callTool(readCommandOutput, { artifact_id: id, search: "a(?=!)" }, ctx)
     expect(refused.isError).toBe(true)
-    expect(textOf(refused)).toMatch(/^The search pattern \/a\(\?=!\)\/ uses syntax the RE2 engine cannot run .*Lookahead, lookbehind and backreferences are not supported/)
+    expect(textOf(refused)).toMatch(
+      /^The search pattern \/a\(\?=!\)\/ uses syntax the RE2 engine cannot run .*Lookahead, lookbehind and backreferences are not supported/,
+    )
     expect(textOf(await callTool(readCommandOutput, { artifact_id: id, search: "x(y" }, ctx))).toContain("2 | x(y")
   })
 
   it("returns what was printed when the model's timeout passes and reports the end later", async () => {
     const ctx = makeToolContext(ws.root, { taskId: "task-bg" })
-    const r = await callTool(executeCommand, { command: "echo started; while [ ! -f release ]; do sleep 0.02; done; echo finished", timeout: 0.5 }, ctx)
+    const r = await callTool(
+      executeCommand,
+      { command: "echo started; while [ ! -f release ]; do sleep 0.02; done; echo finished", timeout: 0.5 },
+      ctx,
+    )
     const text = textOf(r)
-    expect(text).toMatch(/^The command is still running after 0\.5 s; it keeps running in the background \(in \.\)\. Output so far:\n\nstarted\n/)
+    expect(text).toMatch(
+      /^The command is still running after 0\.5 s; it keeps running in the background \(in \.\)\. Output so far:\n\nstarted\n/,
+    )
     const id = /artifact_id "(cmd-[^"]+)"/.exec(text)![1]!
     expect(textOf(await callTool(readCommandOutput, { artifact_id: id }, ctx))).toContain("The command is still running.")
     execFileSync("touch", [ws.path("release")])
@@ -143,7 +166,9 @@ describe("execute_command", () => {
   })
 
   it("says (no output) for a silent command", async () => {
-    expect(textOf(await callTool(executeCommand, { command: "true" }, makeToolContext(ws.root)))).toBe("Command finished with exit code 0 (in .).\n\nOutput:\n(no output)")
+    expect(textOf(await callTool(executeCommand, { command: "true" }, makeToolContext(ws.root)))).toBe(
+      "Command finished with exit code 0 (in .).\n\nOutput:\n(no output)",
+    )
   })
 })
 

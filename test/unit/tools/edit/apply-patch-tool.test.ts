@@ -8,7 +8,11 @@ import { callTool, text } from "./call-tool"
 let ws: TempWorkspace
 afterEach(() => ws?.cleanup())
 
-const exists = (p: string) => stat(p).then(() => true, () => false)
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  )
 
 const patch = [
   "*** Begin Patch",
@@ -56,7 +60,11 @@ describe("apply_patch", () => {
 
   it("refuses a patch that touches the same file twice", async () => {
     ws = await tempWorkspace({ "a.txt": "one\n" })
-    const { result } = await callTool(applyPatch, { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Delete File: a.txt\n*** End Patch" }, makeToolContext(ws.root))
+    const { result } = await callTool(
+      applyPatch,
+      { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Delete File: a.txt\n*** End Patch" },
+      makeToolContext(ws.root),
+    )
     expect(text(result)).toContain("touches a.txt more than once")
     expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\n")
   })
@@ -65,7 +73,11 @@ describe("apply_patch", () => {
     ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
     const ctx = makeToolContext(ws.root)
     ctx.editor.open(ws.path("a.txt"), "one\ntwo\n")
-    const { result } = await callTool(applyPatch, { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+2\n*** End Patch" }, ctx)
+    const { result } = await callTool(
+      applyPatch,
+      { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n one\n-two\n+2\n*** End Patch" },
+      ctx,
+    )
     expect(result.isError).toBe(false)
     expect(ctx.editor.edits.map((e) => e.newText)).toEqual(["one\n2\n"])
     expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\n2\n")

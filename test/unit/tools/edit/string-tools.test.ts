@@ -16,7 +16,11 @@ const file = "let x = 1\nlet y = 2\nlet x2 = 1\n"
 describe("edit", () => {
   it("replaces a unique occurrence", async () => {
     ws = await tempWorkspace({ "a.js": file })
-    const { result } = await callTool(edit, { file_path: "a.js", old_string: "let y = 2", new_string: "let y = 3" }, makeToolContext(ws.root))
+    const { result } = await callTool(
+      edit,
+      { file_path: "a.js", old_string: "let y = 2", new_string: "let y = 3" },
+      makeToolContext(ws.root),
+    )
     expect(result.isError).toBe(false)
     expect(await readFile(ws.path("a.js"), "utf8")).toBe("let x = 1\nlet y = 3\nlet x2 = 1\n")
     expect(edit.touchedPaths!({ file_path: "a.js", old_string: "", new_string: "" })).toEqual(["a.js"])
@@ -36,7 +40,11 @@ describe("edit", () => {
 
   it("points at a copy that differs only in indentation when old_string is not found", async () => {
     ws = await tempWorkspace({ "a.py": "def f():\n    return 1\n" })
-    const { result } = await callTool(edit, { file_path: "a.py", old_string: "def f():\n  return 1", new_string: "def f():\n  return 2" }, makeToolContext(ws.root))
+    const { result } = await callTool(
+      edit,
+      { file_path: "a.py", old_string: "def f():\n  return 1", new_string: "def f():\n  return 2" },
+      makeToolContext(ws.root),
+    )
     expect(result.isError).toBe(true)
     expect(text(result)).toContain("Lines 1-2 match it except for whitespace")
   })
@@ -77,7 +85,9 @@ describe("edit_file", () => {
     ws = await tempWorkspace({ "a.js": file })
     const ctx = makeToolContext(ws.root)
     const wrong = await callTool(editFile, { file_path: "a.js", old_string: "= 1", new_string: "= 7" }, ctx)
-    expect(text(wrong.result)).toContain("Expected 1 occurrence of old_string in a.js but found 2 (at lines 1, 3). Set expected_replacements to 2")
+    expect(text(wrong.result)).toContain(
+      "Expected 1 occurrence of old_string in a.js but found 2 (at lines 1, 3). Set expected_replacements to 2",
+    )
     const right = await callTool(editFile, { file_path: "a.js", old_string: "= 1", new_string: "= 7", expected_replacements: 2 }, ctx)
     expect(right.result.isError).toBe(false)
     expect(await readFile(ws.path("a.js"), "utf8")).toBe("let x = 7\nlet y = 2\nlet x2 = 7\n")

@@ -72,7 +72,11 @@ describe("apply_diff", () => {
 
   it("fails as a mistake with every block's reason when nothing applies, leaving the file alone", async () => {
     ws = await tempWorkspace({ "m.js": file })
-    const { result } = await callTool(applyDiff, { path: "m.js", diff: "<<<<<<< SEARCH\n  return 9\n=======\n  return 90\n>>>>>>> REPLACE" }, makeToolContext(ws.root))
+    const { result } = await callTool(
+      applyDiff,
+      { path: "m.js", diff: "<<<<<<< SEARCH\n  return 9\n=======\n  return 90\n>>>>>>> REPLACE" },
+      makeToolContext(ws.root),
+    )
     expect(result).toMatchObject({ isError: true, countsAsMistake: true })
     expect(text(result)).toContain("was not applied; the file is unchanged")
     expect(await readFile(ws.path("m.js"), "utf8")).toBe(file)
@@ -80,7 +84,11 @@ describe("apply_diff", () => {
 
   it("refuses an ambiguous block naming both places", async () => {
     ws = await tempWorkspace({ "m.js": file.replace("return 2", "return 1") })
-    const { result } = await callTool(applyDiff, { path: "m.js", diff: "<<<<<<< SEARCH\n  return 1\n=======\n  return 5\n>>>>>>> REPLACE" }, makeToolContext(ws.root))
+    const { result } = await callTool(
+      applyDiff,
+      { path: "m.js", diff: "<<<<<<< SEARCH\n  return 1\n=======\n  return 5\n>>>>>>> REPLACE" },
+      makeToolContext(ws.root),
+    )
     expect(result.isError).toBe(true)
     expect(text(result)).toContain("lines 2, 6")
   })
@@ -90,7 +98,11 @@ describe("apply_diff", () => {
     const d = "<<<<<<< SEARCH\nfunction a() {\n  return 1;\n}\n=======\nfunction a() {\n  return 11\n}\n>>>>>>> REPLACE"
     const strict = await callTool(applyDiff, { path: "m.js", diff: d }, makeToolContext(ws.root))
     expect(strict.result.isError).toBe(true)
-    const loose = await callTool(applyDiff, { path: "m.js", diff: d }, makeToolContext(ws.root, { settings: { diff: { fuzzyThreshold: 0.9 } } }))
+    const loose = await callTool(
+      applyDiff,
+      { path: "m.js", diff: d },
+      makeToolContext(ws.root, { settings: { diff: { fuzzyThreshold: 0.9 } } }),
+    )
     expect(loose.result.isError).toBe(false)
     expect(text(loose.result)).toMatch(/block 1 at lines 1-3 \(\d+% similar\)/)
   })
@@ -99,7 +111,11 @@ describe("apply_diff", () => {
     ws = await tempWorkspace({ "m.js": file })
     const broken = await callTool(applyDiff, { path: "m.js", diff: "<<<<<<< SEARCH\nx\n" }, makeToolContext(ws.root))
     expect(text(broken.result)).toContain('no "=======" line')
-    const missing = await callTool(applyDiff, { path: "nope.js", diff: "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE" }, makeToolContext(ws.root))
+    const missing = await callTool(
+      applyDiff,
+      { path: "nope.js", diff: "<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE" },
+      makeToolContext(ws.root),
+    )
     expect(text(missing.result)).toContain("write_to_file")
   })
 })

@@ -25,7 +25,10 @@ describe("update_todo_list", () => {
     const result = await runTool(updateTodoList, { todos: "[x] a\n[ ] b" }, ctx)
     expect(result.isError).toBe(false)
     expect(text(result)).toBe("Todo list updated (1 of 2 completed).")
-    expect(ctx.task.todos).toEqual([{ text: "a", status: "completed" }, { text: "b", status: "pending" }])
+    expect(ctx.task.todos).toEqual([
+      { text: "a", status: "completed" },
+      { text: "b", status: "pending" },
+    ])
   })
 
   it("refuses text with no checklist items and says how to write one", async () => {
@@ -69,7 +72,16 @@ describe("new_task", () => {
     const ctx = makeToolContext(root)
     ctx.task.subtaskResult = "wrote the parser"
     const result = await runTool(newTask, { mode: "code", message: "Write the parser", todos: "[ ] tokens\n[ ] tree" }, ctx)
-    expect(ctx.task.subtasks).toEqual([{ mode: "code", message: "Write the parser", todos: [{ text: "tokens", status: "pending" }, { text: "tree", status: "pending" }] }])
+    expect(ctx.task.subtasks).toEqual([
+      {
+        mode: "code",
+        message: "Write the parser",
+        todos: [
+          { text: "tokens", status: "pending" },
+          { text: "tree", status: "pending" },
+        ],
+      },
+    ])
     expect(result.previewSubject).toEqual({ kind: "subtask", mode: "code" })
     expect(text(result)).toContain("wrote the parser")
   })
@@ -86,8 +98,14 @@ describe("ask_followup_question", () => {
   it("asks with the suggestions and returns the answer", async () => {
     const ctx = makeToolContext(root)
     ctx.ask.questionAnswer = () => ({ decision: "answered", answer: "Use YAML" })
-    const result = await runTool(askFollowupQuestion, { question: "Which format?", follow_up: [{ text: "Use YAML" }, { text: "Use JSON" }] }, ctx)
-    expect(ctx.ask.questions).toEqual([{ taskId: "t1", question: "Which format?", suggestions: [{ text: "Use YAML" }, { text: "Use JSON" }] }])
+    const result = await runTool(
+      askFollowupQuestion,
+      { question: "Which format?", follow_up: [{ text: "Use YAML" }, { text: "Use JSON" }] },
+      ctx,
+    )
+    expect(ctx.ask.questions).toEqual([
+      { taskId: "t1", question: "Which format?", suggestions: [{ text: "Use YAML" }, { text: "Use JSON" }] },
+    ])
     expect(text(result)).toContain("<answer>\nUse YAML\n</answer>")
     expect(ctx.task.modeSwitches).toEqual([])
   })
@@ -95,7 +113,11 @@ describe("ask_followup_question", () => {
   it("switches mode when the chosen suggestion names one", async () => {
     const ctx = makeToolContext(root)
     ctx.ask.questionAnswer = () => ({ decision: "answered", answer: "Plan it first" })
-    await runTool(askFollowupQuestion, { question: "How?", follow_up: [{ text: "Plan it first", mode: "architect" }, { text: "Just do it" }] }, ctx)
+    await runTool(
+      askFollowupQuestion,
+      { question: "How?", follow_up: [{ text: "Plan it first", mode: "architect" }, { text: "Just do it" }] },
+      ctx,
+    )
     expect(ctx.task.modeSwitches.map((s) => s.slug)).toEqual(["architect"])
   })
 

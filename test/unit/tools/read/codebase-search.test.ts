@@ -41,7 +41,9 @@ describe("codebase_search", () => {
     const text = textOf(await callTool(codebaseSearch, { query: "redact secrets", path: "logging" }, context()))
     const score = text.match(/^Score: (.*)$/m)![1]!
     expect(Number(score)).toBeGreaterThan(0)
-    expect(text).toBe(`Query: redact secrets\nResults:\n\nFile path: logging/redact.ts\nScore: ${score}\nLines: 1-3\nCode Chunk: ${LOGGING}\n`)
+    expect(text).toBe(
+      `Query: redact secrets\nResults:\n\nFile path: logging/redact.ts\nScore: ${score}\nLines: 1-3\nCode Chunk: ${LOGGING}\n`,
+    )
   })
 
   it("separates several results by a blank line with scores that never increase", async () => {
@@ -50,7 +52,7 @@ describe("codebase_search", () => {
     const scores = [...text.matchAll(/^Score: (.*)$/gm)].map((m) => Number(m[1]))
     expect(scores.length).toBe(2)
     expect(scores[1]!).toBeLessThanOrEqual(scores[0]!)
-    expect(text).toContain("\nCode Chunk: " + LOGGING_X.split("\n")[0])
+    expect(text).toContain(`\nCode Chunk: ${LOGGING_X.split("\n")[0]}`)
     expect(text.split("\n\nFile path: ")).toHaveLength(3)
   })
 
@@ -90,11 +92,19 @@ describe("codebase_search", () => {
 
   it("puts a note on indexing progress before Query:, never after the results", async () => {
     await writeFile(ws.path("src/late.py"), "def add_later(a):\n    return a\n")
-    const slow = openWorkspaceIndex({ root: ws.root, stateDir: `${stateDir}-2`, settings: defaultSettings().codebaseIndex, watch: false, searchWaitMs: 0 })
+    const slow = openWorkspaceIndex({
+      root: ws.root,
+      stateDir: `${stateDir}-2`,
+      settings: defaultSettings().codebaseIndex,
+      watch: false,
+      searchWaitMs: 0,
+    })
     void slow.start()
     try {
       const text = textOf(await callTool(codebaseSearch, { query: "add" }, makeToolContext(ws.root, { codebaseIndexes: [slow] })))
-      expect(text).toMatch(/^Note: the codebase index is still being built \([^)]*\); these results come from the part indexed so far\.\n(Query: add\nResults:\n\n|No relevant code snippets found)/)
+      expect(text).toMatch(
+        /^Note: the codebase index is still being built \([^)]*\); these results come from the part indexed so far\.\n(Query: add\nResults:\n\n|No relevant code snippets found)/,
+      )
     } finally {
       await slow.dispose()
       await rm(`${stateDir}-2`, { recursive: true, force: true })

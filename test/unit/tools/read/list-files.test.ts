@@ -75,7 +75,9 @@ describe("list_files", () => {
       const text = textOf(await callTool(listFiles, { path: "." }, ctx))
       const lines = text.split("\n")
       expect(lines.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `f${String(i).padStart(2, "0")}.txt`))
-      expect(lines.at(-1)).toBe("(Listing cut at 10 entries, agent.files.listLimit. List a subfolder, or use search_files, to see the rest.)")
+      expect(lines.at(-1)).toBe(
+        "(Listing cut at 10 entries, agent.files.listLimit. List a subfolder, or use search_files, to see the rest.)",
+      )
     } finally {
       await many.cleanup()
     }
@@ -91,7 +93,9 @@ describe("list_files", () => {
   it("refuses a .rooignore'd folder, a file, a missing folder and an escape", async () => {
     const ctx = makeToolContext(ws.root)
     expect(JSON.parse(textOf(await callTool(listFiles, { path: "secrets" }, ctx))).message).toBe("Access blocked by .rooignore")
-    expect(textOf(await callTool(listFiles, { path: "README.md" }, ctx))).toBe("README.md is a file, not a directory. Use read_file to read it.")
+    expect(textOf(await callTool(listFiles, { path: "README.md" }, ctx))).toBe(
+      "README.md is a file, not a directory. Use read_file to read it.",
+    )
     expect(textOf(await callTool(listFiles, { path: "nope" }, ctx))).toBe("Directory not found: nope. List its parent to see what exists.")
     expect((await callTool(listFiles, { path: ".." }, ctx)).isError).toBe(true)
   })

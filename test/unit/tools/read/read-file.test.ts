@@ -80,12 +80,20 @@ describe("read_file", () => {
   })
 
   it("returns the indentation block around an anchor with its ranges", async () => {
-    const r = await callTool(readFile, { path: "src/nested.ts", mode: "indentation", indentation: { anchor_line: 3, max_levels: 1 } }, makeToolContext(ws.root))
+    const r = await callTool(
+      readFile,
+      { path: "src/nested.ts", mode: "indentation", indentation: { anchor_line: 3, max_levels: 1 } },
+      makeToolContext(ws.root),
+    )
     expect(textOf(r)).toBe("1 | class A {\n2 |   m() {\n3 |     x()\n4 |   }\n\nIncluded ranges of src/nested.ts (5 lines): 1-4.")
   })
 
   it("refuses an indentation anchor past the end", async () => {
-    const r = await callTool(readFile, { path: "src/nested.ts", mode: "indentation", indentation: { anchor_line: 99 } }, makeToolContext(ws.root))
+    const r = await callTool(
+      readFile,
+      { path: "src/nested.ts", mode: "indentation", indentation: { anchor_line: 99 } },
+      makeToolContext(ws.root),
+    )
     expect(r.isError).toBe(true)
     expect(textOf(r)).toContain("anchor_line 99 is past the end of src/nested.ts, which has 5 lines")
   })

@@ -52,7 +52,9 @@ describe("search_files", () => {
   })
 
   it("says when nothing matches, and explains a bad regex", async () => {
-    expect(textOf(await callTool(searchFiles, { path: ".", regex: "zzz_nothing" }, makeToolContext(ws.root)))).toBe("No matches for /zzz_nothing/ in the workspace root.")
+    expect(textOf(await callTool(searchFiles, { path: ".", regex: "zzz_nothing" }, makeToolContext(ws.root)))).toBe(
+      "No matches for /zzz_nothing/ in the workspace root.",
+    )
     const bad = await callTool(searchFiles, { path: ".", regex: "(unclosed" }, makeToolContext(ws.root))
     expect(bad.isError).toBe(true)
     expect(textOf(bad)).toMatch(/regex parse error[\s\S]*Rust regex/)

@@ -39,7 +39,10 @@ export class InitializeGate extends ForwardingReader {
           void this.writer.write({
             jsonrpc: "2.0",
             id,
-            error: { code: ErrorCodes.InvalidRequest, message: `The server is shutting down: only "exit" is accepted after "shutdown", not "${method}".` },
+            error: {
+              code: ErrorCodes.InvalidRequest,
+              message: `The server is shutting down: only "exit" is accepted after "shutdown", not "${method}".`,
+            },
           } as Message)
         }
         return
@@ -54,7 +57,10 @@ export class InitializeGate extends ForwardingReader {
         void this.writer.write({
           jsonrpc: "2.0",
           id,
-          error: { code: ErrorCodes.ServerNotInitialized, message: `The server is not initialized yet: send "initialize" before "${method}".` },
+          error: {
+            code: ErrorCodes.ServerNotInitialized,
+            message: `The server is not initialized yet: send "initialize" before "${method}".`,
+          },
         } as Message)
       }
     })

@@ -35,10 +35,18 @@ export class ParamsGuard extends ForwardingReader {
       const failure = check?.(params, "params")
       if (!failure) return callback(message)
       if (isRequest) {
-        void this.writer.write({ jsonrpc: "2.0", id, error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${failure}` } } as Message)
+        void this.writer.write({
+          jsonrpc: "2.0",
+          id,
+          error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${failure}` },
+        } as Message)
       } else {
         const text = `agent-lsp: ignored ${method} with invalid params (${failure}).`
-        void this.writer.write({ jsonrpc: "2.0", method: "window/logMessage", params: { type: MessageType.Warning, message: text } } as Message)
+        void this.writer.write({
+          jsonrpc: "2.0",
+          method: "window/logMessage",
+          params: { type: MessageType.Warning, message: text },
+        } as Message)
       }
     })
   }

@@ -116,7 +116,12 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     const body = this.buffer.subarray(bodyStart, bodyStart + length)
     // Too long a Content-Length whose excess already arrived: the next header sits inside the "body".
-    if (nextHeader >= 0 && nextHeader < bodyStart + length && !this.parses(body) && this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))) {
+    if (
+      nextHeader >= 0 &&
+      nextHeader < bodyStart + length &&
+      !this.parses(body) &&
+      this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))
+    ) {
       this.buffer = this.buffer.subarray(nextHeader)
       return true
     }
