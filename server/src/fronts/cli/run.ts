@@ -29,7 +29,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   const stdout = options.stdout ?? process.stdout
   const stderr = options.stderr ?? process.stderr
   const parsed = parseRunArgs(argv)
-  if (parsed.kind === "help") return (stdout.write(`${RUN_USAGE}\n`), EXIT.completed)
+  if (parsed.kind === "help") return stdout.write(`${RUN_USAGE}\n`), EXIT.completed
   if (parsed.kind === "usageError") return usageError(stderr, parsed.message)
   const { args } = parsed
   const text = (args.task ?? (await readTask(options.stdin ?? process.stdin)))?.trim()
