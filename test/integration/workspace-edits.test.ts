@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import { afterEach, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic, type RecordedRequest } from "../support/fake-anthropic"
-import { startServer, type ServerHarness, type StartOptions } from "../support/server-harness"
+import { RICH_CAPABILITIES, startServer, type ServerHarness, type StartOptions } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
 
 /**
@@ -28,19 +28,8 @@ const DIFF = "<<<<<<< SEARCH\n:start_line:5\n-------\nexport const answer = 41\n
 
 /** A rich client (every agent extension) that does not handle agent/saveDocuments. */
 const NO_SAVE_CAPABILITIES = {
-  workspace: {
-    applyEdit: true,
-    workspaceEdit: { documentChanges: true, resourceOperations: ["create", "rename", "delete"] },
-    configuration: true,
-    workspaceFolders: true,
-  },
-  window: {
-    workDoneProgress: true,
-    showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
-    showDocument: { support: true },
-  },
-  textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
-  experimental: { agent: { requestApproval: true, askFollowup: true, saveDocuments: false, taskUpdates: true, deferredAnswers: true } },
+  ...RICH_CAPABILITIES,
+  experimental: { agent: { ...RICH_CAPABILITIES.experimental.agent, saveDocuments: false } },
 }
 
 /** Starts a workspace with src/app.ts, a model that sends `call` then completes, and the server (not yet given the task). */

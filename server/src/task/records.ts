@@ -1,5 +1,6 @@
 import type { TaskStatus, Todo } from "@agent-lsp/protocol"
 import type { ModelMessage } from "../model/provider"
+import type { UsageTotals } from "./task-state"
 
 /**
  * One line of a task file (`<stateDir>/tasks/<workspace-hash>/<taskId>.jsonl`). A task is rebuilt by
@@ -23,13 +24,4 @@ export type TaskRecord =
    */
   | { type: "rewound"; at: string; keepMessages: number }
   /** Cumulative usage of the task so far. */
-  | {
-      type: "usage"
-      at: string
-      inputTokens: number
-      outputTokens: number
-      cacheReadTokens: number
-      cacheWriteTokens: number
-      costUsd: number
-      requests: number
-    }
+  | ({ type: "usage"; at: string } & UsageTotals)

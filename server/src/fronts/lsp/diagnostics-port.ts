@@ -3,9 +3,10 @@ import type { Connection } from "vscode-languageserver/node"
 import type { Settings } from "../../config/schema"
 import { toProblems } from "../../diagnostics/problems"
 import type { DiagnosticsPort, DiagnosticsWatch, Problem } from "../../tools/context"
+import { boundedRequest } from "./bounded-request"
 import { pathToUri } from "./documents"
 
-/** The longest wait for the editor to answer agent/diagnostics. */
+/** The longest wait for the editor to answer agent/diagnostics (less when timeouts.editorSeconds is less). */
 const ANSWER_TIMEOUT_MS = 10_000
 
 /**
@@ -19,33 +20,32 @@ export class LspDiagnosticsPort implements DiagnosticsPort {
     private readonly settings: () => Settings,
   ) {}
 
-  async watch(path: string, text: string | undefined, _signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
+  async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
     const uri = pathToUri(path)
-    const before = text === undefined ? [] : await this.fetch(uri)
+    const before = text === undefined ? [] : await this.fetch(uri, signal)
     return {
       before,
       after: async (_text, afterSignal) => {
         if (!(await sleep(this.settings().diagnostics.settleMs, afterSignal))) return undefined
-        return this.fetch(uri)
+        return this.fetch(uri, afterSignal)
       },
     }
   }
 
   /** The editor's problems for one file; undefined when it failed, answered nonsense or took too long. */
-  private async fetch(uri: string): Promise<Problem[] | undefined> {
-    let timer: NodeJS.Timeout | undefined
+  private async fetch(uri: string, signal: AbortSignal): Promise<Problem[] | undefined> {
     try {
-      const raw = await Promise.race([
-        this.connection.sendRequest(AgentMethods.diagnostics, { uris: [uri] }),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), ANSWER_TIMEOUT_MS))),
-      ])
-      const parsed = Diagnostics.result.safeParse(emptyObjectsAsLists(raw))
+      const sent = await boundedRequest(
+        (token) => this.connection.sendRequest(AgentMethods.diagnostics, { uris: [uri] }, token),
+        Math.min(ANSWER_TIMEOUT_MS, this.settings().timeouts.editorSeconds * 1000),
+        signal,
+      )
+      if (sent.outcome !== "answered") return undefined
+      const parsed = Diagnostics.result.safeParse(emptyObjectsAsLists(sent.value))
       if (!parsed.success) return undefined
       return toProblems(parsed.data.diagnostics.filter((d) => d.uri === uri).flatMap((d) => d.items))
     } catch {
       return undefined
-    } finally {
-      clearTimeout(timer)
     }
   }
 }
