@@ -65,9 +65,13 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
     const known = this.open.get(uri)
     const since = client.diagnostics.mark()
     const timeoutMs = this.options.settings().diagnostics.timeoutSeconds * 1000
+    // A server that never answers initialize must not hold the edit: its start counts against the same bound.
+    const started = Date.now()
+    if (!(await readyWithin(client, timeoutMs, signal))) return undefined
+    const left = Math.max(timeoutMs - (Date.now() - started), 1)
     if (known?.client === client && known.text === text && client.isOpen(uri)) {
       // Unchanged since the last edit: its settled diagnostics are the latest published (mark 0 = any).
-      const items = await client.diagnostics.settled(uri, 0, QUIET_MS, timeoutMs, signal)
+      const items = await client.diagnostics.settled(uri, 0, QUIET_MS, left, signal)
       return items && toProblems(items)
     }
     try {
@@ -78,7 +82,7 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
       return undefined
     }
     this.remember(uri, client, text)
-    const items = await client.diagnostics.settled(uri, since, QUIET_MS, timeoutMs, signal)
+    const items = await client.diagnostics.settled(uri, since, QUIET_MS, left, signal)
     return items && toProblems(items)
   }
 
@@ -109,4 +113,23 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
     }
     return client
   }
+}
+
+/** True once the server is initialized; false when it failed, `timeoutMs` passed or `signal` aborted first. */
+function readyWithin(client: LanguageServerClient, timeoutMs: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ready: boolean) => {
+      clearTimeout(timer)
+      signal.removeEventListener("abort", onAbort)
+      resolve(ready)
+    }
+    const onAbort = () => finish(false)
+    const timer = setTimeout(() => finish(false), timeoutMs)
+    signal.addEventListener("abort", onAbort, { once: true })
+    if (signal.aborted) return finish(false)
+    client.whenReady().then(
+      () => finish(true),
+      () => finish(false),
+    )
+  })
 }
