@@ -35,8 +35,10 @@ It speaks LSP on stdin/stdout, so an editor starts it. Hook it up:
   VS Code: npm run package:vscode, then install clients/vscode/agent-lsp.vsix          (clients/vscode/README.md)
   Emacs:   (add-to-list 'load-path ".../clients/emacs") (require 'agent-lsp)          (clients/emacs/README.md)
   Zed, Emacs lsp-mode: clients/README.md
+  Zed, JetBrains as an external agent (ACP): node ${entry} --acp   (README, "Agent Client Protocol")
+  Headless, from a script: node ${entry} run "task"               (README, "Headless"; run --help)
   Or install the command: npm pack && npm i -g ./agent-lsp-*.tgz   (then cmd = { "agent-lsp", "--stdio" })
-Set ANTHROPIC_API_KEY in the editor's environment.
+Set ANTHROPIC_API_KEY in the editor's environment (OPENAI_API_KEY, or none, for the openai provider).
 The server is now waiting for LSP messages on stdin (Ctrl-C to stop).
 `)
 }
