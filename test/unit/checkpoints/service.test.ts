@@ -174,6 +174,53 @@ describe("CheckpointService", () => {
     await expect(checkpoints.diff("0".repeat(40))).rejects.toThrow(/no checkpoint/)
   })
 
+  it("stages a large first checkpoint into one pack, and a few later changes as loose objects, with text diffs", async () => {
+    ws = await tempWorkspace()
+    state = await tempWorkspace()
+    for (let i = 0; i < 450; i++) {
+      mkdirSync(ws.path(`pkg${i % 9}`), { recursive: true })
+      writeFileSync(ws.path(`pkg${i % 9}/f${i}.ts`), `export const v${i} = ${i}\n`)
+    }
+    const checkpoints = service()
+    const one = await checkpoints.create({ taskId: "t1", turn: 1, label: "one" })
+    const objects = join(checkpoints.gitDir, "objects")
+    const loose = () =>
+      readdirSync(objects)
+        .filter((d) => /^[0-9a-f]{2}$/.test(d))
+        .flatMap((d) => readdirSync(join(objects, d)))
+    const packs = () => readdirSync(join(objects, "pack")).filter((f) => f.endsWith(".pack"))
+    expect(packs()).toHaveLength(1)
+    // Only trees and the commit are loose: 450 blobs would be 450 more files.
+    expect(loose().length).toBeLessThan(20)
+    writeFileSync(ws.path("pkg3/f3.ts"), "export const v3 = 'changed'\n")
+    const before = loose().length
+    const two = await checkpoints.create({ taskId: "t1", turn: 2, label: "two" })
+    expect(two.files).toEqual(["pkg3/f3.ts"])
+    expect(packs()).toHaveLength(1)
+    expect(loose().length).toBeGreaterThan(before)
+    // Blobs in the pack read back as text, not "Binary files differ".
+    expect(await checkpoints.diff(one.id, two.id)).toContain("-export const v3 = 3\n+export const v3 = 'changed'")
+    await checkpoints.restore(one.id)
+    expect(readFileSync(ws.path("pkg3/f3.ts"), "utf8")).toBe("export const v3 = 3\n")
+  })
+
+  it("drops tracked files that a changed .gitignore now excludes, after a restart and within one process", async () => {
+    await setup()
+    await service().create({ taskId: "t1", turn: 1, label: "one" })
+    // A restarted server: the .gitignore change happened before this service existed.
+    writeFileSync(ws.path(".gitignore"), "ignored/\n*.log\nrun.sh\n")
+    const checkpoints = service()
+    const two = await checkpoints.create({ taskId: "t1", turn: 2, label: "two" })
+    const files = () => gitIn(ws.root, `--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", "refs/heads/checkpoints")
+    expect(two.files).toEqual([".gitignore", "run.sh"])
+    expect(files()).not.toContain("run.sh")
+    // Within one process the check runs again whenever a .gitignore is among the changes.
+    writeFileSync(ws.path("vendor/lib/.gitignore"), "tmp.txt\nlib.txt\n")
+    await checkpoints.create({ taskId: "t1", turn: 3, label: "three" })
+    expect(files()).not.toContain("vendor/lib/lib.txt")
+    expect(files()).toContain("a.txt")
+  })
+
   it("keeps checkpoints across service instances (a restarted server)", async () => {
     await setup()
     const one = await service().create({ taskId: "t1", turn: 1, label: "one" })
