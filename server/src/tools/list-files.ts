@@ -47,7 +47,11 @@ export const listFiles = defineTool({
       .map((e) => e.line)
     const notes: string[] = []
     if (lines.length === 0) notes.push(`${shown} is empty (or everything in it is ignored by .gitignore).`)
-    if (listing.truncated) {
+    if (listing.scanStopped) {
+      notes.push(
+        `(Listing stopped after looking at ${listing.scanStopped} entries, most of them ignored by .gitignore. List a subfolder, or use search_files, to see the rest.)`,
+      )
+    } else if (listing.truncated) {
       notes.push(`(Listing cut at ${limit} entries, agent.files.listLimit. List a subfolder, or use search_files, to see the rest.)`)
     }
     if (listing.entries.some((e) => e.rooIgnored)) notes.push(`${LOCK} = blocked by .rooignore: it cannot be read or edited.`)

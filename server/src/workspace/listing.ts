@@ -26,9 +26,18 @@ export interface ListedEntry {
 
 export interface Listing {
   entries: ListedEntry[]
-  /** True when the limit cut the listing. */
+  /** True when the limit (or the scan budget) cut the listing. */
   truncated: boolean
+  /** Set when the walk stopped because it had looked at this many entries, most of them ignored. */
+  scanStopped?: number
 }
+
+/**
+ * The most directory entries one listing looks at, per entry it may return: a tree where nearly everything
+ * is .gitignore'd (build output spread through source folders) would otherwise be walked whole to fill
+ * the listing.
+ */
+export const SCAN_PER_ENTRY = 50
 
 interface Rules {
   base: string
@@ -40,9 +49,11 @@ export async function listDirectory(
   options: { recursive: boolean; limit: number; workspaceFolders: readonly string[] },
 ): Promise<Listing> {
   const entries: ListedEntry[] = []
+  const budget = Math.max(1000, options.limit * SCAN_PER_ENTRY)
+  let scanned = 0
   const queue: { dir: string; rules: Rules[] }[] = [{ dir, rules: ancestorRules(options.workspaceFolders, dir) }]
-  while (queue.length > 0) {
-    const next = queue.shift()!
+  for (let head = 0; head < queue.length; head++) {
+    const next = queue[head]!
     const rules = withGitignore(next.rules, next.dir)
     let dirents
     try {
@@ -52,6 +63,7 @@ export async function listDirectory(
     }
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     for (const dirent of dirents) {
+      if (++scanned > budget) return { entries, truncated: true, scanStopped: budget }
       if (dirent.name === ".git") continue
       const absPath = join(next.dir, dirent.name)
       // Symlinked folders are listed, never followed (loops, and links out of the workspace).

@@ -1,12 +1,16 @@
 import { spawn } from "node:child_process"
 import { withoutSecrets } from "../config/secrets"
 import { createInterface } from "node:readline"
-import { isIgnored } from "./ignore-rules"
+import { join } from "node:path"
+import { isIgnored, ROOIGNORE_FILE, rulesFor } from "./ignore-rules"
+import { containingRoot } from "./sandbox"
 import { cutLine } from "./line-slice"
 
 /**
  * search_files' engine: `rg --json` with one line of context, parsed as it streams, `.rooignore`d files
- * dropped, stopped (rg killed) once the match cap is reached.
+ * dropped, stopped (rg killed) once the match cap is reached. rg is also given the `.rooignore` as an
+ * ignore file, so it does not read blocked trees at all (a blocked folder of 30k files cost the whole
+ * search before); the filter on its output stays, as the rule that holds.
  */
 
 export interface SearchOptions {
@@ -44,9 +48,12 @@ interface RgText {
 export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
   const args = ["--json", "--no-config", "--no-require-git", "--context", "1", "--regexp", options.regex]
   if (options.filePattern) args.push("--glob", options.filePattern)
+  // rg matches an ignore file's patterns against paths relative to its working directory: the folder root.
+  const root = containingRoot(options.workspaceFolders, options.target)
+  if (root && rulesFor(root)) args.push("--ignore-file", join(root, ROOIGNORE_FILE))
   args.push("--", options.target)
   return new Promise((resolvePromise) => {
-    const child = spawn(options.rgPath, args, { stdio: ["ignore", "pipe", "pipe"], env: withoutSecrets(process.env) })
+    const child = spawn(options.rgPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: withoutSecrets(process.env) })
     const files: SearchFileResult[] = []
     let current: SearchFileResult | undefined
     let matchCount = 0
