@@ -5,7 +5,6 @@
  * - read_file of a 5 MB file beside `cat -n` (the whole file, and read_file's default first 2000 lines).
  * The tree and the file are generated under os.tmpdir() once and reused by later runs.
  */
-import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -13,9 +12,9 @@ import { defaultSettings } from "../server/src/config/schema"
 import { searchFiles } from "../server/src/tools/search-files"
 import { readFile } from "../server/src/tools/read-file"
 import { locateRipgrep } from "../server/src/workspace/ripgrep"
-import type { ToolDefinition } from "../server/src/tools/tool"
 import { makeToolContext } from "../test/support/tool-context"
-import { ratio, stats, timeRuns, type BenchTable } from "./lib"
+import { ratio, stats, type BenchTable } from "./lib"
+import { callTool, drain, interleaved } from "./support/tool-runs"
 
 const DIRS = 500
 const FILES_PER_DIR = 100
@@ -43,36 +42,6 @@ function ensureBigFile(path: string): void {
   if (existsSync(path)) return
   const line = "const value = compute(input, options) // some typical source text here\n"
   writeFileSync(path, line.repeat(Math.ceil(FIVE_MB / line.length)))
-}
-
-/** Runs a program to completion, reading (and dropping) all of its stdout, like a consumer would. */
-function drain(command: string, args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] })
-    let bytes = 0
-    child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length))
-    child.on("error", reject)
-    child.on("close", () => resolve(bytes))
-  })
-}
-
-/** Times `a` and `b` alternately (after one warm-up each), so machine noise hits both alike. */
-async function interleaved(runs: number, a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number[], number[]]> {
-  await a()
-  await b()
-  const [as, bs]: [number[], number[]] = [[], []]
-  for (let i = 0; i < runs; i++) {
-    as.push((await timeRuns(1, a, 0))[0]!)
-    bs.push((await timeRuns(1, b, 0))[0]!)
-  }
-  return [as, bs]
-}
-
-async function callTool(tool: ToolDefinition, params: unknown, ctx: ReturnType<typeof makeToolContext>): Promise<number> {
-  const outcome = await tool.prepare(tool.params.parse(params), ctx)
-  const result = "result" in outcome ? outcome.result : await outcome.run()
-  if (result.isError) throw new Error(JSON.stringify(result.content))
-  return result.content.reduce((n, c) => n + (c.type === "text" ? c.text.length : 0), 0)
 }
 
 export default async function bench(): Promise<BenchTable[]> {
