@@ -43,7 +43,7 @@ export default async function bench(): Promise<BenchTable[]> {
       await service.create({ taskId: "bench", turn: round, label: `turn ${round}` })
     })
     const freshIndex = await timeRuns(
-      2,
+      BIG ? 1 : 2,
       () => {
         const gitDir = join(base, "fresh.git")
         rmSync(gitDir, { recursive: true, force: true })

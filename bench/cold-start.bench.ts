@@ -24,7 +24,7 @@ interface Server {
   args: string[]
   /** Why the server cannot be measured in this run, if it cannot. */
   missing?: string
-  /** Extra environment (an API key makes agent-lsp re-execute itself without it: server/src/launch/). */
+  /** Extra environment (an API key makes agent-lsp blank it in its start-up environment, or re-execute itself without it: server/src/launch/). */
   env?: Record<string, string>
 }
 
@@ -156,7 +156,7 @@ function servers(minimal: string): Server[] {
       missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
     },
     {
-      name: `agent-lsp with ANTHROPIC_API_KEY set (re-exec without it)`,
+      name: `agent-lsp with ANTHROPIC_API_KEY set (blanked in its /proc environ; relay where it cannot)`,
       args: [ours, "--stdio"],
       env: { ANTHROPIC_API_KEY: "sk-ant-bench-not-a-real-key-0000" },
       missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
@@ -219,7 +219,7 @@ export default async function coldStartBench(): Promise<BenchTable[]> {
         note:
           `Goal for agent-lsp: ≤ ${GOAL_RATIO}x the minimal server's median and ≤ ${GOAL_RSS_MB} MB RSS after initialize. ` +
           "RSS is VmRSS of the spawned process right after the initialize result; tree RSS adds its child processes " +
-          "(with an API key set, the spawned process is the launcher and the server is its child).",
+          "(a relay and its server child only where the key cannot be blanked in place).",
       },
     ]
   } finally {

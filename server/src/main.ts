@@ -28,8 +28,9 @@ function consoleToStderr(): void {
 
 /**
  * The API keys must not be readable by what the agent starts, /proc/$PPID/environ included: with a key in
- * the environment this process becomes a relay and the front runs in a child that never had it. Done
- * before any front is imported, so the relay parses nothing it does not need. True in the relay.
+ * the environment this process blanks it there (Linux) or, where it cannot, becomes a relay and the front
+ * runs in a child that never had it. Done before any front is imported, so a relay parses nothing it does
+ * not need. True in the relay.
  */
 function relayed(): boolean {
   return relaunchWithoutSecrets() === "parent"
