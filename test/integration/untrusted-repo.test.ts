@@ -49,7 +49,7 @@ describe("the API key", () => {
     expect(output).toContain("PATH=")
     expect(output).not.toContain(KEY)
     expect(output).not.toContain("ANTHROPIC_API_KEY")
-    // The model still authenticates with it: the key reached the server over the launcher's pipe.
+    // The model still authenticates with it: the server holds it in memory (blanked from its /proc environ).
     const auth = JSON.stringify(api.requests[0]!.headers)
     expect(auth).toContain(KEY)
     const files = filesUnder(server.stateHome)

@@ -30,8 +30,8 @@ export async function waitUntilGone(check: () => string[], ms: number): Promise<
 
 /**
  * The Chromium a process started, directly or through its children (the server runs as a child of the
- * process the test spawned when an API key is set: see server/src/launch/): its process group and profile
- * folder, from `ps`.
+ * process the test spawned where an API key cannot be blanked in place: see server/src/launch/): its
+ * process group and profile folder, from `ps`.
  */
 export function chromiumStartedBy(ancestorPid: number): { pgid: number; userDataDir: string } | undefined {
   const out = execFileSync("ps", ["-eo", "pid=,ppid=,stat=,args="], { encoding: "utf8" })

@@ -59,7 +59,7 @@ const RULES: Record<Area, Rule> = {
     ours: ["fronts/lsp", "fronts/acp", "fronts/cli", "config", "launch"],
     text: "main.ts may import fronts/*, launch/ and config/",
   },
-  // launch/ re-executes the server without the API keys in its environment (issue 11): before any front runs.
+  // launch/ hides the API keys from the server's environment (issue 11): before any front runs.
   launch: { ours: ["config"], text: "launch/ may import config/ only" },
   // Fronts are adapters: each may import the core and everything below it, never another front.
   "fronts/lsp": { ours: BELOW_FRONTS, text: "fronts/lsp/ may import core/ and below, never another front" },
