@@ -2,7 +2,7 @@
  * `npm run bench [-- NAME...]`: runs every bench/*.bench.ts (or those whose file name contains one of the
  * NAMEs) one after another and prints their tables. Each bench default-exports `async () => BenchTable[]`.
  */
-import { cpus } from "node:os"
+import { cpus, loadavg } from "node:os"
 import { readdir } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -23,8 +23,12 @@ if (files.length === 0) {
 
 const cpu = cpus()
 console.log(`# agent-lsp benchmarks`)
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(1))
+    .join(" ")
 console.log(
-  `node ${process.version} · ${process.platform}/${process.arch} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? "unknown"}) · ${new Date().toISOString()}`,
+  `node ${process.version} · ${process.platform}/${process.arch} · ${cpu.length} CPUs (${cpu[0]?.model.trim() ?? "unknown"}) · ${new Date().toISOString()} · load average ${load()}`,
 )
 
 let failed = 0
@@ -33,7 +37,7 @@ for (const file of files) {
   try {
     const bench = (await import(pathToFileURL(join(here, file)).href)).default as Bench
     for (const table of await bench()) console.log(`\n${formatTable(table)}`)
-    console.log(`\n(${file}: ${((Date.now() - started) / 1000).toFixed(1)} s)`)
+    console.log(`\n(${file}: ${((Date.now() - started) / 1000).toFixed(1)} s; load average ${load()})`)
   } catch (error) {
     failed++
     console.error(`\n${file} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
