@@ -95,6 +95,8 @@ export class ShadowRepo {
     // so only when an ignore file changed, and once per process (the index may predate this server).
     const remove = this.ignoreChecked && ![...candidates].some(isIgnoreFile) ? [] : splitNul(await this.run(IGNORED_TRACKED))
     this.ignoreChecked = true
+    // A file both changed and now ignored leaves the snapshot (staging it after the removal would keep it).
+    for (const path of remove) candidates.delete(path)
     const add: string[] = []
     await Promise.all(
       [...candidates].map(async (path) => {

@@ -214,8 +214,10 @@ describe("CheckpointService", () => {
     const files = () => gitIn(ws.root, `--git-dir=${checkpoints.gitDir}`, "ls-tree", "-r", "--name-only", "refs/heads/checkpoints")
     expect(two.files).toEqual([".gitignore", "run.sh"])
     expect(files()).not.toContain("run.sh")
-    // Within one process the check runs again whenever a .gitignore is among the changes.
+    // Within one process the check runs again whenever a .gitignore is among the changes; a file that
+    // changed in the same turn is dropped too.
     writeFileSync(ws.path("vendor/lib/.gitignore"), "tmp.txt\nlib.txt\n")
+    writeFileSync(ws.path("vendor/lib/lib.txt"), "library, changed as it became ignored\n")
     await checkpoints.create({ taskId: "t1", turn: 3, label: "three" })
     expect(files()).not.toContain("vendor/lib/lib.txt")
     expect(files()).toContain("a.txt")
