@@ -179,6 +179,11 @@ function isIgnoreFile(path: string): boolean {
   return path === ".gitignore" || path.endsWith("/.gitignore")
 }
 
+/**
+ * Paths for `update-index --stdin`, sorted: git inserts each into its sorted index, so 100k paths in the
+ * order their lstat calls happened to finish cost a move of the whole entry array each (24 s of CPU
+ * for the first checkpoint of 100k files, against 9 s for `git add -A`).
+ */
 function nulList(paths: string[]): string {
-  return `${paths.join("\0")}\0`
+  return `${[...paths].sort().join("\0")}\0`
 }
