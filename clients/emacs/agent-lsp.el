@@ -35,6 +35,14 @@
 (require 'eglot)
 (require 'jsonrpc)
 (require 'diff-mode)
+
+;; A plain (load "/path/to/clients/emacs/agent-lsp.el") must find the other
+;; files of the package, which sit beside this one.
+(eval-and-compile
+  (let ((here (or load-file-name (bound-and-true-p byte-compile-current-file))))
+    (when (and here (not (locate-library "agent-lsp-server")))
+      (add-to-list 'load-path (file-name-directory here)))))
+
 (require 'agent-lsp-server)
 (require 'agent-lsp-transcript)
 
