@@ -67,15 +67,9 @@ function script(): string {
   `
 }
 
-const diff = [
-  "<<<<<<< SEARCH",
-  ":start_line:3",
-  "-------",
-  "const total = 1",
-  "=======",
-  'const total = "one"',
-  ">>>>>>> REPLACE",
-].join("\n")
+const diff = ["<<<<<<< SEARCH", ":start_line:3", "-------", "const total = 1", "=======", 'const total = "one"', ">>>>>>> REPLACE"].join(
+  "\n",
+)
 
 let ws: TempWorkspace
 let fake: FakeAnthropic
