@@ -5,7 +5,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { hasEmacsWithEglot, runEmacs } from "./emacs-runner"
+import { fakeModelEnv, hasEmacsWithEglot, runEmacs, searchReplace } from "./emacs-runner"
 
 // agent/diagnostics answered by the Emacs package from Flymake, as a user with a language server has it:
 // a.js is managed by the real typescript-language-server through eglot (Flymake shows its type errors),
@@ -67,10 +67,6 @@ function script(): string {
   `
 }
 
-const diff = ["<<<<<<< SEARCH", ":start_line:3", "-------", "const total = 1", "=======", 'const total = "one"', ">>>>>>> REPLACE"].join(
-  "\n",
-)
-
 let ws: TempWorkspace
 let fake: FakeAnthropic
 
@@ -87,12 +83,20 @@ describe("Emacs answers agent/diagnostics from Flymake (emacs --batch, eglot 1.9
   it("the type error the edit introduced, shown by Flymake through eglot, reaches the model in the tool result", async () => {
     ws = await tempWorkspace({ "a.js": ORIGINAL, "notes.txt": "Tasks for the agent.\n" })
     fake = await startFakeAnthropic([
-      { toolCalls: [{ id: "toolu_edit", name: "apply_diff", input: { path: "a.js", diff } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_edit",
+            name: "apply_diff",
+            input: { path: "a.js", diff: searchReplace(3, "const total = 1", 'const total = "one"') },
+          },
+        ],
+      },
       { toolCalls: [{ name: "attempt_completion", input: { result: "total is a string now." } }] },
     ])
     const run = await runEmacs<Observed>(script(), {
       cwd: ws.root,
-      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" },
+      env: fakeModelEnv(fake.url),
       timeoutMs: 100_000,
     })
     const seen = run.observed

@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { hasEmacsWithEglot, runEmacs } from "./emacs-runner"
+import { fakeModelEnv, hasEmacsWithEglot, runEmacs, searchReplace } from "./emacs-runner"
 
 // A file open in Emacs in another major mode than agent-lsp's (eglot tells agent-lsp only about its own
 // mode's buffers; agent-lsp-mirror.el tells it about the rest), holding unsaved changes of the user's. The
@@ -22,16 +22,6 @@ interface Observed {
   prompts: string[]
 }
 
-const diff = [
-  "<<<<<<< SEARCH",
-  ":start_line:1",
-  "-------",
-  "const greeting = 'hello'",
-  "=======",
-  "const greeting = 'hello there'",
-  ">>>>>>> REPLACE",
-].join("\n")
-
 let ws: TempWorkspace
 let fake: FakeAnthropic
 
@@ -48,7 +38,15 @@ describe("Emacs: files open in another major mode (emacs --batch, eglot 1.9)", (
   it("an edit to a buffer with the user's unsaved change goes through the buffer and keeps it; declining to save leaves the disk alone", async () => {
     ws = await tempWorkspace({ "a.js": ORIGINAL, "notes.txt": "Tasks.\n" })
     fake = await startFakeAnthropic([
-      { toolCalls: [{ id: "toolu_edit", name: "apply_diff", input: { path: "a.js", diff } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_edit",
+            name: "apply_diff",
+            input: { path: "a.js", diff: searchReplace(1, "const greeting = 'hello'", "const greeting = 'hello there'") },
+          },
+        ],
+      },
       { toolCalls: [{ name: "attempt_completion", input: { result: "Greeting changed." } }] },
     ])
     const script = `
@@ -83,7 +81,7 @@ describe("Emacs: files open in another major mode (emacs --batch, eglot 1.9)", (
     `
     const run = await runEmacs<Observed>(script, {
       cwd: ws.root,
-      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" },
+      env: fakeModelEnv(fake.url),
       timeoutMs: 60_000,
     })
     const seen = run.observed
