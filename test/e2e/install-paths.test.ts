@@ -14,7 +14,8 @@ import { lspInitialize } from "./lsp-initialize"
 const root = resolve(import.meta.dirname, "..", "..")
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; dependencies: Record<string, string> }
 const work = mkdtempSync(join(tmpdir(), "agent-lsp-pack-"))
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+// The global install and the unpacked .vsix hold a few hundred MB of node_modules: removing them takes a while under load.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000)
 
 /**
  * Bare package names the bundle imports or requires at run time (not Node built-ins, not relative). A
@@ -102,5 +103,6 @@ describe("the other documented ways to run it", () => {
       timeoutMs: 30_000,
     })
     expect(served.serverInfo, served.stderr).toEqual({ name: "agent-lsp", version: pkg.version })
+    rmSync(extracted, { recursive: true, force: true })
   }, 240_000)
 })
