@@ -118,4 +118,44 @@ describe("Emacs answers agent/diagnostics from Flymake (emacs --batch, eglot 1.9
     expect(result).toMatch(/a\.js:3:7 error \(typescript 2322\): Type 'string' is not assignable to type 'number'\./)
     expect(run.code, run.stderr.slice(-2000)).toBe(0)
   }, 120_000)
+
+  it("a problem from any other Flymake backend is answered with its range, severity and backend; a file no buffer visits has none", async () => {
+    ws = await tempWorkspace({ "b.txt": "one\ntwo three\n" })
+    const script = `
+      (require 'agent-lsp)
+      (find-file "b.txt")
+      (defun test-backend (report &rest _)
+        (save-excursion
+          (goto-char (point-min))
+          (search-forward "three")
+          (funcall report (list (flymake-make-diagnostic (current-buffer) (match-beginning 0) (match-end 0) :warning "odd word")
+                                (flymake-make-diagnostic (current-buffer) 1 4 :note "a note")))))
+      (add-hook 'flymake-diagnostic-functions #'test-backend nil t)
+      (flymake-mode 1)
+      (flymake-start)
+      (agent-lsp-test-wait (lambda () (flymake-diagnostics)) 10)
+      (agent-lsp-test-observe
+       (list :here (agent-lsp-diagnostics--of (eglot--path-to-uri (expand-file-name "b.txt")))
+             :elsewhere (agent-lsp-diagnostics--of (eglot--path-to-uri (expand-file-name "never-opened.txt")))))
+    `
+    const run = await runEmacs<{ here: unknown[]; elsewhere: unknown[]; scriptError?: string }>(script, { cwd: ws.root })
+    expect(run.observed, run.stderr.slice(-2000)).toBeDefined()
+    expect(run.observed!.scriptError).toBeUndefined()
+    const byMessage = (a: any, b: any) => String(a.message).localeCompare(String(b.message))
+    expect([...run.observed!.here].sort(byMessage)).toEqual([
+      {
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 3 } },
+        severity: 3,
+        message: "a note",
+        source: "test-backend",
+      },
+      {
+        range: { start: { line: 1, character: 4 }, end: { line: 1, character: 9 } },
+        severity: 2,
+        message: "odd word",
+        source: "test-backend",
+      },
+    ])
+    expect(run.observed!.elsewhere).toEqual([])
+  }, 30_000)
 })
