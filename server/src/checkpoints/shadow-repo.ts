@@ -106,11 +106,16 @@ export class ShadowRepo {
       }),
     )
     if (remove.length > 0) await this.run(["update-index", "-z", "--force-remove", "--stdin"], nulList(remove))
-    if (add.length > 0)
-      await this.run(
-        [...(add.length > PACK_FROM ? INTO_ONE_PACK : []), "update-index", "-z", "--add", "--replace", "--stdin"],
-        nulList(add),
-      )
+    if (add.length <= PACK_FROM) {
+      if (add.length > 0) await this.run(["update-index", "-z", "--add", "--replace", "--stdin"], nulList(add))
+    } else {
+      const sorted = [...add].sort()
+      for (let at = 0; at < sorted.length; at += PACK_BATCH)
+        await this.run(
+          [...INTO_ONE_PACK, "update-index", "-z", "--add", "--replace", "--stdin"],
+          nulList(sorted.slice(at, at + PACK_BATCH)),
+        )
+    }
     return (await this.run(["write-tree"])).toString("utf8").trim()
   }
 
@@ -173,6 +178,12 @@ const IGNORED_TRACKED = ["ls-files", "-z", "-c", "-i", "--exclude-standard"]
  * staging command gets the setting (diff would otherwise call every file binary).
  */
 const PACK_FROM = 200
+/**
+ * Files per pack. git 2.39's bulk checkin looks for each new blob in a plain list of the blobs already in
+ * its pack, so one pack of n files costs O(n²) comparisons: 100k files in one update-index took 23 s of
+ * CPU, against 10 s for `git add -A`.
+ */
+const PACK_BATCH = 10_000
 const INTO_ONE_PACK = ["-c", "core.bigFileThreshold=1", "-c", "pack.compression=1"]
 
 function isIgnoreFile(path: string): boolean {
