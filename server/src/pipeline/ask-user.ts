@@ -18,7 +18,7 @@ export async function askAtLimit(ctx: ToolContext, question: string): Promise<Li
   ctx.emit({ kind: "status", status: "waiting", message: question })
   let answer: LimitAnswer
   try {
-    const reply = await ctx.ask.ask({ taskId: ctx.taskId, question, suggestions: SUGGESTIONS, limit: true }, ctx.signal)
+    const reply = await ctx.ask.ask({ taskId: ctx.taskId, question, suggestions: SUGGESTIONS, limit: "mistakes" }, ctx.signal)
     if (reply.decision === "noAnswer") answer = { kind: "noAnswer", reason: reply.reason }
     else {
       const text = reply.answer.trim()

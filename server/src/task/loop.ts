@@ -49,7 +49,8 @@ export interface LoopEnv {
   warn?: (message: string) => void
 }
 
-type TurnEnd = "continue" | "completed" | "stop" | "aborted"
+/** How one request and its tool calls ended; `halted` carries why the model cannot go on (for the status). */
+type TurnEnd = "continue" | "completed" | "stop" | "aborted" | { halted: string }
 
 /**
  * The agent loop of one task: build the prompt, stream the reply, run its tool calls through the
@@ -73,8 +74,8 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         rt.setStatus("completed")
         return
       }
-      if (end === "stop") {
-        rt.setStatus("waiting", "Stopped: send a message to continue.")
+      if (end === "stop" || typeof end === "object") {
+        rt.setStatus("waiting", typeof end === "object" ? end.halted : "Stopped: send a message to continue.")
         const text = await rt.waitForMessage(signal)
         if (text === undefined) return
         rt.addMessage(userText(text))
@@ -150,6 +151,8 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if (signal.aborted) return keepInterrupted(rt, acc)
   rt.overflowRetried = false
   addUsage(rt, choice, acc.usage)
+  const halt = haltReason(acc)
+  if (halt) return haltTurn(rt, acc, halt, choice.maxTokens)
   rt.addMessage(assistantMessage(acc))
   rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
   rt.messagesAtLastRequest = rt.state.messages.length
@@ -214,17 +217,54 @@ function keepInterrupted(rt: TaskRuntime, acc: TurnAccumulator): TurnEnd {
   return "aborted"
 }
 
+/**
+ * A reply the task cannot go on from: the model declined (`refusal`), or its reply was cut at its output
+ * limit before any tool call was complete (`maxTokens`; asking again would be cut the same way).
+ */
+function haltReason(acc: TurnAccumulator): "refusal" | "maxTokens" | undefined {
+  if (acc.stop === "refusal") return "refusal"
+  if (acc.stop === "max_tokens" && !acc.calls.some((call) => call.ended && parses(call.json))) return "maxTokens"
+  return undefined
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Keeps what the halted reply said, answers its calls as not run, and tells the fronts why the run stops. */
+function haltTurn(rt: TaskRuntime, acc: TurnAccumulator, reason: "refusal" | "maxTokens", maxTokens: number): TurnEnd {
+  const message = assistantMessage(acc, true)
+  rt.addMessage(message)
+  const ids = message.content.filter((b) => b.type === "toolUse").map((b) => (b as { id: string }).id)
+  if (ids.length) rt.addMessage({ role: "user", content: ids.map(interruptedResult) })
+  const text =
+    reason === "refusal"
+      ? "The model declined to go on with this request (stop reason: refusal). Rephrase the request or change it to continue."
+      : `The model's reply was cut off at its output limit (${maxTokens} tokens) before it completed a tool call. ` +
+        "Send a message to continue (asking for smaller steps helps), or raise agent.maxTokens or the profile's maxTokens."
+  rt.emit({ kind: "stopped", reason, message: text })
+  return { halted: text }
+}
+
 /** Limits: after requestsPerTask requests, or each costUsd spent, the user decides whether to go on. */
 async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<"ok" | "stop"> {
   const { requestsPerTask, costUsd } = settings.limits
   let question: string | undefined
+  let limit: "requests" | "cost" = "requests"
   if (rt.requestsSinceCheck >= requestsPerTask)
     question = `This task has made ${rt.requestsSinceCheck} model requests since the last check (agent.limits.requestsPerTask = ${requestsPerTask}). Continue?`
-  else if (costUsd !== undefined && rt.state.usage.costUsd >= rt.costCheckpointUsd + costUsd)
+  else if (costUsd !== undefined && rt.state.usage.costUsd >= rt.costCheckpointUsd + costUsd) {
+    limit = "cost"
     question = `This task has cost about $${rt.state.usage.costUsd.toFixed(2)} (agent.limits.costUsd = ${costUsd}). Continue?`
+  }
   if (!question) return "ok"
   const answer = await env.ask.ask(
-    { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
+    { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit },
     signal,
   )
   if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"

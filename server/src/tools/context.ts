@@ -128,10 +128,11 @@ export interface QuestionRequest {
   question: string
   suggestions: { text: string; mode?: string }[]
   /**
-   * True when the task asks whether to go on past a limit (mistakes, repetition, requests, cost) with
-   * Continue / Stop: a front with nobody to ask (headless) answers Stop instead of guessing.
+   * Set when the task asks whether to go on past a limit with Continue / Stop: a front with nobody to ask
+   * (headless) answers Stop instead of guessing; one that ends the turn to ask (ACP) names `requests` as
+   * its stop reason.
    */
-  limit?: boolean
+  limit?: "requests" | "cost" | "mistakes"
 }
 
 export type QuestionAnswer =

@@ -70,7 +70,9 @@ export class AcpAgent {
   async newSession(cwd: string, mcpServers: McpServer[]) {
     const session = await this.open(AcpSession.fresh(requireAbsolute(cwd)), mcpServers)
     await this.options.store.put({ sessionId: session.id, cwd, updatedAt: new Date().toISOString() })
-    return { sessionId: session.id, modes: await session.modes() }
+    const modes = await session.modes()
+    announceAfterResponse(session)
+    return { sessionId: session.id, modes }
   }
 
   /** session/load: the stored task's conversation is replayed as updates before the response. */
@@ -84,7 +86,9 @@ export class AcpAgent {
       if (task) for (const update of historyUpdates(task, record.cwd)) session.send(update)
     }
     await session.flush()
-    return { modes: await session.modes() }
+    const modes = await session.modes()
+    announceAfterResponse(session)
+    return { modes }
   }
 
   async listSessions(cwd: string | null | undefined) {
@@ -170,7 +174,12 @@ export class AcpAgent {
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `\n\n${request.question}${options ? `\n\n${options}` : ""}\n` },
     })
-    turns.end(taskId, { status: "waitingForUser", message: request.question })
+    // The request limit's question is also ACP's max_turn_requests: the client learns why the turn ended.
+    turns.end(taskId, {
+      status: "waitingForUser",
+      message: request.question,
+      ...(request.limit === "requests" ? { stopReason: "requestLimit" as const } : {}),
+    })
     return true
   }
 
@@ -182,6 +191,14 @@ export class AcpAgent {
   async dispose(): Promise<void> {
     for (const pending of this.folders.values()) await (await pending).core.dispose().catch(() => undefined)
   }
+}
+
+/**
+ * The commands are announced once the response is out (the client knows the session only from it); listing
+ * them reads the disk, so they follow the response rather than delay it.
+ */
+function announceAfterResponse(session: AcpSession): void {
+  setImmediate(() => void session.announceCommands().catch(() => undefined))
 }
 
 function requireAbsolute(cwd: string): string {

@@ -16,6 +16,12 @@ import { promptText } from "./prompt-text"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
 
+const STOP_REASONS: Record<NonNullable<TurnEnd["stopReason"]>, PromptResponse["stopReason"]> = {
+  maxTokens: "max_tokens",
+  refusal: "refusal",
+  requestLimit: "max_turn_requests",
+}
+
 /** What a session shares with the other sessions of its folder. */
 export interface FolderCore {
   core: AgentCore
@@ -75,6 +81,27 @@ export class AcpSession {
     for (const update of this.mapper.map(event)) this.send(update)
   }
 
+  /** The slash commands last announced (JSON), so an unchanged list is not sent again. */
+  private announced = ""
+
+  /**
+   * available_commands_update: our slash commands (built-in, `.roo/commands`, global) for the client's `/`
+   * menu. Sent after session/new and session/load, and again after each prompt if the list changed (a
+   * command file the agent or the user added or removed meanwhile).
+   */
+  async announceCommands(): Promise<void> {
+    const { commands } = await this.folder.core.listCommands()
+    const availableCommands = commands.map((c) => ({
+      name: c.name,
+      description: c.description ?? `Runs the ${c.source} command /${c.name}.`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }))
+    const json = JSON.stringify(availableCommands)
+    if (json === this.announced) return
+    this.announced = json
+    this.send({ sessionUpdate: "available_commands_update", availableCommands })
+  }
+
   /** Our modes (built-in and custom, .roomodes included) as ACP's mode state. */
   async modes(): Promise<SessionModeState> {
     const { modes, defaultMode } = await this.folder.core.tasks.listModes()
@@ -104,6 +131,7 @@ export class AcpSession {
       if (error instanceof TaskRequestError) throw RequestError.invalidParams(undefined, error.message)
       throw error
     }
+    await this.announceCommands().catch(() => undefined)
     await this.flush()
     return { stopReason: this.stopReason(end) }
   }
@@ -116,6 +144,7 @@ export class AcpSession {
   private stopReason(end: TurnEnd): PromptResponse["stopReason"] {
     if (this.cancelled || end.status === "cancelled" || end.status === "interrupted") return "cancelled"
     if (end.status === "failed") throw RequestError.internalError(undefined, end.message ?? "The task failed.")
+    if (end.stopReason) return STOP_REASONS[end.stopReason]
     return "end_turn"
   }
 

@@ -87,6 +87,8 @@ export class SessionUpdateMapper {
         return event.result ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.result}` } }] : []
       case "error":
         return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n**Error:** ${event.message}\n` } }]
+      case "stopped":
+        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.message}\n` } }]
       default:
         return []
     }
