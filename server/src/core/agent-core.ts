@@ -11,7 +11,7 @@ import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
-import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
+import type { AskPort, DiagnosticsPort, EditorPort, TerminalPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
@@ -28,6 +28,8 @@ export interface AgentCoreDeps {
   environment?: EnvironmentPort
   /** The user (approvals and questions), in the front's own way of asking. */
   ask: AskPort
+  /** Where commands run: our runner (terminal/local-terminal.ts) or the editor's terminals (ACP). */
+  terminal: TerminalPort
   log: Logger
   /** The state directory (tasks, transcripts, checkpoints), already resolved. */
   stateDir: string
@@ -91,6 +93,7 @@ export class AgentCore {
       editor: deps.editor,
       ...(deps.environment ? { environment: deps.environment } : {}),
       ask: deps.ask,
+      terminal: deps.terminal,
       log,
       stateDir,
       modes: this.modes,

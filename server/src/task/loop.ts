@@ -32,6 +32,8 @@ export interface LoopEnv {
   control: TaskControl
   mcp?: ToolContext["mcp"]
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
+  /** Where commands run (the front's terminal port). */
+  terminal: ToolContext["terminal"]
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
   /** The task service's browsers (browser_action), one per task. */
@@ -322,6 +324,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     editor: env.editor,
     ask: env.ask,
     task: env.control,
+    terminal: env.terminal,
     background: env.background,
     browsers: env.browsers,
     signal,

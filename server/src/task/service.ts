@@ -37,6 +37,8 @@ export interface TaskServiceDeps {
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Problems after edits, handed to tools through ToolContext.diagnostics. */
   diagnostics?: ToolContext["diagnostics"]
+  /** Where commands run, handed to tools through ToolContext.terminal. */
+  terminal: ToolContext["terminal"]
 }
 
 /**

@@ -15,6 +15,8 @@ import { TurnTracker } from "../../core/turns"
 import type { QuestionRequest } from "../../tools/context"
 import { AcpAskPort } from "./acp-ask-port"
 import { AcpEditorPort } from "./acp-editor-port"
+import { AcpTerminalPort } from "./acp-terminal"
+import { localTerminal } from "../../terminal/local-terminal"
 import { AcpSession, type FolderCore } from "./acp-session"
 import { historyUpdates } from "./history"
 import { toMcpSettings } from "./mcp-servers"
@@ -146,6 +148,10 @@ export class AcpAgent {
         { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) },
         () => settings(),
       ),
+      // Commands run in the client's terminals when it has them (it shows them live); else in our runner.
+      terminal: this.capabilities.terminal
+        ? new AcpTerminalPort(client, (taskId) => this.sessionOfTask(turns, taskId))
+        : localTerminal,
       sink: this.options.sink,
       globalSettingsFile: this.options.globalSettingsFile,
       extend: (base) => (Object.keys(mcp).length ? { ...base, mcpServers: { ...base.mcpServers, ...mcp } } : base),

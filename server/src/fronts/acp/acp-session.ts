@@ -81,6 +81,11 @@ export class AcpSession {
     for (const update of this.mapper.map(event)) this.send(update)
   }
 
+  /** execute_command runs in the client's terminal `terminalId`: the tool call shows it from now on. */
+  attachTerminal(callId: string, terminalId: string): void {
+    for (const update of this.mapper.attachTerminal(callId, terminalId)) this.send(update)
+  }
+
   /** The slash commands last announced (JSON), so an unchanged list is not sent again. */
   private announced = ""
 
