@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import type { ContentBlock } from "@agentclientprotocol/sdk"
 import { describe, expect, it } from "vitest"
 import { startAcpClient } from "../support/acp-client"
 import type { FakeReply } from "../support/fake-anthropic"
@@ -127,5 +130,66 @@ describe("ACP slash commands and stop reasons", () => {
       (await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "something else" }] })).stopReason,
     ).toBe("end_turn")
     expect(JSON.stringify(api.requests[1]!.body.messages.at(-1))).toContain("something else")
+  })
+})
+
+/** Every file under `dir` whose name ends with `suffix`, recursively. */
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(suffix))
+    .map((name) => join(dir, name))
+}
+
+describe("ACP image prompts", () => {
+  // A real PNG header plus filler: what matters is that the bytes arrive unchanged, and their size.
+  const png = Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.alloc(20_000, 7)]).toString("base64")
+
+  it("declares image prompts; an image reaches the model as an image block and the task file keeps only a reference", async () => {
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([complete("a gray square"), complete("still gray")])
+    const { client, init } = await startAcpClient({ apiUrl: api.url })
+    expect(init.agentCapabilities?.promptCapabilities?.image).toBe(true)
+    const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
+    const prompt: ContentBlock[] = [
+      { type: "text", text: "what is in this picture?" },
+      { type: "image", mimeType: "image/png", data: png },
+    ]
+    expect((await client.agent.request("session/prompt", { sessionId, prompt })).stopReason).toBe("end_turn")
+    const blocks = api.requests[0]!.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+    expect(blocks).toContainEqual(expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: png } }))
+    // A later prompt with another image: it reaches the model too, and the first is still in the conversation.
+    const second = Buffer.from(png, "base64").reverse().toString("base64")
+    await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", mimeType: "image/png", data: second }] })
+    const later = JSON.stringify(api.requests[1]!.body.messages)
+    expect(later).toContain(png)
+    expect(later).toContain(second)
+
+    const taskFiles = filesUnder(client.stateHome, ".jsonl").filter((f) => f.includes("/tasks/"))
+    expect(taskFiles).toHaveLength(1)
+    const taskText = readFileSync(taskFiles[0]!, "utf8")
+    expect(taskText).not.toContain(png.slice(0, 200))
+    expect(taskText.length).toBeLessThan(png.length)
+    expect(filesUnder(client.stateHome, ".png")).toHaveLength(2)
+  })
+
+  it("refuses an image over the size limit or of a type the model cannot take, saying what is allowed", async () => {
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([])
+    const { client } = await startAcpClient({ apiUrl: api.url })
+    const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
+    const huge = Buffer.alloc(6 * 1024 * 1024, 1).toString("base64")
+    await expect(
+      client.agent.request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "look" },
+          { type: "image", mimeType: "image/png", data: huge },
+        ],
+      }),
+    ).rejects.toThrow(/6\.0 MB; the limit is 5 MB per image/)
+    await expect(
+      client.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", mimeType: "image/tiff", data: png }] }),
+    ).rejects.toThrow(/PNG, JPEG, GIF or WebP/)
+    expect(api.requests).toEqual([])
   })
 })

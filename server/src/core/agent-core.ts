@@ -4,6 +4,7 @@ import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
+import type { ImageBlock } from "../task/index"
 import type { McpServerInfo } from "../mcp/port"
 import { ModeRegistry } from "../modes/registry"
 import type { EnvironmentPort } from "../task/environment"
@@ -148,8 +149,8 @@ export class AgentCore {
   }
 
   /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
-  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
-    const result = await this.tasks.newTask(params)
+  async newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[]): Promise<ResultOf<"newTask">> {
+    const result = await this.tasks.newTask(params, images)
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result
   }
@@ -169,10 +170,10 @@ export class AgentCore {
   }
 
   /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */
-  async sendMessage(taskId: string, text: string): Promise<void> {
+  async sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void> {
     const checkpoint = await this.checkpointForMessage(taskId)
     if (checkpoint) this.emit(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
-    await this.tasks.sendMessage(taskId, text)
+    await this.tasks.sendMessage(taskId, text, images)
   }
 
   private async checkpointForMessage(taskId: string) {

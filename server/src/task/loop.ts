@@ -13,7 +13,7 @@ import type { BackgroundCommands } from "../terminal/background"
 import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
 import { environmentDetails, type EnvironmentPort } from "./environment"
-import { forRequest, interruptedResult, userText } from "./messages"
+import { forRequest, interruptedResult, userText, withImages } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice } from "./model-for-mode"
@@ -80,7 +80,7 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         rt.setStatus("waiting", typeof end === "object" ? end.halted : "Stopped: send a message to continue.")
         const text = await rt.waitForMessage(signal)
         if (text === undefined) return
-        rt.addMessage(userText(text))
+        rt.addMessage(withImages(userText(text), rt.attachments.splice(0)))
         rt.setStatus("running")
       }
     }
@@ -281,7 +281,7 @@ function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
     .splice(0)
     .map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
-  return [...fromUser, ...ended]
+  return [...fromUser, ...rt.attachments.splice(0), ...ended]
 }
 
 /** The todo list rides on the last user message so the model always sees the current one. */

@@ -1,6 +1,6 @@
 import type { TaskStatus } from "@agent-lsp/protocol"
 import type { TaskEvent } from "./events"
-import type { ModelMessage } from "../model/provider"
+import type { ModelMessage, ImageBlock } from "../model/provider"
 import type { ToolPipeline } from "../pipeline/types"
 import { newEnvironmentMemory } from "./environment"
 import type { TaskRecord } from "./records"
@@ -22,6 +22,11 @@ export class TaskRuntime {
   completedResult: string | undefined
   /** Messages the user sent while the task was busy; added to the next user turn. */
   readonly queued: string[] = []
+  /**
+   * Images the user attached to a message that did not become a user turn of its own (an answer to a
+   * question, a message queued while the model worked): they ride on the next user message.
+   */
+  readonly attachments: ImageBlock[] = []
   /** Context accounting: tokens of the last request (from the API) and how many messages it held. */
   lastRequestTokens = 0
   messagesAtLastRequest = 0

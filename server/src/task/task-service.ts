@@ -11,7 +11,8 @@ import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
-import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
+import { charCount, interruptedResult, unansweredToolUses, userText, withImages } from "./messages"
+import type { ImageBlock } from "../model/provider"
 import { expandSlashCommand } from "../tools/run-slash-command"
 import { TaskBrowsers } from "../tools/browser-action"
 import { TaskRuntime } from "./runtime"
@@ -78,7 +79,7 @@ class Service implements TaskService {
 
   // ---- requests -------------------------------------------------------------------------
 
-  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
+  async newTask(params: ParamsOf<"newTask">, images: readonly ImageBlock[] = []): Promise<ResultOf<"newTask">> {
     this.loadAll()
     this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
@@ -88,23 +89,28 @@ class Service implements TaskService {
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(userText(withContext(text, params.context, this.deps.editor)))
+    rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
     this.start(rt)
     return { taskId: rt.taskId }
   }
 
-  async sendMessage(taskId: string, typed: string): Promise<void> {
+  async sendMessage(taskId: string, typed: string, images: readonly ImageBlock[] = []): Promise<void> {
     const rt = this.require(taskId)
     const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
-    if (rt.deliver(text)) return
+    if (rt.waitingForMessage) {
+      rt.attachments.push(...images)
+      rt.deliver(text)
+      return
+    }
     await this.unwound(rt)
     if (rt.live) {
       rt.queued.push(text)
+      rt.attachments.push(...images)
       return
     }
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
-    rt.addMessage(userText(text.trim() ? text : "(The user sent an empty message: continue.)"))
+    rt.addMessage(withImages(userText(text.trim() ? text : "(The user sent an empty message: continue.)"), images))
     this.start(rt)
   }
 

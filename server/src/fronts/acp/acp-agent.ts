@@ -59,8 +59,8 @@ export class AcpAgent {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        // Prompts are text (and @-mentioned files); images would need the task's first message to carry them.
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // Images reach the model as image blocks (PNG, JPEG, GIF, WebP up to 5 MB); audio is not taken.
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {} },
       },

@@ -12,7 +12,7 @@ import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import type { Settings } from "../../config/schema"
-import { promptText } from "./prompt-text"
+import { promptContent, PromptContentError, type PromptContent } from "./prompt-content"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
 
@@ -20,6 +20,20 @@ const STOP_REASONS: Record<NonNullable<TurnEnd["stopReason"]>, PromptResponse["s
   maxTokens: "max_tokens",
   refusal: "refusal",
   requestLimit: "max_turn_requests",
+}
+
+/** The prompt's text and images; an image-only prompt gets a text saying so (a task needs words). */
+function readPrompt(blocks: ContentBlock[]): PromptContent {
+  let content: PromptContent
+  try {
+    content = promptContent(blocks)
+  } catch (error) {
+    if (error instanceof PromptContentError) throw RequestError.invalidParams(undefined, error.message)
+    throw error
+  }
+  if (content.text.trim()) return content
+  if (content.images.length === 0) throw RequestError.invalidParams(undefined, "The prompt has no text.")
+  return { ...content, text: "(The user attached the image below.)" }
 }
 
 /** What a session shares with the other sessions of its folder. */
@@ -115,21 +129,20 @@ export class AcpSession {
   }
 
   async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
-    const text = promptText(blocks)
-    if (!text.trim()) throw RequestError.invalidParams(undefined, "The prompt has no text.")
+    const { text, images } = readPrompt(blocks)
     this.cancelled = false
     const { core, turns } = this.folder
     let end: TurnEnd
     try {
       if (!this.taskId) {
-        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) })
+        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images)
         this.taskId = taskId
         this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
         end = await this.saved(() => turns.waitNew(taskId))
       } else {
         const taskId = this.taskId
         const done = turns.wait(taskId)
-        await core.sendMessage(taskId, text)
+        await core.sendMessage(taskId, text, images)
         end = await this.saved(() => done)
       }
     } catch (error) {
