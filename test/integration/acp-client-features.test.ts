@@ -156,7 +156,9 @@ describe("ACP image prompts", () => {
     ]
     expect((await client.agent.request("session/prompt", { sessionId, prompt })).stopReason).toBe("end_turn")
     const blocks = api.requests[0]!.body.messages.flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
-    expect(blocks).toContainEqual(expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: png } }))
+    expect(blocks).toContainEqual(
+      expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: png } }),
+    )
     // A later prompt with another image: it reaches the model too, and the first is still in the conversation.
     const second = Buffer.from(png, "base64").reverse().toString("base64")
     await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "image", mimeType: "image/png", data: second }] })

@@ -265,10 +265,7 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
     question = `This task has cost about $${rt.state.usage.costUsd.toFixed(2)} (agent.limits.costUsd = ${costUsd}). Continue?`
   }
   if (!question) return "ok"
-  const answer = await env.ask.ask(
-    { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit },
-    signal,
-  )
+  const answer = await env.ask.ask({ taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit }, signal)
   if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"
   rt.requestsSinceCheck = 0
   rt.costCheckpointUsd = rt.state.usage.costUsd

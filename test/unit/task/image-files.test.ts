@@ -56,7 +56,10 @@ describe("images in task files", () => {
       { type: "image", mediaType: "image/png", stored: "0123456789abcdef0123456789abcdef.png" },
       { type: "image", mediaType: "image/png", stored: "../../../../etc/passwd" },
     ]
-    writeFileSync(path, `${readFileSync(path, "utf8")}${JSON.stringify({ type: "message", at, message: { role: "user", content: refs } })}\n`)
+    writeFileSync(
+      path,
+      `${readFileSync(path, "utf8")}${JSON.stringify({ type: "message", at, message: { role: "user", content: refs } })}\n`,
+    )
     const message = tasks.loadTask("/w", "t2")!.records[1]
     const content = message?.type === "message" ? message.message.content : []
     expect(content).toHaveLength(2)

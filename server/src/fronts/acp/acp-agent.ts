@@ -149,9 +149,7 @@ export class AcpAgent {
         () => settings(),
       ),
       // Commands run in the client's terminals when it has them (it shows them live); else in our runner.
-      terminal: this.capabilities.terminal
-        ? new AcpTerminalPort(client, (taskId) => this.sessionOfTask(turns, taskId))
-        : localTerminal,
+      terminal: this.capabilities.terminal ? new AcpTerminalPort(client, (taskId) => this.sessionOfTask(turns, taskId)) : localTerminal,
       sink: this.options.sink,
       globalSettingsFile: this.options.globalSettingsFile,
       extend: (base) => (Object.keys(mcp).length ? { ...base, mcpServers: { ...base.mcpServers, ...mcp } } : base),

@@ -50,7 +50,9 @@ export function promptContent(blocks: readonly ContentBlock[]): PromptContent {
 
 function imageBlock(mimeType: string, data: string, n: number): ImageBlock {
   if (!IMAGE_TYPES.has(mimeType))
-    throw new PromptContentError(`Image ${n} is ${mimeType}; the model takes PNG, JPEG, GIF or WebP images. Convert it and attach it again.`)
+    throw new PromptContentError(
+      `Image ${n} is ${mimeType}; the model takes PNG, JPEG, GIF or WebP images. Convert it and attach it again.`,
+    )
   // Base64 is 4 characters per 3 bytes; the padding is close enough for a limit.
   const bytes = Math.floor((data.length * 3) / 4)
   if (bytes > MAX_IMAGE_BYTES)
