@@ -133,7 +133,7 @@ export interface QuestionRequest {
    * (headless) answers Stop instead of guessing; one that ends the turn to ask (ACP) names `requests` as
    * its stop reason.
    */
-  limit?: "requests" | "cost" | "mistakes"
+  limit?: "requests" | "cost" | "mistakes" | "repetition"
 }
 
 export type QuestionAnswer =
