@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ContentBlock } from "@agentclientprotocol/sdk"
 import { describe, expect, it } from "vitest"
@@ -139,6 +140,25 @@ function filesUnder(dir: string, suffix: string): string[] {
     .filter((name) => name.endsWith(suffix))
     .map((name) => join(dir, name))
 }
+
+describe("ACP request limit", () => {
+  it("the request limit's question ends the turn with max_turn_requests; the next prompt goes on", async () => {
+    const ws = await scopedWorkspace({ "a.txt": "alpha\n" })
+    const stateHome = realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-acp-home-")))
+    mkdirSync(join(stateHome, "config", "agent-lsp"), { recursive: true })
+    writeFileSync(join(stateHome, "config", "agent-lsp", "settings.json"), JSON.stringify({ agent: { limits: { requestsPerTask: 1 } } }))
+    const api = await scopedFake([{ toolCalls: [{ id: "toolu_r", name: "read_file", input: { path: "a.txt" } }] }, complete("read")])
+    const { client } = await startAcpClient({ apiUrl: api.url, stateHome })
+    const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
+    const first = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "read a.txt" }] })
+    expect(first.stopReason).toBe("max_turn_requests")
+    expect(api.requests).toHaveLength(1)
+    await client.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk" && /requestsPerTask/.test(u.content.text))
+    const second = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Continue" }] })
+    expect(second.stopReason).toBe("end_turn")
+    expect(api.requests).toHaveLength(2)
+  })
+})
 
 describe("ACP image prompts", () => {
   // A real PNG header plus filler: what matters is that the bytes arrive unchanged, and their size.
