@@ -7,18 +7,10 @@ import { startAcpClient } from "../support/acp-client"
 import type { FakeReply } from "../support/fake-anthropic"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { toolResultIn, toolResultText } from "../support/session"
+import { processAlive as alive } from "../support/process-alive"
 
 const complete = (result: string, id = "toolu_done"): FakeReply => ({ toolCalls: [{ id, name: "attempt_completion", input: { result } }] })
 const run = (command: string, id = "toolu_cmd"): FakeReply => ({ toolCalls: [{ id, name: "execute_command", input: { command } }] })
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("ACP client terminals", () => {
   it("a client declaring terminal runs the approved command in its terminal; the tool call shows it and the model gets its output", async () => {

@@ -35,7 +35,10 @@ describe("replies the task cannot go on from", () => {
 
   it("a refusal stops the run with reason refusal; the next message continues the task", async () => {
     fx = await makeFixture({
-      turns: [{ text: "I can't help with that.", stop: "refusal" }, { toolCalls: [{ name: "attempt_completion", input: { result: "ok" } }] }],
+      turns: [
+        { text: "I can't help with that.", stop: "refusal" },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "ok" } }] },
+      ],
     })
     const { taskId } = await fx.service.newTask({ text: "do it" })
     await fx.status(taskId, "waiting")
