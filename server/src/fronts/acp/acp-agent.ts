@@ -89,7 +89,8 @@ export class AcpAgent {
     }
     await session.flush()
     const modes = await session.modes()
-    announceAfterResponse(session)
+    // A loaded session is new to the client even when this process has it open: it gets the list again.
+    announceAfterResponse(session, true)
     return { modes }
   }
 
@@ -201,8 +202,8 @@ export class AcpAgent {
  * The commands are announced once the response is out (the client knows the session only from it); listing
  * them reads the disk, so they follow the response rather than delay it.
  */
-function announceAfterResponse(session: AcpSession): void {
-  setImmediate(() => void session.announceCommands().catch(() => undefined))
+function announceAfterResponse(session: AcpSession, again = false): void {
+  setImmediate(() => void session.announceCommands(again).catch(() => undefined))
 }
 
 function requireAbsolute(cwd: string): string {

@@ -108,7 +108,8 @@ export class AcpSession {
    * menu. Sent after session/new and session/load, and again after each prompt if the list changed (a
    * command file the agent or the user added or removed meanwhile).
    */
-  async announceCommands(): Promise<void> {
+  async announceCommands(again = false): Promise<void> {
+    if (again) this.announced = ""
     const { commands } = await this.folder.core.listCommands()
     const availableCommands = commands.map((c) => ({
       name: c.name,
