@@ -11,9 +11,9 @@ import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
-import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
-import { expandSlashCommand } from "../tools/run-slash-command"
-import { TaskBrowsers } from "../tools/browser-action"
+import { interruptedResult, unansweredToolUses, userText } from "./messages"
+import { TaskBrowsers } from "../browser/registry"
+import { expandSlashCommand } from "../skills"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -96,10 +96,10 @@ class Service implements TaskService {
   async sendMessage(taskId: string, typed: string): Promise<void> {
     const rt = this.require(taskId)
     const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
-    if (rt.deliver(text)) return
-    await this.unwound(rt)
+    if (rt.inbox.deliver(text)) return
+    await rt.run.unwound()
     if (rt.live) {
-      rt.queued.push(text)
+      rt.inbox.queue(text)
       return
     }
     this.requireIdle(rt.state.folder, taskId)
@@ -116,7 +116,7 @@ class Service implements TaskService {
 
   async resumeTask(taskId: string): Promise<void> {
     const rt = this.require(taskId)
-    await this.unwound(rt)
+    await rt.run.unwound()
     if (rt.live) throw new TaskRequestError(`Task ${taskId} is already ${rt.state.status}; there is nothing to resume.`, "invalid")
     if (rt.state.status === "completed")
       throw new TaskRequestError(`Task ${taskId} is completed; send it a message (agent/sendMessage) to continue it.`, "invalid")
@@ -137,7 +137,7 @@ class Service implements TaskService {
   async rewind(taskId: string, keepMessages: number): Promise<void> {
     const rt = this.require(taskId)
     if (rt.live) for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
-    await this.unwound(rt)
+    await rt.run.unwound()
     if (keepMessages < rt.state.messages.length) rt.record({ type: "rewound", keepMessages })
   }
 
@@ -186,7 +186,7 @@ class Service implements TaskService {
     const live = [...this.runtimes.values()].filter((rt) => rt.live)
     for (const rt of live) this.stop(rt, "interrupted")
     this.background.kill()
-    await Promise.allSettled(live.map((rt) => rt.loop))
+    await Promise.allSettled(live.map((rt) => rt.run.settled()))
     await this.browsers.closeAll()
   }
 
@@ -194,7 +194,7 @@ class Service implements TaskService {
 
   private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
     const taskId = newTaskId()
-    const rt = new TaskRuntime(new TaskState(taskId), this.store, (id, update) => this.emit(id, update))
+    const rt = this.runtime(new TaskState(taskId))
     rt.record({
       type: "created",
       taskId,
@@ -211,16 +211,8 @@ class Service implements TaskService {
 
   private start(rt: TaskRuntime): void {
     this.runtimes.set(rt.taskId, rt)
-    rt.controller = new AbortController()
-    rt.stopped = false
-    rt.pipeline ??= this.pipelineFor(rt)
-    if (rt.lastRequestTokens === 0) {
-      // A task loaded from disk: estimate what the model sees now (the condensed view), not the full history.
-      rt.lastRequestTokens = Math.ceil(charCount(rt.state.view()) / 4)
-      rt.messagesAtLastRequest = rt.state.messages.length
-    }
-    rt.requestsSinceCheck = 0
-    rt.costCheckpointUsd = rt.state.usage.costUsd
+    rt.context.startFrom(rt.state.view(), rt.state.messages.length)
+    rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
       settings: this.deps.settings,
       workspaceFolders: this.deps.workspaceFolders,
@@ -238,31 +230,23 @@ class Service implements TaskService {
       environment: this.deps.environment,
       warn: (message) => this.deps.log.warn(message),
     }
-    const loop = runLoop(rt, env)
-      .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
-      .finally(() => {
-        if (rt.loop === loop) rt.loop = undefined
+    rt.run.start(
+      () => runLoop(rt, env).catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`)),
+      () => {
         this.settleSubtask(rt)
         this.retire(rt)
         void this.browsers
           .close(rt.taskId)
           .catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
-      })
-    rt.loop = loop
+      },
+    )
   }
 
   /** Aborts a task's work and records why; the loop unwinds on its own without changing the status. */
   private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
-    rt.stopped = true
     this.background.kill(rt.taskId)
-    rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
-    rt.controller.abort(new Error(status))
-  }
-
-  /** A stopped task's loop may still be unwinding (a command dying): wait for it before starting again. */
-  private async unwound(rt: TaskRuntime): Promise<void> {
-    if (rt.stopped && rt.loop) await rt.loop
+    rt.stop(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.")
   }
 
   private chainOf(rt: TaskRuntime): TaskRuntime[] {
@@ -296,9 +280,7 @@ class Service implements TaskService {
       switchMode: async (slug) => this.switchMode(rt, slug),
       setTodos: (todos) => this.setTodos(rt, todos),
       startSubtask: (mode, message, todos, signal) => this.startSubtask(rt, mode, message, todos, signal),
-      complete: (result) => {
-        rt.completedResult = result
-      },
+      complete: (result) => rt.run.complete(result),
     }
   }
 
@@ -343,7 +325,7 @@ class Service implements TaskService {
   private settleSubtask(child: TaskRuntime): void {
     const waiter = this.subtaskWaiters.get(child.taskId)
     if (!waiter) return
-    if (child.state.status === "completed") waiter.resolve(child.completedResult ?? "")
+    if (child.state.status === "completed") waiter.resolve(child.run.completedResult ?? "")
     else
       waiter.reject(
         new Error(
@@ -409,7 +391,17 @@ class Service implements TaskService {
     const file = folder === undefined ? undefined : this.store.loadTask(folder, taskId)
     if (!file) return undefined
     if (file.skippedLines) this.deps.log.warn(`task ${file.taskId}: skipped ${file.skippedLines} unreadable line(s) of its task file`)
-    return new TaskRuntime(TaskState.replay(file.taskId, file.records), this.store, (id, update) => this.emit(id, update))
+    return this.runtime(TaskState.replay(file.taskId, file.records))
+  }
+
+  private runtime(state: TaskState): TaskRuntime {
+    const rt: TaskRuntime = new TaskRuntime(
+      state,
+      this.store,
+      (id, update) => this.emit(id, update),
+      () => this.pipelineFor(rt),
+    )
+    return rt
   }
 
   /** A task's runtime: the one in memory, else read from its file (kept only once start() runs it). */
@@ -422,7 +414,7 @@ class Service implements TaskService {
 
   /** A task whose loop ended leaves memory (its file holds everything); its summary stays listed. */
   private retire(rt: TaskRuntime): void {
-    if (rt.live || rt.queued.length > 0 || this.runtimes.get(rt.taskId) !== rt) return
+    if (rt.live || rt.inbox.hasQueued || this.runtimes.get(rt.taskId) !== rt) return
     this.remember(rt)
     this.runtimes.delete(rt.taskId)
   }
