@@ -225,9 +225,7 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 
 /** What arrived while the model worked: the user's messages, and commands left running that have ended. */
 function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
-  const fromUser = rt.inbox
-    .take()
-    .map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+  const fromUser = rt.inbox.take().map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
   return [...fromUser, ...ended]
 }

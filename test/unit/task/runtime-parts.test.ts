@@ -105,7 +105,10 @@ describe("TaskRun", () => {
     await run.settled()
     expect(ended).toEqual([false])
     expect(run.completedResult).toBe("done")
-    run.start(async () => {}, () => {})
+    run.start(
+      async () => {},
+      () => {},
+    )
     expect(run.completedResult).toBeUndefined()
     await run.settled()
   })
