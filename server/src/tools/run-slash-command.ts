@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { defineTool, errorResult, textResult } from "./tool"
-import { discoverCommands, parseSlashInvocation, readCommandBody, renderCommand, type SlashCommand } from "../skills"
+import { discoverCommands, readCommandBody, renderCommand, type SlashCommand } from "../skills"
 
 const description = `Run a slash command: returns the instructions of a command defined in .roo/commands/<name>.md (this workspace), \
 ~/.roo/commands/ (the user's), or built in (init: write AGENTS.md). Follow the instructions it returns. Use it when the user asks \
