@@ -23,6 +23,30 @@ async function workspace() {
 const toolResult = (body: any, id: string) =>
   body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
 
+/** A task that launched Chromium (auto-approved) and now waits on a question nobody answers. */
+async function browserTaskWaiting() {
+  const ws = await workspace()
+  const { server } = await startSession(
+    [
+      { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_ask",
+            name: "ask_followup_question",
+            input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
+          },
+        ],
+      },
+    ],
+    { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
+  )
+  server.handlers.askFollowup = () => ({ deferred: true })
+  const { taskId } = await server.request("agent/newTask", { text: "Check the page" })
+  await server.waitForStatus(taskId, "waiting", 60_000)
+  return server
+}
+
 describe("browser_action through the built server", () => {
   it("asks before launching, sends the screenshot to the model as an image block, and closes Chromium when the task ends", async () => {
     const ws = await workspace()
@@ -70,25 +94,7 @@ describe("browser_action through the built server", () => {
   })
 
   it("takes every Chromium process down when the server exits with a task still using the browser", async () => {
-    const ws = await workspace()
-    const { server } = await startSession(
-      [
-        { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
-        {
-          toolCalls: [
-            {
-              id: "toolu_ask",
-              name: "ask_followup_question",
-              input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
-            },
-          ],
-        },
-      ],
-      { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
-    )
-    server.handlers.askFollowup = () => ({ deferred: true })
-    const { taskId } = await server.request("agent/newTask", { text: "Check the page" })
-    await server.waitForStatus(taskId, "waiting", 60_000)
+    const server = await browserTaskWaiting()
     // autoApprove.browser: launched without asking.
     expect(server.serverRequests.filter((r) => r.method === "agent/requestApproval")).toEqual([])
     const chromium = chromiumStartedBy(server.proc.pid!)
@@ -99,25 +105,7 @@ describe("browser_action through the built server", () => {
   })
 
   it("takes every Chromium process down when the server is killed with SIGKILL (no exit handler runs)", async () => {
-    const ws = await workspace()
-    const { server } = await startSession(
-      [
-        { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
-        {
-          toolCalls: [
-            {
-              id: "toolu_ask",
-              name: "ask_followup_question",
-              input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
-            },
-          ],
-        },
-      ],
-      { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
-    )
-    server.handlers.askFollowup = () => ({ deferred: true })
-    const { taskId } = await server.request("agent/newTask", { text: "Check the page" })
-    await server.waitForStatus(taskId, "waiting", 60_000)
+    const server = await browserTaskWaiting()
     const chromium = chromiumStartedBy(server.proc.pid!)
     expect(chromium).toBeDefined()
     const browserProcesses = () =>

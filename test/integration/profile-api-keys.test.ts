@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startFakeOpenAi } from "../support/fake-openai"
 import { startSession } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
+import { filesUnder, tempWorkspace } from "../support/temp-workspace"
 
 /**
  * Two OpenAI-compatible servers (say OpenRouter and a local vLLM), each profile naming the variable that
@@ -14,13 +14,6 @@ import { tempWorkspace } from "../support/temp-workspace"
 const ROUTER_KEY = "router-key-0123456789abcdef"
 const LOCAL_KEY = "local-key-fedcba9876543210"
 const SHARED_KEY = "shared-openai-key-5555555555"
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-}
 
 describe("a key per profile (profiles.<name>.apiKeyEnv)", () => {
   it("sends each server its own key, and no command the agent runs sees any of them", async () => {

@@ -24,7 +24,7 @@ const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd", "chdir"])
 /** True when `words` (a static program name first) changes the shell's directory. */
 export function changesDirectory(words: readonly ShellWord[]): boolean {
   const first = words[0]
-  return first !== undefined && first.static && CHANGES_DIRECTORY.has(programName(first.text))
+  return first?.static === true && CHANGES_DIRECTORY.has(programName(first.text))
 }
 
 /**
