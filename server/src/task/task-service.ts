@@ -3,9 +3,9 @@ import { secretEnv } from "../config/secrets"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
-import { createToolPipeline } from "../pipeline/index"
 import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
+import { pipelineFor } from "./task-pipeline"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
@@ -17,6 +17,7 @@ import { expandSlashCommand } from "../skills"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
+import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
@@ -65,7 +66,7 @@ class Service implements TaskService {
   private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
-  private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()
+  private readonly subtasks = new SubtaskWaiters()
 
   constructor(private readonly deps: TaskServiceOptions) {
     this.store = new TaskStore(deps.stateDir)
@@ -111,7 +112,7 @@ class Service implements TaskService {
   async cancelTask(taskId: string): Promise<void> {
     const rt = this.require(taskId)
     // A subtask runs in place of its parent: cancelling either stops the whole chain.
-    for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
+    for (const member of liveChainOf(rt, this.runtimes)) this.stop(member, "cancelled")
   }
 
   async resumeTask(taskId: string): Promise<void> {
@@ -136,7 +137,7 @@ class Service implements TaskService {
 
   async rewind(taskId: string, keepMessages: number): Promise<void> {
     const rt = this.require(taskId)
-    if (rt.live) for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
+    if (rt.live) for (const member of liveChainOf(rt, this.runtimes)) this.stop(member, "cancelled")
     await rt.run.unwound()
     if (keepMessages < rt.state.messages.length) rt.record({ type: "rewound", keepMessages })
   }
@@ -233,7 +234,7 @@ class Service implements TaskService {
     rt.run.start(
       () => runLoop(rt, env).catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`)),
       () => {
-        this.settleSubtask(rt)
+        this.subtasks.settle(rt)
         this.retire(rt)
         void this.browsers
           .close(rt.taskId)
@@ -247,19 +248,6 @@ class Service implements TaskService {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
     this.background.kill(rt.taskId)
     rt.stop(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.")
-  }
-
-  private chainOf(rt: TaskRuntime): TaskRuntime[] {
-    let root = rt
-    while (root.state.parentId && this.runtimes.get(root.state.parentId)?.live) root = this.runtimes.get(root.state.parentId)!
-    const chain: TaskRuntime[] = []
-    const visit = (node: TaskRuntime) => {
-      chain.push(node)
-      for (const child of this.runtimes.values()) if (child.state.parentId === node.taskId && child.live) visit(child)
-    }
-    visit(root)
-    // Children first, so a parent learns of its child's end only after it is itself stopped.
-    return chain.reverse()
   }
 
   /** Before new input: answer calls a crash or cancel left open, so every tool_use has its result. */
@@ -308,30 +296,7 @@ class Service implements TaskService {
     if (todos?.length) this.setTodos(child, todos)
     parent.emit({ kind: "subtask", childTaskId: child.taskId })
     parent.setStatus("paused", `Waiting for subtask ${child.taskId} (${mode})`)
-    let onAbort = () => {}
-    return new Promise<string>((resolve, reject) => {
-      this.subtaskWaiters.set(child.taskId, { resolve, reject })
-      onAbort = () => reject(new Error("The task was cancelled while its subtask ran."))
-      signal.addEventListener("abort", onAbort, { once: true })
-      this.start(child)
-    }).finally(() => {
-      signal.removeEventListener("abort", onAbort)
-      this.subtaskWaiters.delete(child.taskId)
-      parent.setStatus("running")
-    })
-  }
-
-  /** A subtask's loop ended: its parent gets the result, or learns why there is none. */
-  private settleSubtask(child: TaskRuntime): void {
-    const waiter = this.subtaskWaiters.get(child.taskId)
-    if (!waiter) return
-    if (child.state.status === "completed") waiter.resolve(child.run.completedResult ?? "")
-    else
-      waiter.reject(
-        new Error(
-          `The subtask ${child.taskId} ended ${child.state.status}${child.state.statusMessage ? `: ${child.state.statusMessage}` : ""}.`,
-        ),
-      )
+    return this.subtasks.wait(child.taskId, signal, () => this.start(child)).finally(() => parent.setStatus("running"))
   }
 
   // ---- helpers --------------------------------------------------------------------------
@@ -344,22 +309,6 @@ class Service implements TaskService {
         this.deps.log.warn(`task event listener failed: ${String(error)}`)
       }
     }
-  }
-
-  private pipelineFor(rt: TaskRuntime): ToolPipeline {
-    if (this.deps.pipelineFactory) return this.deps.pipelineFactory({ taskId: rt.taskId, folder: rt.state.folder })
-    return createToolPipeline({
-      settings: this.deps.settings,
-      modes: this.modes,
-      availability: () => ({
-        settings: this.deps.settings(),
-        workspaceFolders: this.deps.workspaceFolders(),
-        mcpServerNames: [],
-        hasCodebaseIndex: false,
-        hasBrowser: false,
-      }),
-      ...this.deps.pipelineOptions,
-    })
   }
 
   /** Reads the summaries of every workspace folder's tasks once; tasks that were live are now interrupted. */
@@ -399,7 +348,7 @@ class Service implements TaskService {
       state,
       this.store,
       (id, update) => this.emit(id, update),
-      () => this.pipelineFor(rt),
+      () => pipelineFor(this.deps, this.modes, { taskId: rt.taskId, folder: rt.state.folder }),
     )
     return rt
   }
@@ -426,14 +375,9 @@ class Service implements TaskService {
   }
 
   private requireMode(mode: string): void {
-    if (!this.modes.get(mode))
-      throw new TaskRequestError(
-        `Unknown mode "${mode}". The modes are: ${this.modes
-          .list()
-          .map((m) => m.slug)
-          .join(", ")}.`,
-        "invalid",
-      )
+    if (this.modes.get(mode)) return
+    const slugs = this.modes.list().map((m) => m.slug)
+    throw new TaskRequestError(`Unknown mode "${mode}". The modes are: ${slugs.join(", ")}.`, "invalid")
   }
 
   /** At most one task works per workspace folder (a subtask works in place of its paused parent). */
