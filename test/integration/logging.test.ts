@@ -1,17 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { startSession } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
+import { filesUnder, tempWorkspace } from "../support/temp-workspace"
 
 const KEY = "sk-ant-test-harness-key-0123456789"
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-}
 
 describe("logging", () => {
   it("logs a task to window/logMessage and agent.log.file by level, never the API key", async () => {
@@ -36,6 +29,8 @@ describe("logging", () => {
     expect(log).toMatch(/DEBUG .*read_file \(toolu_read\) → /)
     const logMessages = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.message as string)
     expect(logMessages.some((m) => m.includes(`task ${taskId}: completed`))).toBe(true)
+    // No MCP server is configured: no empty "MCP: " line (issue 12).
+    expect(logMessages.filter((m) => /MCP:\s*$/.test(m))).toEqual([])
     // The key is in the workspace file and the model's answer, yet never in a log or in the state directory.
     expect(log).not.toContain(KEY)
     expect(logMessages.join("\n")).not.toContain(KEY)
