@@ -26,8 +26,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 const RUN_LIMIT_MS = 20 * 60_000
 
 const results: { name: string; ok: boolean; detail?: string }[] = []
-const log = (line: string) => console.log(`vscode e2e: ${line}`)
 const started = Date.now()
+const log = (line: string) => console.log(`vscode e2e: [${Math.round((Date.now() - started) / 1000)} s] ${line}`)
 
 let fake: FakeAnthropic | undefined
 let ws: TempWorkspace | undefined

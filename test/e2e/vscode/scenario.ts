@@ -168,8 +168,13 @@ async function steps({ page, url, fake, ws, check, shot, log }: ScenarioContext,
 
   await runCommand(page, "Agent: Show Transcript")
   await page.locator(".output-view .view-lines").first().waitFor({ state: "visible", timeout: 10_000 })
-  const transcript = (await page.locator(".output-view .view-lines").first().innerText()).replace(/\u00a0/g, " ")
-  check("the transcript shows the result", transcript.includes("=== completed"), transcript)
+  // The output view renders only the lines on screen and scrolls to the end a moment after new text.
+  const readTranscript = async () => (await page.locator(".output-view .view-lines").first().innerText()).replace(/\u00a0/g, " ")
+  const transcript = await waitUntil("the transcript's last lines", 10_000, async () => {
+    const text = await readTranscript()
+    return text.includes("=== completed") && text
+  }).catch(readTranscript)
+  check("the transcript shows the result", transcript.includes("=== completed") && transcript.includes(RESULT), transcript)
   await shot("completed")
 
   const all = notifications.filter((n) => n.severity === "warning" || n.severity === "error")
