@@ -66,7 +66,16 @@ async function main(): Promise<void> {
     ANTHROPIC_API_KEY: "sk-ant-vscode-e2e-dummy-key",
   })
   log(`code-server ${server.url} (pid ${server.pid})`)
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"], timeout: 30_000 })
+  // Our signal handlers close the browser in cleanup(), after code-server, and report; not Playwright's.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox"],
+    timeout: 30_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  })
   const page = await browser.newPage({ viewport: { width: 1360, height: 820 } })
   page.setDefaultTimeout(15_000)
   try {
