@@ -17,7 +17,7 @@ export const SERVER_EXTERNALS = [
 
 /**
  * Externals the .vsix leaves out, each with why: the .vsix is one platform-neutral file, and LanceDB's
- * native binary is 155 MB per platform. Without it, embedder vectors need agent.index.qdrantUrl (the server
+ * native binary is 155 MB per platform. Without it, embedder vectors need agent.codebaseIndex.qdrantUrl (the server
  * says so when an embedder is configured), or the server installed with npm (agent.client.serverPath).
  */
 export const VSIX_LEFT_OUT = {

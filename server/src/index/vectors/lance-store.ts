@@ -95,7 +95,7 @@ export class LanceStore implements VectorStore {
  */
 const LANCEDB_MISSING =
   "The embedded vector store (LanceDB, package @lancedb/lancedb) is not installed beside this server: the VS Code " +
-  ".vsix leaves it out. Set agent.index.qdrantUrl to a Qdrant server, or point agent.client.serverPath at an " +
+  ".vsix leaves it out. Set agent.codebaseIndex.qdrantUrl to a Qdrant server, or point agent.client.serverPath at an " +
   "agent-lsp installed with npm; search stays lexical meanwhile."
 
 /** A SQL string literal for LanceDB's filter language (single quotes doubled). */
