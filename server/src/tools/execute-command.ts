@@ -3,11 +3,11 @@ import { z } from "zod"
 import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
-import { commandWritePaths, findIgnoredCommandPath } from "../workspace/command-paths"
+import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths"
 import { commandShell } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
-import { startCommand, type RunningCommand } from "../terminal/runner"
+import type { RunningCommand } from "../terminal/runner"
 import { describeOutcome } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 
@@ -49,17 +49,13 @@ export const executeCommand = defineTool({
         ),
       }
     }
-    const blocked = await findIgnoredCommandPath(
-      command,
-      where.absPath,
-      ctx.workspaceFolders,
-      process.platform === "win32" ? "powershell" : "sh",
-    )
-    if (blocked !== undefined) return { result: errorResult(rooIgnoreError(blocked)) }
+    const paths = await checkCommandPaths(command, where.absPath, ctx.workspaceFolders, process.platform === "win32" ? "powershell" : "sh")
+    if (paths.ignored !== undefined) return { result: errorResult(rooIgnoreError(paths.ignored)) }
     const writePaths = await commandWritePaths(command, where.absPath)
+    const unchecked = paths.unchecked.length > 0 ? { uncheckedReads: paths.unchecked } : {}
     return {
       preview: {
-        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths },
+        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths, ...unchecked },
         title: `Run: ${command}`,
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,
@@ -71,24 +67,27 @@ export const executeCommand = defineTool({
 
 async function run(command: string, cwd: string, shownCwd: string, timeout: number | undefined, ctx: ToolContext): Promise<ToolResult> {
   let streamed = 0
-  const running = startCommand({
-    command,
-    cwd,
-    shell: commandShell(ctx.settings.terminal.shell),
-    hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
-    maxLines: ctx.settings.terminal.outputLines,
-    maxBytes: COMMAND_OUTPUT_BYTES,
-    signal: ctx.signal,
-    onOutput: (chunk) => {
-      if (streamed > STREAM_LIMIT_BYTES) return
-      streamed += chunk.length
-      ctx.emit({
-        kind: "commandOutput",
-        callId: ctx.callId,
-        chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk,
-      })
+  const running = ctx.terminal.start(
+    {
+      command,
+      cwd,
+      shell: commandShell(ctx.settings.terminal.shell),
+      hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
+      maxLines: ctx.settings.terminal.outputLines,
+      maxBytes: COMMAND_OUTPUT_BYTES,
+      signal: ctx.signal,
+      onOutput: (chunk) => {
+        if (streamed > STREAM_LIMIT_BYTES) return
+        streamed += chunk.length
+        ctx.emit({
+          kind: "commandOutput",
+          callId: ctx.callId,
+          chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk,
+        })
+      },
     },
-  })
+    { taskId: ctx.taskId, callId: ctx.callId },
+  )
   let timer: NodeJS.Timeout | undefined
   const patience = new Promise<undefined>((resolve) => {
     if (timeout) timer = setTimeout(() => resolve(undefined), timeout * 1000)
