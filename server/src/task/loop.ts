@@ -126,7 +126,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     condenseAtPercent: settings.context.condenseAtPercent,
   })
   if (signal.aborted) return "aborted"
-  await addEnvironment(rt, env)
+  await addEnvironment(rt, env, settings, signal)
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.requestsSinceCheck++
   // Naming the model shows the user which profile the mode switched to.
@@ -187,13 +187,16 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
  * What changed in the editor since the last request, as a user-turn text block (recorded, so later
  * requests repeat it byte for byte and stay cacheable); the system prompt never changes for it.
  */
-async function addEnvironment(rt: TaskRuntime, env: LoopEnv): Promise<void> {
+async function addEnvironment(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<void> {
   const firstTurn = !rt.state.messages.some((m) => m.role === "assistant")
   const details = await environmentDetails(env.environment, rt.environment, {
     folder: rt.state.folder || (env.workspaceFolders()[0] ?? ""),
     workspaceFolders: env.workspaceFolders(),
     firstTurn,
+    diagnostics: settings.diagnostics.enabled ? env.diagnostics : undefined,
+    signal,
   })
+  if (signal.aborted) return
   if (details) rt.addMessage({ role: "user", content: [{ type: "text", text: details }] })
 }
 
