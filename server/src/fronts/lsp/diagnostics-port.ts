@@ -41,7 +41,8 @@ export class LspDiagnosticsPort implements DiagnosticsPort {
 
   /** The editor's problems for one file; undefined when it failed, answered nonsense or took too long. */
   private async fetch(uri: string, signal: AbortSignal): Promise<Problem[] | undefined> {
-    return (await this.fetchMany([uri], signal))?.[0]!.problems
+    const [answer] = (await this.fetchMany([uri], signal)) ?? []
+    return answer?.problems
   }
 
   private async fetchMany(uris: string[], signal: AbortSignal): Promise<{ uri: string; problems: Problem[] }[] | undefined> {
