@@ -18,7 +18,7 @@ const requireHere = createRequire(typeof __filename === "string" ? __filename : 
 
 async function loadRuntime(): Promise<TreeSitter> {
   // V8's optimizing tier recompiles the hot grammar functions in the background: for the bash grammar that
-  // kept ~35 MiB of machine code for the server's life, and made parsing slower, not faster (compiling costs
+  // kept ~25 MiB of machine code for the server's life, and made parsing slower, not faster (compiling costs
   // more than a command line's parse saves: 0.06 ms a line with the baseline compiler only, 0.14-0.30 ms
   // with tier-up). Set before the first module compiles; this process compiles no other WebAssembly.
   if (!runtime) setFlagsFromString("--liftoff-only")
