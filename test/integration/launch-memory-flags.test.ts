@@ -9,7 +9,9 @@ async function serverArgv(env: Record<string, string> = {}): Promise<string[]> {
   const ws = await tempWorkspace({ "a.txt": "a" })
   onTestFinished(() => ws.cleanup())
   const server = await startServer({ workspace: ws.root, env })
-  onTestFinished(() => server.stop())
+  onTestFinished(async () => {
+    await server.stop()
+  })
   const pid = server.proc.pid!
   const [child] = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/)
   expect(child, "the launcher relaunched the server as its child").toBeTruthy()
