@@ -7,7 +7,8 @@
 ;; Edits arrive as `workspace/applyEdit' after you approved their diff.
 ;; Eglot applies them to the buffers; this file (1) does not make eglot
 ;; ask a second time (`agent-lsp-confirm-edits'), (2) sends the buffer's
-;; `didChange' at once instead of on eglot's idle timer, so the server
+;; `didChange' at once instead of on eglot's idle timer (for a buffer of
+;; another mode, through agent-lsp-mirror.el), so the server
 ;; sees the edit landed without waiting for Emacs to be idle, and (3)
 ;; answers `agent/saveDocuments' by saving those buffers itself, so the
 ;; file on disk is never written behind a buffer that visits it.  A buffer
@@ -18,6 +19,7 @@
 (require 'cl-lib)
 (require 'eglot)
 (require 'agent-lsp-server)
+(require 'agent-lsp-mirror)
 
 (defvar agent-lsp-confirm-edits)
 
@@ -38,7 +40,7 @@ count as the user's edits).")
             collect (eglot--uri-to-path (substring (symbol-name uri) 1)))))
 
 (cl-defmethod eglot-handle-request :around
-  ((_server agent-lsp-server) (_method (eql workspace/applyEdit)) &rest params)
+  ((server agent-lsp-server) (method (eql workspace/applyEdit)) &rest params)
   "Apply the approved edit without a second question; signal the change at once."
   (let* ((buffers (delq nil (mapcar #'find-buffer-visiting
                                     (agent-lsp-edits--paths (plist-get params :edit)))))
@@ -48,8 +50,12 @@ count as the user's edits).")
          (quiet (unless agent-lsp-confirm-edits
                   (cl-remove-if-not #'boundp '(eglot-confirm-server-initiated-edits
                                                eglot-confirm-server-edits))))
-         (result (cl-progv quiet (make-list (length quiet) nil)
-                   (cl-call-next-method))))
+         (edit (agent-lsp-mirror-prepare-edit (plist-get params :edit)))
+         (result (if (stringp edit)
+                     (list :applied :json-false :failureReason edit)
+                   (cl-progv quiet (make-list (length quiet) nil)
+                     (apply #'cl-call-next-method server method
+                            (plist-put (copy-sequence params) :edit edit))))))
     (dolist (entry dirty)
       (let* ((buffer (car entry))
              (previous (gethash buffer agent-lsp-edits--touched))
@@ -59,7 +65,9 @@ count as the user's edits).")
         (with-current-buffer buffer
           (when (and (bound-and-true-p eglot--managed-mode)
                      (fboundp 'eglot--signal-textDocument/didChange))
-            (eglot--signal-textDocument/didChange)))
+            (eglot--signal-textDocument/didChange))
+          ;; A buffer agent-lsp does not manage: its mirror tells the server now.
+          (agent-lsp-mirror-sync))
         (puthash buffer (cons dirty-before (buffer-chars-modified-tick buffer)) agent-lsp-edits--touched)))
     result))
 

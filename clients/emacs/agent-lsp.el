@@ -35,6 +35,14 @@
 (require 'eglot)
 (require 'jsonrpc)
 (require 'diff-mode)
+
+;; A plain (load "/path/to/clients/emacs/agent-lsp.el") must find the other
+;; files of the package, which sit beside this one.
+(eval-and-compile
+  (let ((here (or load-file-name (bound-and-true-p byte-compile-current-file))))
+    (when (and here (not (locate-library "agent-lsp-server")))
+      (add-to-list 'load-path (file-name-directory here)))))
+
 (require 'agent-lsp-server)
 (require 'agent-lsp-transcript)
 
@@ -76,12 +84,31 @@ The last one started or updated.")
                         ,@(when agent-lsp-initialization-options
                             (list :initializationOptions agent-lsp-initialization-options)))))
 
+(defconst agent-lsp--experimental
+  '((agent . (:requestApproval t :askFollowup t :saveDocuments t
+              :taskUpdates t :deferredAnswers t))
+    ;; agent/diagnostics: answered from Flymake (agent-lsp-diagnostics.el).
+    (agentDiagnostics . t))
+  "What this package adds to `capabilities.experimental'.")
+
+(defun agent-lsp--with-experimental (theirs)
+  "THEIRS, eglot's `:experimental' capabilities, plus this package's.
+Eglot sends an empty hash table; a plist (another package's) is
+extended; a hash table gets string keys, as JSON needs."
+  (cond ((hash-table-p theirs)
+         (let ((merged (copy-hash-table theirs)))
+           (pcase-dolist (`(,key . ,value) agent-lsp--experimental)
+             (puthash (symbol-name key) value merged))
+           merged))
+        (t (let ((merged (copy-sequence theirs)))
+             (pcase-dolist (`(,key . ,value) agent-lsp--experimental)
+               (setq merged (plist-put merged (intern (format ":%s" key)) value)))
+             merged))))
+
 (cl-defmethod eglot-client-capabilities ((_server agent-lsp-server))
   "Eglot's capabilities plus the agent/* requests this package handles."
-  (let ((caps (cl-call-next-method)))
-    (plist-put caps :experimental
-               '(:agent (:requestApproval t :askFollowup t :saveDocuments t
-                         :taskUpdates t :deferredAnswers t)))))
+  (let ((caps (copy-sequence (cl-call-next-method))))
+    (plist-put caps :experimental (agent-lsp--with-experimental (plist-get caps :experimental)))))
 
 (defun agent-lsp--servers ()
   "Live agent-lsp connections, the current buffer's first."
@@ -262,6 +289,7 @@ Asking here would block the process filter."
 
 (require 'agent-lsp-ask)
 (require 'agent-lsp-edits)
+(require 'agent-lsp-diagnostics)
 
 (provide 'agent-lsp)
 ;;; agent-lsp.el ends here

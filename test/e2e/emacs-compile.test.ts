@@ -21,6 +21,8 @@ describe("clients/emacs byte-compiles", () => {
           "agent-lsp-edits.el",
           "agent-lsp-transcript.el",
           "agent-lsp-server.el",
+          "agent-lsp-diagnostics.el",
+          "agent-lsp-mirror.el",
         ]),
       )
       const run = spawnSync(

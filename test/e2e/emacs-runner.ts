@@ -60,3 +60,13 @@ export async function runEmacs<T = Record<string, unknown>>(
   // Batch Emacs prints messages on stderr and stdout alike: keep both for failure reports.
   return { ...run, stderr: run.stdout + run.stderr }
 }
+
+/** The environment of an Emacs whose agent-lsp talks to the fake Messages API at `url` (a dummy key). */
+export function fakeModelEnv(url: string): NodeJS.ProcessEnv {
+  return { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" }
+}
+
+/** An apply_diff `diff` replacing `search` (starting at 1-based `startLine`) with `replace`. */
+export function searchReplace(startLine: number, search: string, replace: string): string {
+  return ["<<<<<<< SEARCH", `:start_line:${startLine}`, "-------", search, "=======", replace, ">>>>>>> REPLACE"].join("\n")
+}

@@ -36,6 +36,8 @@ describe("logging", () => {
     expect(log).toMatch(/DEBUG .*read_file \(toolu_read\) → /)
     const logMessages = server.notifications.filter((n) => n.method === "window/logMessage").map((n) => n.params.message as string)
     expect(logMessages.some((m) => m.includes(`task ${taskId}: completed`))).toBe(true)
+    // No MCP server is configured: no empty "MCP: " line (issue 12).
+    expect(logMessages.filter((m) => /MCP:\s*$/.test(m))).toEqual([])
     // The key is in the workspace file and the model's answer, yet never in a log or in the state directory.
     expect(log).not.toContain(KEY)
     expect(logMessages.join("\n")).not.toContain(KEY)
