@@ -25,7 +25,7 @@ export type KnownErrors = { seen: Set<string>; errors: Map<string, Set<string>> 
 export async function newErrors(
   port: DiagnosticsPort,
   known: KnownErrors,
-  files: { open: readonly string[]; edited: readonly string[] },
+  files: { open: readonly string[]; edited: readonly string[]; agentEdited?: readonly string[] },
   show: (path: string) => string,
   signal: AbortSignal,
 ): Promise<{ known: KnownErrors; line: string | undefined }> {
@@ -40,8 +40,10 @@ export async function newErrors(
   }
   if (known === undefined) return { known: memory, line: undefined }
   const edited = new Set(files.edited)
+  const byAgent = new Set(files.agentEdited)
   const fresh: string[] = []
   for (const [path, errors] of now) {
+    if (byAgent.has(path) && !edited.has(path)) continue // the agent's edit result named them
     if (!known.seen.has(path) && !edited.has(path)) continue
     for (const [message, line] of errors) if (!known.errors.get(path)?.has(message)) fresh.push(`${show(path)}:${line}: ${message}`)
   }

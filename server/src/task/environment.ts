@@ -30,10 +30,12 @@ export interface EnvironmentMemory {
   active: string
   /** Errors known at the last turn (environment-errors.ts), so only new ones are told. */
   errors: KnownErrors
+  /** Files the agent edited since the last turn: their new problems were in the edit's own result. */
+  agentEdited: Set<string>
 }
 
 export function newEnvironmentMemory(): EnvironmentMemory {
-  return { open: "", active: "", errors: undefined }
+  return { open: "", active: "", errors: undefined, agentEdited: new Set() }
 }
 
 /**
@@ -88,11 +90,13 @@ export async function environmentDetails(
         `Changed by the user since your last turn: ${edited.slice(0, MAX_EDITED).map(show).join(", ")}${edited.length > MAX_EDITED ? ` and ${edited.length - MAX_EDITED} more` : ""}`,
       )
   }
+  const agentEdited = [...memory.agentEdited]
+  memory.agentEdited.clear()
   if (options.diagnostics) {
     const errors = await newErrors(
       options.diagnostics,
       memory.errors,
-      { open: openFiles, edited },
+      { open: openFiles, edited, agentEdited },
       show,
       options.signal ?? new AbortController().signal,
     )

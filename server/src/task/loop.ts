@@ -288,7 +288,11 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     background: env.background,
     browsers: env.browsers,
     signal,
-    emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
+    emit: (update) => {
+      // The edit's result names the problems it introduced: the next environment details need not repeat them.
+      if (update.kind === "fileEdited") rt.environment.agentEdited.add(update.path)
+      return update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)
+    },
     ...(env.mcp ? { mcp: env.mcp } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),

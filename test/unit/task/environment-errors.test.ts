@@ -68,6 +68,22 @@ describe("new errors in the environment details", () => {
     )
   })
 
+  it("does not repeat the errors of a file the agent edited: the edit's result already named them", async () => {
+    const diagnostics = new FakeDiagnostics()
+    diagnostics.problems.set("/ws/a.ts", [])
+    diagnostics.problems.set("/ws/b.ts", [])
+    const memory = newEnvironmentMemory()
+    await turn(undefined, memory, diagnostics, true)
+    memory.agentEdited.add("/ws/a.ts")
+    diagnostics.problems.set("/ws/a.ts", [error(1, "Introduced by the agent's edit.")])
+    diagnostics.problems.set("/ws/b.ts", [error(2, "Broken by it.")])
+    expect(await turn(undefined, memory, diagnostics)).toBe(
+      "<environment>\nNew errors since your last turn (1):\nb.ts:2: Broken by it.\n</environment>",
+    )
+    expect(memory.agentEdited.size).toBe(0)
+    expect(await turn(undefined, memory, diagnostics)).toBeUndefined()
+  })
+
   it("asks an editor about its open buffers, the files the user edited and the files that had errors", async () => {
     const diagnostics = new FakeDiagnostics("asked")
     diagnostics.problems.set("/ws/open.ts", [error(1, "Was there.")])
