@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
@@ -20,6 +22,30 @@ async function workspace() {
 
 const toolResult = (body: any, id: string) =>
   body.messages.at(-1).content.find((b: any) => b.type === "tool_result" && b.tool_use_id === id)
+
+/** A task that launched Chromium (auto-approved) and now waits on a question nobody answers. */
+async function browserTaskWaiting() {
+  const ws = await workspace()
+  const { server } = await startSession(
+    [
+      { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
+      {
+        toolCalls: [
+          {
+            id: "toolu_ask",
+            name: "ask_followup_question",
+            input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
+          },
+        ],
+      },
+    ],
+    { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
+  )
+  server.handlers.askFollowup = () => ({ deferred: true })
+  const { taskId } = await server.request("agent/newTask", { text: "Check the page" })
+  await server.waitForStatus(taskId, "waiting", 60_000)
+  return server
+}
 
 describe("browser_action through the built server", () => {
   it("asks before launching, sends the screenshot to the model as an image block, and closes Chromium when the task ends", async () => {
@@ -68,25 +94,7 @@ describe("browser_action through the built server", () => {
   })
 
   it("takes every Chromium process down when the server exits with a task still using the browser", async () => {
-    const ws = await workspace()
-    const { server } = await startSession(
-      [
-        { toolCalls: [{ id: "toolu_launch", name: "browser_action", input: { action: "launch", url: page.url } }] },
-        {
-          toolCalls: [
-            {
-              id: "toolu_ask",
-              name: "ask_followup_question",
-              input: { question: "Looks right?", follow_up: [{ text: "yes" }, { text: "no" }] },
-            },
-          ],
-        },
-      ],
-      { workspace: ws.root, initializationOptions: { agent: { autoApprove: { browser: true } } } },
-    )
-    server.handlers.askFollowup = () => ({ deferred: true })
-    const { taskId } = await server.request("agent/newTask", { text: "Check the page" })
-    await server.waitForStatus(taskId, "waiting", 60_000)
+    const server = await browserTaskWaiting()
     // autoApprove.browser: launched without asking.
     expect(server.serverRequests.filter((r) => r.method === "agent/requestApproval")).toEqual([])
     const chromium = chromiumStartedBy(server.proc.pid!)
@@ -94,6 +102,21 @@ describe("browser_action through the built server", () => {
     expect(liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir).length).toBeGreaterThan(1)
     await server.stop()
     expect(await waitUntilGone(() => liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir), 5000)).toEqual([])
+  })
+
+  it("takes every Chromium process down when the server is killed with SIGKILL (no exit handler runs)", async () => {
+    const server = await browserTaskWaiting()
+    const chromium = chromiumStartedBy(server.proc.pid!)
+    expect(chromium).toBeDefined()
+    const browserProcesses = () =>
+      liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir).filter((line) => !line.includes("agent-lsp-chromium-guard"))
+    expect(browserProcesses().length).toBeGreaterThan(1)
+    // The process that started Chromium is the real server (under the key launcher, a child of server.proc).
+    const serverPid = Number(execFileSync("ps", ["-o", "ppid=", "-p", String(chromium!.pgid)], { encoding: "utf8" }).trim())
+    expect(serverPid === server.proc.pid || parentOf(serverPid) === server.proc.pid).toBe(true)
+    process.kill(serverPid, "SIGKILL")
+    expect(await waitUntilGone(() => liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir), 10_000)).toEqual([])
+    expect(existsSync(chromium!.userDataDir)).toBe(false)
   })
 
   it("does not offer browser_action without a browser, and says how to install one when called", async () => {
@@ -114,3 +137,7 @@ describe("browser_action through the built server", () => {
     expect(result.content[0].text).toContain("apt-get install chromium")
   })
 })
+
+function parentOf(pid: number): number {
+  return Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" }).trim())
+}

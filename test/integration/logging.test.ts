@@ -1,17 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { startSession } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
+import { filesUnder, tempWorkspace } from "../support/temp-workspace"
 
 const KEY = "sk-ant-test-harness-key-0123456789"
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-}
 
 describe("logging", () => {
   it("logs a task to window/logMessage and agent.log.file by level, never the API key", async () => {

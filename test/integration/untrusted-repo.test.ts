@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startFakeAnthropic } from "../support/fake-anthropic"
 import { startSession, toolResultsOf, toolResultText } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
+import { filesUnder, tempWorkspace } from "../support/temp-workspace"
 
 /**
  * A stranger's repository opened in the editor, attacked through the built server: settings from every
@@ -21,13 +21,6 @@ async function workspace(files: Record<string, string>) {
   const ws = await tempWorkspace(files)
   onTestFinished(() => ws.cleanup())
   return ws
-}
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return []
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
 }
 
 describe("the API key", () => {

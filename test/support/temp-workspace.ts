@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { realpathSync } from "node:fs"
+import { existsSync, readdirSync, realpathSync } from "node:fs"
 
 export interface TempWorkspace {
   /** Absolute real path (symlinks resolved, so it compares equal to what the server sees). */
@@ -23,4 +23,12 @@ export async function tempWorkspace(files: Record<string, string | Buffer> = {})
     path: (relative) => join(root, relative),
     cleanup: () => rm(root, { recursive: true, force: true }),
   }
+}
+
+/** Every regular file under `dir`, recursively (none when it does not exist): for "no key in any file" checks. */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
 }

@@ -72,9 +72,9 @@ const RULES: Record<Area, Rule> = {
     text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/ — never a front",
   },
   task: {
-    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "config"],
-    onlyFiles: { terminal: ["server/src/terminal/background"] },
-    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts (the task service owns its background commands), config/, protocol/",
+    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config"],
+    onlyFiles: { terminal: ["server/src/terminal/background"], browser: ["server/src/browser/registry"] },
+    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts and browser/registry.ts (the task service owns its background commands and browsers), config/, protocol/",
   },
   pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
   approval: {

@@ -82,6 +82,10 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   if (line.commands.length === 0 && line.unknown.length === 0) reasons.push("an empty command line")
   if (verdict.unmatched.length > 0) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
   reasons.push(...writeReasons(subject, line, verdict.writes, context))
+  if (subject.uncheckedReads?.length)
+    reasons.push(
+      `reads ${subject.uncheckedReads.join(", ")} after changing to a directory named at run time, so .rooignore cannot be checked`,
+    )
   if (reasons.length === 0) return { decision: "allow", reason: "every command matches an allowed prefix and nothing else needs asking" }
   return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { type ChromiumWatchdog, startChromiumWatchdog } from "./chromium-watchdog"
 
 /**
  * A headless Chromium we start ourselves, in its own process group, so that closing it can kill every
@@ -47,7 +48,7 @@ export interface ChromiumProcess {
   kill(): Promise<void>
 }
 
-const live = new Map<number, { userDataDir: string }>()
+const live = new Map<number, { userDataDir: string; guard: ChromiumWatchdog | undefined }>()
 let exitHookInstalled = false
 
 /** Starts Chromium and resolves once it listens for DevTools; rejects with a message naming the cause. */
@@ -68,10 +69,15 @@ export async function startChromium(executablePath: string, env: NodeJS.ProcessE
     throw new Error(`could not start ${executablePath}: ${error.message}`)
   }
   const pid = child.pid
-  live.set(pid, { userDataDir })
+  // Exit handlers cover every ending but SIGKILL and the OOM killer; the guard covers those.
+  const guard = startChromiumWatchdog(pid, userDataDir, env)
+  live.set(pid, { userDataDir, guard })
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
   let killing: Promise<void> | undefined
-  const kill = () => (killing ??= killGroup(child, pid, exited, userDataDir).finally(() => forget(pid)))
+  const kill = () => {
+    guard?.disarm()
+    return (killing ??= killGroup(child, pid, exited, userDataDir).finally(() => forget(pid)))
+  }
   try {
     const wsEndpoint = await waitForEndpoint(child, executablePath)
     return { pid, wsEndpoint, kill }
@@ -181,7 +187,8 @@ function installExitHook(): void {
 
 /** Kills every Chromium this process started, at once (also used by tests). */
 export function killAllNow(): void {
-  for (const [pid, { userDataDir }] of [...live.entries()]) {
+  for (const [pid, { userDataDir, guard }] of [...live.entries()]) {
+    guard?.disarm()
     signalGroup(pid, "SIGKILL")
     killStragglers(userDataDir)
     forget(pid)

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto"
 import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink, writeFile } from "node:fs/promises"
 import { dirname, join, sep } from "node:path"
+import { workspaceKey } from "../config/paths"
 import { splitNul } from "./git"
 import { ShadowRepo } from "./shadow-repo"
 import { CheckpointStore, type CheckpointRecord } from "./store"
@@ -48,8 +48,7 @@ export class CheckpointService {
   private headId: string | undefined
 
   constructor(private readonly options: CheckpointServiceOptions) {
-    const hash = createHash("sha256").update(options.workspace).digest("hex").slice(0, 16)
-    const gitDir = join(options.stateDir, "checkpoints", hash)
+    const gitDir = join(options.stateDir, "checkpoints", workspaceKey(options.workspace))
     this.repo = new ShadowRepo(gitDir, options.workspace, options.maxFileBytes)
     this.store = new CheckpointStore(join(gitDir, "checkpoints.jsonl"))
   }

@@ -1,6 +1,7 @@
-import { lstat, readdir, readFile } from "node:fs/promises"
+import { lstat, readdir } from "node:fs/promises"
 import { join } from "node:path"
 import ignore, { type Ignore } from "ignore"
+import { readRegularFile } from "../config/regular-file"
 
 interface IgnoreLevel {
   /** Directory of the .gitignore, relative to the root with a trailing "/" ("" for the root). */
@@ -32,7 +33,7 @@ export async function listSnapshotFiles(root: string, options: WalkOptions, star
       .slice(0, i)
       .map((p) => `${p}/`)
       .join("")
-    const text = await readFile(join(root, base, ".gitignore"), "utf8").catch(() => undefined)
+    const text = await readText(join(root, base, ".gitignore"))
     if (text !== undefined) levels.push({ base, rules: ignore().add(text) })
   }
   const files: string[] = []
@@ -46,7 +47,7 @@ async function walk(root: string, dir: string, levels: IgnoreLevel[], options: W
   const entries = await readdir(absolute, { withFileTypes: true }).catch(() => [])
   const gitignore = entries.find((e) => e.name === ".gitignore" && e.isFile())
   if (gitignore) {
-    const text = await readFile(join(absolute, ".gitignore"), "utf8").catch(() => "")
+    const text = (await readText(join(absolute, ".gitignore"))) ?? ""
     levels = [...levels, { base: dir, rules: ignore().add(text) }]
   }
   const pending: Promise<void>[] = []
@@ -79,4 +80,12 @@ function isIgnored(levels: IgnoreLevel[], relative: string): boolean {
     else if (result.unignored) ignored = false
   }
   return ignored
+}
+
+/** A repository's .gitignore as text; undefined when missing or no regular file (a FIFO must not block the walk). */
+async function readText(path: string): Promise<string | undefined> {
+  return readRegularFile(path).then(
+    (bytes) => bytes.toString("utf8"),
+    () => undefined,
+  )
 }

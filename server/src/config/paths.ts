@@ -19,7 +19,7 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * A workspace folder's own name inside the state dir: a short hash of its path, so paths with odd
- * characters never matter. (task/store.ts and checkpoints/ compute the same hash today.)
+ * characters never matter. Tasks, checkpoints and the codebase index each keep theirs under this name.
  */
 export function workspaceKey(folder: string): string {
   return createHash("sha256").update(folder).digest("hex").slice(0, 16)

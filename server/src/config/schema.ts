@@ -29,6 +29,13 @@ export const ModelProfile = z.object({
     .positive()
     .optional()
     .describe("Context window in tokens; unset = agent.contextWindow, else the model's."),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+    .optional()
+    .describe(
+      "Name of the environment variable holding this profile's API key (e.g. OPENROUTER_API_KEY), so each server gets its own key; unset = OPENAI_API_KEY or ANTHROPIC_API_KEY by provider. The variable is kept from every process the agent starts. Trusted sources only.",
+    ),
 })
 export type ModelProfile = z.infer<typeof ModelProfile>
 

@@ -14,7 +14,22 @@ const SECRET_PATTERNS = [/_KEY$/i, /_TOKEN$/i, /SECRET/i, /PASSWORD/i, /PASSWD/i
 const extraNames = new Set<string>()
 const held = new Map<string, string>()
 
-/** Adds names a trusted setting declares as secrets (codebaseIndex.apiKeyEnv). */
+/**
+ * The environment variable names an `agent` settings section declares as API keys: `codebaseIndex.apiKeyEnv`
+ * (a name or a list) and each `profiles.<name>.apiKeyEnv`. Only valid names; anything malformed is skipped.
+ */
+export function declaredKeyNames(agent: unknown): string[] {
+  const section = agent as { codebaseIndex?: { apiKeyEnv?: unknown }; profiles?: unknown } | undefined
+  const index = section?.codebaseIndex?.apiKeyEnv
+  const profiles = section?.profiles && typeof section.profiles === "object" ? Object.values(section.profiles) : []
+  const names = [
+    ...(Array.isArray(index) ? index : [index]),
+    ...profiles.map((p) => (p && typeof p === "object" ? (p as { apiKeyEnv?: unknown }).apiKeyEnv : undefined)),
+  ]
+  return names.filter((n): n is string => typeof n === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(n))
+}
+
+/** Adds names a trusted setting declares as secrets (codebaseIndex.apiKeyEnv, profiles.*.apiKeyEnv). */
 export function registerSecretNames(names: Iterable<string>): void {
   for (const name of names) if (name) extraNames.add(name)
 }

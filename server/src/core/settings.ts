@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { readGlobalSettings } from "../config/global-file"
 import { describeSource, resolveSettings, type SourcedSettings } from "../config/load"
 import { defaultSettings, type Settings } from "../config/schema"
-import { registerSecretNames } from "../config/secrets"
+import { declaredKeyNames, registerSecretNames } from "../config/secrets"
 import { readWorkspaceSettings, WORKSPACE_SETTINGS_FILE } from "../config/workspace-file"
 
 /**
@@ -90,9 +90,8 @@ export class SettingsManager {
     ]
     const { settings, problems } = resolveSettings(sources)
     this.current = settings
-    // Variables the user names as embedding API keys are secrets: kept from every process the agent starts.
-    const apiKeyEnv = (settings as { codebaseIndex?: { apiKeyEnv?: unknown } }).codebaseIndex?.apiKeyEnv
-    registerSecretNames((Array.isArray(apiKeyEnv) ? apiKeyEnv : [apiKeyEnv]).filter((n): n is string => typeof n === "string"))
+    // Variables the user names as API keys (embedder, profiles) are secrets: kept from every process the agent starts.
+    registerSecretNames(declaredKeyNames(settings))
     for (const problem of problems) {
       this.report(
         `agent-lsp: setting ${problem.key} from ${describeSource(problem.source)}: ${problem.message}. Using the default or an earlier source instead.`,

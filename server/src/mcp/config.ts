@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises"
 import { createHash } from "node:crypto"
 import { isAbsolute, join, resolve } from "node:path"
+import { readRegularFile } from "../config/regular-file"
 import { McpServerConfig, type Settings } from "../config/schema"
 import { secretEnv } from "../config/secrets"
 
@@ -63,7 +63,7 @@ export async function loadMcpConfiguration(
   let workspaceFile: WorkspaceMcpFile | undefined
   if (workspaceFolder) {
     const path = join(workspaceFolder, WORKSPACE_MCP_FILE)
-    const bytes = await readFile(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)))
+    const bytes = await readRegularFile(path).catch((e: NodeJS.ErrnoException) => (e.code === "ENOENT" ? undefined : Promise.reject(e)))
     if (bytes) {
       workspaceFile = { path, sha256: createHash("sha256").update(bytes).digest("hex") }
       const entries = parseWorkspaceFile(bytes.toString("utf8"), path)

@@ -11,10 +11,12 @@ export interface ModelEndpoint {
   baseUrl?: string
   /** agent.timeouts.modelIdleSeconds in ms. */
   idleMs?: number
+  /** The environment variable holding this endpoint's key (a profile's apiKeyEnv); unset = the provider's usual one. */
+  apiKeyEnv?: string
 }
 
 /** Options a test may add: the environment to read keys from, and the retry policy. */
-export type ProviderOptions = Omit<AnthropicProviderOptions, "baseUrl" | "idleMs">
+export type ProviderOptions = Omit<AnthropicProviderOptions, "baseUrl" | "idleMs" | "apiKeyEnv">
 
 /**
  * The model provider for this endpoint. The SDK is loaded on the first request, not at server start:
@@ -25,7 +27,7 @@ export function createModelProvider(endpoint: ModelEndpoint, options: ProviderOp
   return {
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       if (!provider) {
-        const settings = { ...options, baseUrl: endpoint.baseUrl, idleMs: endpoint.idleMs }
+        const settings = { ...options, baseUrl: endpoint.baseUrl, idleMs: endpoint.idleMs, apiKeyEnv: endpoint.apiKeyEnv }
         if (endpoint.provider === "openai") {
           const { OpenAiProvider } = await import("./openai/openai-provider")
           provider = new OpenAiProvider(settings)
@@ -46,7 +48,7 @@ export function createModelProvider(endpoint: ModelEndpoint, options: ProviderOp
 export function modelProviders(options: ProviderOptions = {}): (endpoint: ModelEndpoint) => ModelProvider {
   const made = new Map<string, ModelProvider>()
   return (endpoint) => {
-    const key = JSON.stringify([endpoint.provider ?? "anthropic", endpoint.baseUrl ?? "", endpoint.idleMs ?? 0])
+    const key = JSON.stringify([endpoint.provider ?? "anthropic", endpoint.baseUrl ?? "", endpoint.idleMs ?? 0, endpoint.apiKeyEnv ?? ""])
     let provider = made.get(key)
     if (!provider) made.set(key, (provider = createModelProvider(endpoint, options)))
     return provider

@@ -1,6 +1,7 @@
 import type { Node, Parser } from "web-tree-sitter"
 import type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
 import { joinedWord, wordValue } from "./words"
+import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
 
 /**
@@ -94,15 +95,21 @@ export class BashWalker {
   private assigns = false
   private arithmeticOnVariable = false
   private arithmeticDepth = 0
+  /** Where the next command may run: `cd`/`pushd` within the line (see working-dirs.ts). */
+  private readonly dirs: DirectoryTracker
 
   constructor(
     private readonly parser: Parser,
     private readonly depth = 0,
-  ) {}
+    outer?: DirectoryTracker,
+  ) {
+    this.dirs = new DirectoryTracker(outer)
+  }
 
   /** Parses `text` and reads it; call once per walker. */
   read(text: string): ParsedCommandLine {
     if (this.depth > MAX_DEPTH) return this.unknownOnly("nested too deeply to check", text)
+    this.dirs.readingText(text)
     const tree = this.parser.parse(text)
     if (!tree) return this.unknownOnly("the parser gave up on this text", text)
     try {
@@ -138,6 +145,12 @@ export class BashWalker {
         this.arithmeticOnVariable = true
       return
     }
+    // Directory changes: a subshell's stay inside it; pipeline parts and list branches may or may not happen.
+    if (type === "subshell" || type === "process_substitution") return this.dirs.isolated(() => this.children(node, src, false))
+    if (type === "pipeline")
+      return this.dirs.pipeline(node.children.filter((c): c is Node => c?.isNamed === true).map((c) => () => this.visit(c, src)))
+    if (type === "list") return this.list(node, src)
+    this.dirs.entering(type, node.text)
     if (CONTAINERS.has(type)) {
       const arithmetic = type === "test_command" && (node.firstChild?.type === "((" || node.firstChild?.type === "[[")
       return this.children(node, src, arithmetic)
@@ -180,6 +193,27 @@ export class BashWalker {
     }
   }
 
+  /**
+   * `cd dir && x` runs x only in dir; `||` and what follows the list may see either directory. `a && b || c`
+   * nests to the left, so the chain is read in a loop (a 2,000-link line must not exhaust the stack).
+   */
+  private list(node: Node, src: string): void {
+    const chain: Node[] = []
+    let head: Node | null = node
+    while (head?.type === "list") {
+      chain.unshift(head)
+      head = head.firstChild
+    }
+    if (head) this.visit(head, src)
+    for (const link of chain) {
+      const [left, ...rest] = link.children
+      const operator = rest.find((c) => c && !c.isNamed)?.type
+      const afterLeft = this.dirs.right(operator === "&&" && left ? lastCommandOf(left)?.id : undefined)
+      for (const child of rest) if (child) this.visit(child, src)
+      this.dirs.joined(afterLeft)
+    }
+  }
+
   private children(node: Node, src: string, arithmetic: boolean): void {
     if (arithmetic) this.arithmeticDepth++
     for (const child of node.children) if (child) this.visit(child, src)
@@ -204,6 +238,10 @@ export class BashWalker {
   }
 
   private substitution(node: Node, src: string): void {
+    this.dirs.isolated(() => this.substitutionBody(node, src))
+  }
+
+  private substitutionBody(node: Node, src: string): void {
     if (node.firstChild?.type !== "`") return this.children(node, src, false)
     // tree-sitter does not read nested backticks; the shell unescapes \\, \` and \$ and reads the text again.
     const inner = node.text.slice(1, node.text.endsWith("`") ? -1 : undefined).replace(/\\([\\`$])/g, "$1")
@@ -211,8 +249,9 @@ export class BashWalker {
   }
 
   private nested(text: string): ParsedCommandLine {
-    const walker = new BashWalker(this.parser, this.depth + 1)
+    const walker = new BashWalker(this.parser, this.depth + 1, this.dirs)
     const result = walker.read(text)
+    this.dirs.absorb(walker.dirs)
     if (walker.assigns) this.assigns = true
     if (walker.arithmeticOnVariable) this.arithmeticOnVariable = true
     return result
@@ -232,7 +271,12 @@ export class BashWalker {
     const operator = src.slice(descriptor?.endIndex ?? node.startIndex, targets[0]?.startIndex ?? node.endIndex).replace(/\s+/g, "")
     for (const child of node.namedChildren) if (child) this.visit(child, src)
     const target = targets.length > 0 ? joinedWord(targets) : undefined
-    const redirect: Redirect = { operator, kind: redirectKind(operator, target), ...(fd ? { fd } : {}), ...(target ? { target } : {}) }
+    const redirect: Redirect = this.dirs.stamp<Redirect>({
+      operator,
+      kind: redirectKind(operator, target),
+      ...(fd ? { fd } : {}),
+      ...(target ? { target } : {}),
+    })
     this.result.redirects.push(redirect)
     owner?.redirects.push(redirect)
   }
@@ -246,7 +290,7 @@ export class BashWalker {
       this.visit(child, src)
       words.push(wordValue(child))
     }
-    this.result.commands.push({ words, assignments: [], redirects: [], source: node.text })
+    this.result.commands.push(this.dirs.stamp<SimpleCommand>({ words, assignments: [], redirects: [], source: node.text }))
   }
 
   private command(node: Node, src: string): void {
@@ -272,7 +316,7 @@ export class BashWalker {
       } else this.visit(child, src)
     }
     command.words = groupWords(argNodes, src)
-    this.result.commands.push(command)
+    this.result.commands.push(this.dirs.stamp(command))
     if (command.words.length === 0) return
     const name = command.words[0]!
     if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
@@ -287,7 +331,12 @@ export class BashWalker {
     if (program === "[[" || program === "[" || program === "test") {
       if (command.words.some((w) => ARITHMETIC_TEST.test(w.text))) this.arithmeticOnVariable ||= command.words.some((w) => !w.static)
     }
+    const first = this.result.commands.length
     this.unwrapInto(command, 0)
+    const wrappedCd = this.result.commands
+      .slice(first)
+      .find((c) => (c.wrappedBy === "command" || c.wrappedBy === "builtin") && changesDirectory(c.words))
+    if (changesDirectory(command.words) || wrappedCd) this.dirs.change(node.id, (wrappedCd ?? command).words)
   }
 
   /** Lists what a wrapper command runs as commands of their own (recursively: `sudo env nice rm`). */
@@ -308,7 +357,7 @@ export class BashWalker {
         source: inner.words.map((w) => w.text).join(" "),
         wrappedBy: inner.via,
       }
-      this.result.commands.push(wrapped)
+      this.result.commands.push(this.dirs.stamp(wrapped, wrapperMovesCommand(command.words, inner.via) ? ["unknown"] : undefined))
       const innerName = inner.words[0]
       if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
       else if (innerName && RESERVED.has(innerName.text))
@@ -316,6 +365,14 @@ export class BashWalker {
       else this.unwrapInto(wrapped, level + 1)
     }
   }
+}
+
+/** The simple command a statement ends with (`a && cd x` → `cd x`), through lists and redirections. */
+function lastCommandOf(node: Node): Node | undefined {
+  let last: Node | null = node
+  while (last && (last.type === "list" || last.type === "redirected_statement"))
+    last = last.type === "list" ? last.lastNamedChild : (last.childForFieldName("body") ?? last.firstNamedChild)
+  return last?.type === "command" ? last : undefined
 }
 
 /** Joins argument nodes the shell reads as one word (nothing but line continuations between them). */

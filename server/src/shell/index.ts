@@ -9,6 +9,7 @@ import type { ParsedCommandLine } from "./types"
  */
 export type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
 export { staticArgv } from "./types"
+export type { WorkingDirectories, WorkingDirectory } from "./working-dirs"
 export { programName } from "./wrappers"
 export { powershellCommands, type PowerShellCommand } from "./powershell"
 

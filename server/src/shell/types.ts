@@ -1,3 +1,5 @@
+import type { WorkingDirectories } from "./working-dirs"
+
 /** One word of a command line: its value when static (quotes removed, escapes resolved), else its source text. */
 export interface ShellWord {
   text: string
@@ -17,6 +19,8 @@ export interface Redirect {
   kind: RedirectKind
   /** The file (or fd number, for a duplication) it names; undefined for here-documents and `<&-`. */
   target?: ShellWord
+  /** Where a relative target resolves, when a `cd` earlier in the line may have moved it (see working-dirs.ts). */
+  workingDirs?: WorkingDirectories
 }
 
 /** One simple command the shell would run: a program (or builtin) and its arguments. */
@@ -36,6 +40,11 @@ export interface SimpleCommand {
    * the wrapped command, listed on its own, is what needs to be allowed.
    */
   transparentWrapper?: boolean
+  /**
+   * Where the command may run, when a `cd`/`pushd` earlier in the line may have moved it (relative path
+   * arguments resolve there); absent: the line's starting directory. See working-dirs.ts.
+   */
+  workingDirs?: WorkingDirectories
 }
 
 /** A part of the command line that cannot be checked, and why. Such a line is never auto-approved. */

@@ -108,3 +108,16 @@ export function renderCommand(command: SlashCommand, body: string, args: string)
   if (args) lines.push("", `Arguments: ${args}`)
   return lines.join("\n")
 }
+
+/**
+ * A task's or message's text that starts with `/name args` for a known command becomes the command's
+ * body and the args; any other text (including an unknown `/word`) comes back unchanged.
+ */
+export async function expandSlashCommand(text: string, workspaceFolders: readonly string[]): Promise<string> {
+  const invocation = parseSlashInvocation(text)
+  if (!invocation) return text
+  const found = (await discoverCommands({ workspaceFolders })).find((c) => c.name === invocation.name)
+  if (!found) return text
+  const body = await readCommandBody(found)
+  return body === undefined ? text : renderCommand(found, body, invocation.args)
+}

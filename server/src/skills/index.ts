@@ -5,6 +5,7 @@ export {
   readCommandBody,
   parseSlashInvocation,
   renderCommand,
+  expandSlashCommand,
   type SlashCommand,
   type CommandDiscoveryOptions,
 } from "./commands"

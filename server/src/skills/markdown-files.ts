@@ -1,4 +1,5 @@
-import { readdir, readFile, realpath, stat } from "node:fs/promises"
+import { readdir, realpath, stat } from "node:fs/promises"
+import { readRegularFile } from "../config/regular-file"
 import { isInside } from "../workspace/sandbox"
 import { splitFrontmatter, type Frontmatter } from "./frontmatter"
 
@@ -40,7 +41,7 @@ export async function readMarkdown(path: string, confineTo?: string): Promise<Re
   if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.result
   let result: ReadMarkdown
   try {
-    const parsed = splitFrontmatter(await readFile(real, "utf8"))
+    const parsed = splitFrontmatter((await readRegularFile(real)).toString("utf8"))
     result = parsed.ok ? { ok: true, parsed, realPath: real } : { ok: false, reason: parsed.reason }
   } catch (error) {
     result = { ok: false, reason: `it cannot be read (${(error as Error).message})` }

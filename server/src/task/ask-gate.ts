@@ -21,7 +21,7 @@ export function gatedAsk(rt: TaskRuntime, base: AskPort): AskPort {
       try {
         const answer = await base.ask(request, signal)
         if (answer.decision === "answered" || answer.reason === "cancelled" || signal.aborted) return answer
-        const text = await rt.waitForMessage(signal)
+        const text = await rt.inbox.waitForMessage(signal)
         return text === undefined ? { decision: "noAnswer", reason: "cancelled" } : { decision: "answered", answer: text }
       } finally {
         rt.setStatus("running")

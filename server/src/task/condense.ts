@@ -14,8 +14,7 @@ const SUMMARY_REQUEST = `Summarize the conversation above for yourself, to conti
 
 /** Tokens the next request will hold: the API's count for the last request plus an estimate of what came since. */
 export function estimateContextTokens(rt: TaskRuntime): number {
-  const added = rt.state.messages.slice(rt.messagesAtLastRequest)
-  return rt.lastRequestTokens + Math.ceil(charCount(added) / 4)
+  return rt.context.estimate(rt.state.messages)
 }
 
 export interface CondenseEnv {
@@ -77,8 +76,7 @@ export async function maybeCondense(rt: TaskRuntime, env: CondenseEnv): Promise<
     rt.progress(note)
     rt.emit({ kind: "error", message: note })
   }
-  rt.lastRequestTokens = estimateTokens(env.system) + Math.ceil(charCount(rt.state.view()) / 4)
-  rt.messagesAtLastRequest = rt.state.messages.length
+  rt.context.condensed(estimateTokens(env.system) + Math.ceil(charCount(rt.state.view()) / 4), rt.state.messages.length)
 }
 
 /** The assistant message nearest below `target` (never the first two), so the kept part starts a turn. */

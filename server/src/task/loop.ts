@@ -8,9 +8,9 @@ import { newTurnState } from "../pipeline/types"
 import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
 import { loadPromptSkills } from "../prompt/skills-section"
+import { formatTodoList } from "../prompt/todo-list"
 import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
 import type { BackgroundCommands } from "../terminal/background"
-import { formatTodoList } from "../tools/update-todo-list"
 import { maybeCondense } from "./condense"
 import { environmentDetails, type EnvironmentPort } from "./environment"
 import { forRequest, interruptedResult, userText } from "./messages"
@@ -57,8 +57,7 @@ type TurnEnd = "continue" | "completed" | "stop" | "aborted"
  * question or approval inside a tool call keeps the loop waiting right there.
  */
 export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
-  const signal = rt.controller.signal
-  rt.completedResult = undefined
+  const signal = rt.run.signal
   rt.setStatus("running")
   try {
     const note = await env.beforeFirstRequest?.({ taskId: rt.taskId, ask: env.ask, signal })
@@ -68,14 +67,14 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
       const end = await oneTurn(rt, env, signal)
       if (end === "aborted" || signal.aborted) return
       if (end === "completed") {
-        const result = rt.completedResult ?? ""
+        const result = rt.run.completedResult ?? ""
         rt.emit({ kind: "completed", result })
         rt.setStatus("completed")
         return
       }
       if (end === "stop") {
         rt.setStatus("waiting", "Stopped: send a message to continue.")
-        const text = await rt.waitForMessage(signal)
+        const text = await rt.inbox.waitForMessage(signal)
         if (text === undefined) return
         rt.addMessage(userText(text))
         rt.setStatus("running")
@@ -95,7 +94,7 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
 async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Promise<TurnEnd> {
   const settings = env.settings()
   if ((await checkLimits(rt, env, settings, signal)) === "stop") return signal.aborted ? "aborted" : "stop"
-  const pipeline = rt.pipeline!
+  const pipeline = rt.pipeline
   const mode = modeOf(rt, env)
   const tools = pipeline.toolsFor(mode.slug)
   // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
@@ -128,7 +127,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if (signal.aborted) return "aborted"
   await addEnvironment(rt, env, settings, signal)
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
-  rt.requestsSinceCheck++
+  rt.limits.countRequest()
   // Naming the model shows the user which profile the mode switched to.
   rt.progress(`Waiting for ${choice.model} (${choice.profile ? `profile ${choice.profile}, ` : ""}request ${rt.state.usage.requests + 1})`)
   const acc = newAccumulator()
@@ -138,21 +137,18 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     )
   } catch (error) {
     if (signal.aborted) return keepInterrupted(rt, acc)
-    if (isContextOverflow(error) && !rt.overflowRetried && acc.text === "" && acc.calls.length === 0) {
-      // Our estimate was short of the API's count: condense now and try once more.
-      rt.overflowRetried = true
-      rt.lastRequestTokens = Number.MAX_SAFE_INTEGER / 4
+    // Our estimate was short of the API's count: condense now and try once more.
+    if (isContextOverflow(error) && acc.text === "" && acc.calls.length === 0 && rt.context.overflowed()) {
       rt.progress("The conversation is longer than the model's context window: condensing and retrying.")
       return "continue"
     }
     throw error
   }
   if (signal.aborted) return keepInterrupted(rt, acc)
-  rt.overflowRetried = false
   addUsage(rt, choice, acc.usage)
   rt.addMessage(assistantMessage(acc))
-  rt.lastRequestTokens = acc.usage.inputTokens + acc.usage.cacheReadTokens + acc.usage.cacheWriteTokens + acc.usage.outputTokens
-  rt.messagesAtLastRequest = rt.state.messages.length
+  const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = acc.usage
+  rt.context.measured(inputTokens + cacheReadTokens + cacheWriteTokens + outputTokens, rt.state.messages.length)
 
   const calls = toolCallsOf(acc)
   if (calls.length === 0) {
@@ -179,7 +175,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   const unrun = calls.slice(results.length).map((call) => interruptedResult(call.id))
   rt.addMessage({ role: "user", content: [...results, ...unrun, ...queuedText(rt, env)] }, summaries)
   if (signal.aborted) return "aborted"
-  if (rt.completedResult !== undefined) return "completed"
+  if (rt.run.completedResult !== undefined) return "completed"
   return stop ? "stop" : "continue"
 }
 
@@ -219,28 +215,20 @@ function keepInterrupted(rt: TaskRuntime, acc: TurnAccumulator): TurnEnd {
 
 /** Limits: after requestsPerTask requests, or each costUsd spent, the user decides whether to go on. */
 async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<"ok" | "stop"> {
-  const { requestsPerTask, costUsd } = settings.limits
-  let question: string | undefined
-  if (rt.requestsSinceCheck >= requestsPerTask)
-    question = `This task has made ${rt.requestsSinceCheck} model requests since the last check (agent.limits.requestsPerTask = ${requestsPerTask}). Continue?`
-  else if (costUsd !== undefined && rt.state.usage.costUsd >= rt.costCheckpointUsd + costUsd)
-    question = `This task has cost about $${rt.state.usage.costUsd.toFixed(2)} (agent.limits.costUsd = ${costUsd}). Continue?`
+  const question = rt.limits.question(settings.limits, rt.state.usage.costUsd)
   if (!question) return "ok"
   const answer = await env.ask.ask(
     { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
     signal,
   )
   if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"
-  rt.requestsSinceCheck = 0
-  rt.costCheckpointUsd = rt.state.usage.costUsd
+  rt.limits.restart(rt.state.usage.costUsd)
   return "ok"
 }
 
 /** What arrived while the model worked: the user's messages, and commands left running that have ended. */
 function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
-  const fromUser = rt.queued
-    .splice(0)
-    .map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
+  const fromUser = rt.inbox.take().map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
   return [...fromUser, ...ended]
 }

@@ -54,6 +54,8 @@ export function modelForMode(settings: Settings, mode: string): ModelChoice {
     provider,
     model,
     baseUrl: profile?.baseUrl ?? (sameProvider ? settings.baseUrl : undefined),
+    // A profile's own key variable; never inherited (another server must not get this profile's key).
+    ...(profile?.apiKeyEnv ? { apiKeyEnv: profile.apiKeyEnv } : {}),
     // A reply longer than the model can write is refused by some servers: cap at its known limit.
     maxTokens: Math.min(requested, maxOutputFor(model, provider) ?? requested),
     contextWindow,

@@ -1,15 +1,10 @@
-import { createHash } from "node:crypto"
+import { workspaceKey } from "../config/paths"
 import { redactSecrets } from "../config/redact"
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
 import { SummaryIndex, type StoredTask } from "./summary-index"
 import { headerOf } from "./task-headers"
-
-/** Folder name of a workspace folder's tasks: a short hash, so paths with odd characters never matter. */
-export function workspaceHash(folder: string): string {
-  return createHash("sha256").update(folder).digest("hex").slice(0, 16)
-}
 
 /** A task file as read back: its records in order, and how many lines had to be skipped. */
 export interface LoadedTaskFile {
@@ -29,7 +24,7 @@ export class TaskStore {
   constructor(private readonly stateDir: string) {}
 
   folderDir(folder: string): string {
-    return join(this.stateDir, "tasks", workspaceHash(folder))
+    return join(this.stateDir, "tasks", workspaceKey(folder))
   }
 
   filePath(folder: string, taskId: string): string {

@@ -3,20 +3,21 @@ import { secretEnv } from "../config/secrets"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
 import { ModeRegistry, modeSummary, type ModeLookup } from "../modes/registry"
-import { createToolPipeline } from "../pipeline/index"
 import { BackgroundCommands } from "../terminal/background"
 import type { ToolPipeline, ToolPipelineOptions } from "../pipeline/types"
+import { pipelineFor } from "./task-pipeline"
 import type { TaskControl } from "../tools/context"
 import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
-import { charCount, interruptedResult, unansweredToolUses, userText } from "./messages"
-import { expandSlashCommand } from "../tools/run-slash-command"
-import { TaskBrowsers } from "../tools/browser-action"
+import { interruptedResult, unansweredToolUses, userText } from "./messages"
+import { TaskBrowsers } from "../browser/registry"
+import { expandSlashCommand } from "../skills"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
+import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
@@ -65,7 +66,7 @@ class Service implements TaskService {
   private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
-  private readonly subtaskWaiters = new Map<string, { resolve: (result: string) => void; reject: (error: Error) => void }>()
+  private readonly subtasks = new SubtaskWaiters()
 
   constructor(private readonly deps: TaskServiceOptions) {
     this.store = new TaskStore(deps.stateDir)
@@ -96,10 +97,10 @@ class Service implements TaskService {
   async sendMessage(taskId: string, typed: string): Promise<void> {
     const rt = this.require(taskId)
     const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
-    if (rt.deliver(text)) return
-    await this.unwound(rt)
+    if (rt.inbox.deliver(text)) return
+    await rt.run.unwound()
     if (rt.live) {
-      rt.queued.push(text)
+      rt.inbox.queue(text)
       return
     }
     this.requireIdle(rt.state.folder, taskId)
@@ -111,12 +112,12 @@ class Service implements TaskService {
   async cancelTask(taskId: string): Promise<void> {
     const rt = this.require(taskId)
     // A subtask runs in place of its parent: cancelling either stops the whole chain.
-    for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
+    for (const member of liveChainOf(rt, this.runtimes)) this.stop(member, "cancelled")
   }
 
   async resumeTask(taskId: string): Promise<void> {
     const rt = this.require(taskId)
-    await this.unwound(rt)
+    await rt.run.unwound()
     if (rt.live) throw new TaskRequestError(`Task ${taskId} is already ${rt.state.status}; there is nothing to resume.`, "invalid")
     if (rt.state.status === "completed")
       throw new TaskRequestError(`Task ${taskId} is completed; send it a message (agent/sendMessage) to continue it.`, "invalid")
@@ -136,8 +137,8 @@ class Service implements TaskService {
 
   async rewind(taskId: string, keepMessages: number): Promise<void> {
     const rt = this.require(taskId)
-    if (rt.live) for (const member of this.chainOf(rt)) this.stop(member, "cancelled")
-    await this.unwound(rt)
+    if (rt.live) for (const member of liveChainOf(rt, this.runtimes)) this.stop(member, "cancelled")
+    await rt.run.unwound()
     if (keepMessages < rt.state.messages.length) rt.record({ type: "rewound", keepMessages })
   }
 
@@ -186,7 +187,7 @@ class Service implements TaskService {
     const live = [...this.runtimes.values()].filter((rt) => rt.live)
     for (const rt of live) this.stop(rt, "interrupted")
     this.background.kill()
-    await Promise.allSettled(live.map((rt) => rt.loop))
+    await Promise.allSettled(live.map((rt) => rt.run.settled()))
     await this.browsers.closeAll()
   }
 
@@ -194,7 +195,7 @@ class Service implements TaskService {
 
   private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
     const taskId = newTaskId()
-    const rt = new TaskRuntime(new TaskState(taskId), this.store, (id, update) => this.emit(id, update))
+    const rt = this.runtime(new TaskState(taskId))
     rt.record({
       type: "created",
       taskId,
@@ -211,16 +212,8 @@ class Service implements TaskService {
 
   private start(rt: TaskRuntime): void {
     this.runtimes.set(rt.taskId, rt)
-    rt.controller = new AbortController()
-    rt.stopped = false
-    rt.pipeline ??= this.pipelineFor(rt)
-    if (rt.lastRequestTokens === 0) {
-      // A task loaded from disk: estimate what the model sees now (the condensed view), not the full history.
-      rt.lastRequestTokens = Math.ceil(charCount(rt.state.view()) / 4)
-      rt.messagesAtLastRequest = rt.state.messages.length
-    }
-    rt.requestsSinceCheck = 0
-    rt.costCheckpointUsd = rt.state.usage.costUsd
+    rt.context.startFrom(rt.state.view(), rt.state.messages.length)
+    rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
       settings: this.deps.settings,
       workspaceFolders: this.deps.workspaceFolders,
@@ -238,44 +231,23 @@ class Service implements TaskService {
       environment: this.deps.environment,
       warn: (message) => this.deps.log.warn(message),
     }
-    const loop = runLoop(rt, env)
-      .catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`))
-      .finally(() => {
-        if (rt.loop === loop) rt.loop = undefined
-        this.settleSubtask(rt)
+    rt.run.start(
+      () => runLoop(rt, env).catch((error) => this.deps.log.error(`task ${rt.taskId}: ${String(error)}`)),
+      () => {
+        this.subtasks.settle(rt)
         this.retire(rt)
         void this.browsers
           .close(rt.taskId)
           .catch((error) => this.deps.log.warn(`task ${rt.taskId}: closing its browser failed: ${String(error)}`))
-      })
-    rt.loop = loop
+      },
+    )
   }
 
   /** Aborts a task's work and records why; the loop unwinds on its own without changing the status. */
   private stop(rt: TaskRuntime, status: "cancelled" | "interrupted"): void {
     if (!rt.live && !LIVE_STATUSES.has(rt.state.status)) return
-    rt.stopped = true
     this.background.kill(rt.taskId)
-    rt.setStatus(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.", true)
-    rt.controller.abort(new Error(status))
-  }
-
-  /** A stopped task's loop may still be unwinding (a command dying): wait for it before starting again. */
-  private async unwound(rt: TaskRuntime): Promise<void> {
-    if (rt.stopped && rt.loop) await rt.loop
-  }
-
-  private chainOf(rt: TaskRuntime): TaskRuntime[] {
-    let root = rt
-    while (root.state.parentId && this.runtimes.get(root.state.parentId)?.live) root = this.runtimes.get(root.state.parentId)!
-    const chain: TaskRuntime[] = []
-    const visit = (node: TaskRuntime) => {
-      chain.push(node)
-      for (const child of this.runtimes.values()) if (child.state.parentId === node.taskId && child.live) visit(child)
-    }
-    visit(root)
-    // Children first, so a parent learns of its child's end only after it is itself stopped.
-    return chain.reverse()
+    rt.stop(status, status === "cancelled" ? "Cancelled by the user." : "The server stopped while the task ran.")
   }
 
   /** Before new input: answer calls a crash or cancel left open, so every tool_use has its result. */
@@ -296,9 +268,7 @@ class Service implements TaskService {
       switchMode: async (slug) => this.switchMode(rt, slug),
       setTodos: (todos) => this.setTodos(rt, todos),
       startSubtask: (mode, message, todos, signal) => this.startSubtask(rt, mode, message, todos, signal),
-      complete: (result) => {
-        rt.completedResult = result
-      },
+      complete: (result) => rt.run.complete(result),
     }
   }
 
@@ -326,30 +296,7 @@ class Service implements TaskService {
     if (todos?.length) this.setTodos(child, todos)
     parent.emit({ kind: "subtask", childTaskId: child.taskId })
     parent.setStatus("paused", `Waiting for subtask ${child.taskId} (${mode})`)
-    let onAbort = () => {}
-    return new Promise<string>((resolve, reject) => {
-      this.subtaskWaiters.set(child.taskId, { resolve, reject })
-      onAbort = () => reject(new Error("The task was cancelled while its subtask ran."))
-      signal.addEventListener("abort", onAbort, { once: true })
-      this.start(child)
-    }).finally(() => {
-      signal.removeEventListener("abort", onAbort)
-      this.subtaskWaiters.delete(child.taskId)
-      parent.setStatus("running")
-    })
-  }
-
-  /** A subtask's loop ended: its parent gets the result, or learns why there is none. */
-  private settleSubtask(child: TaskRuntime): void {
-    const waiter = this.subtaskWaiters.get(child.taskId)
-    if (!waiter) return
-    if (child.state.status === "completed") waiter.resolve(child.completedResult ?? "")
-    else
-      waiter.reject(
-        new Error(
-          `The subtask ${child.taskId} ended ${child.state.status}${child.state.statusMessage ? `: ${child.state.statusMessage}` : ""}.`,
-        ),
-      )
+    return this.subtasks.wait(child.taskId, signal, () => this.start(child)).finally(() => parent.setStatus("running"))
   }
 
   // ---- helpers --------------------------------------------------------------------------
@@ -362,22 +309,6 @@ class Service implements TaskService {
         this.deps.log.warn(`task event listener failed: ${String(error)}`)
       }
     }
-  }
-
-  private pipelineFor(rt: TaskRuntime): ToolPipeline {
-    if (this.deps.pipelineFactory) return this.deps.pipelineFactory({ taskId: rt.taskId, folder: rt.state.folder })
-    return createToolPipeline({
-      settings: this.deps.settings,
-      modes: this.modes,
-      availability: () => ({
-        settings: this.deps.settings(),
-        workspaceFolders: this.deps.workspaceFolders(),
-        mcpServerNames: [],
-        hasCodebaseIndex: false,
-        hasBrowser: false,
-      }),
-      ...this.deps.pipelineOptions,
-    })
   }
 
   /** Reads the summaries of every workspace folder's tasks once; tasks that were live are now interrupted. */
@@ -409,7 +340,17 @@ class Service implements TaskService {
     const file = folder === undefined ? undefined : this.store.loadTask(folder, taskId)
     if (!file) return undefined
     if (file.skippedLines) this.deps.log.warn(`task ${file.taskId}: skipped ${file.skippedLines} unreadable line(s) of its task file`)
-    return new TaskRuntime(TaskState.replay(file.taskId, file.records), this.store, (id, update) => this.emit(id, update))
+    return this.runtime(TaskState.replay(file.taskId, file.records))
+  }
+
+  private runtime(state: TaskState): TaskRuntime {
+    const rt: TaskRuntime = new TaskRuntime(
+      state,
+      this.store,
+      (id, update) => this.emit(id, update),
+      () => pipelineFor(this.deps, this.modes, { taskId: rt.taskId, folder: rt.state.folder }),
+    )
+    return rt
   }
 
   /** A task's runtime: the one in memory, else read from its file (kept only once start() runs it). */
@@ -422,7 +363,7 @@ class Service implements TaskService {
 
   /** A task whose loop ended leaves memory (its file holds everything); its summary stays listed. */
   private retire(rt: TaskRuntime): void {
-    if (rt.live || rt.queued.length > 0 || this.runtimes.get(rt.taskId) !== rt) return
+    if (rt.live || rt.inbox.hasQueued || this.runtimes.get(rt.taskId) !== rt) return
     this.remember(rt)
     this.runtimes.delete(rt.taskId)
   }
@@ -434,14 +375,9 @@ class Service implements TaskService {
   }
 
   private requireMode(mode: string): void {
-    if (!this.modes.get(mode))
-      throw new TaskRequestError(
-        `Unknown mode "${mode}". The modes are: ${this.modes
-          .list()
-          .map((m) => m.slug)
-          .join(", ")}.`,
-        "invalid",
-      )
+    if (this.modes.get(mode)) return
+    const slugs = this.modes.list().map((m) => m.slug)
+    throw new TaskRequestError(`Unknown mode "${mode}". The modes are: ${slugs.join(", ")}.`, "invalid")
   }
 
   /** At most one task works per workspace folder (a subtask works in place of its paused parent). */

@@ -16,7 +16,7 @@ import { guardPath } from "../workspace/guard"
 import { commandEnv } from "../terminal/env"
 import { formatStep } from "./browser-step-text"
 
-export { INSTALL_HINT, TaskBrowsers } from "../browser"
+export { INSTALL_HINT } from "../browser"
 
 const ACTIONS = ["launch", "click", "hover", "type", "press", "scroll_down", "scroll_up", "resize", "close"] as const
 type Action = (typeof ACTIONS)[number]

@@ -96,9 +96,10 @@ export type ApprovalSubject =
   | { kind: "write"; paths: string[]; realPaths?: string[] }
   /**
    * A command line; `cwd` as shown, `absoluteCwd` to resolve redirection targets against, `writePaths` the real
-   * paths (symlinks resolved) of the files its redirections write, as the tool found them.
+   * paths (symlinks resolved) of the files its redirections write, as the tool found them; `uncheckedReads`
+   * file arguments the `.rooignore` check could not resolve (after `cd $X`): such a line always asks.
    */
-  | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[] }
+  | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[]; uncheckedReads?: string[] }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }

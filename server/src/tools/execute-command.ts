@@ -3,7 +3,7 @@ import { z } from "zod"
 import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
-import { commandWritePaths, findIgnoredCommandPath } from "../workspace/command-paths"
+import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths"
 import { commandShell } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
@@ -48,17 +48,13 @@ export const executeCommand = defineTool({
         ),
       }
     }
-    const blocked = await findIgnoredCommandPath(
-      command,
-      where.absPath,
-      ctx.workspaceFolders,
-      process.platform === "win32" ? "powershell" : "sh",
-    )
-    if (blocked !== undefined) return { result: errorResult(rooIgnoreError(blocked)) }
+    const paths = await checkCommandPaths(command, where.absPath, ctx.workspaceFolders, process.platform === "win32" ? "powershell" : "sh")
+    if (paths.ignored !== undefined) return { result: errorResult(rooIgnoreError(paths.ignored)) }
     const writePaths = await commandWritePaths(command, where.absPath)
+    const unchecked = paths.unchecked.length > 0 ? { uncheckedReads: paths.unchecked } : {}
     return {
       preview: {
-        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths },
+        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths, ...unchecked },
         title: `Run: ${command}`,
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,

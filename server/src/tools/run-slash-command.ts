@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { defineTool, errorResult, textResult } from "./tool"
-import { discoverCommands, parseSlashInvocation, readCommandBody, renderCommand, type SlashCommand } from "../skills"
+import { discoverCommands, readCommandBody, renderCommand, type SlashCommand } from "../skills"
 
 const description = `Run a slash command: returns the instructions of a command defined in .roo/commands/<name>.md (this workspace), \
 ~/.roo/commands/ (the user's), or built in (init: write AGENTS.md). Follow the instructions it returns. Use it when the user asks \
@@ -28,19 +28,6 @@ export const runSlashCommand = defineTool({
     return { result: textResult(renderCommand(found, body, args?.trim() ?? ""), `Slash command /${found.name}`) }
   },
 })
-
-/**
- * A task's or message's text that starts with `/name args` for a known command becomes the command's
- * body and the args; any other text (including an unknown `/word`) comes back unchanged.
- */
-export async function expandSlashCommand(text: string, workspaceFolders: readonly string[]): Promise<string> {
-  const invocation = parseSlashInvocation(text)
-  if (!invocation) return text
-  const found = (await discoverCommands({ workspaceFolders })).find((c) => c.name === invocation.name)
-  if (!found) return text
-  const body = await readCommandBody(found)
-  return body === undefined ? text : renderCommand(found, body, invocation.args)
-}
 
 function list(commands: readonly SlashCommand[]): string {
   return commands.map((c) => `/${c.name}${c.description ? ` (${c.description})` : ""}`).join(", ") || "none"

@@ -20,10 +20,6 @@ export function parseTodoList(text: string): Todo[] {
   return todos
 }
 
-export function formatTodoList(todos: readonly Todo[]): string {
-  return todos.map((t) => `[${t.status === "completed" ? "x" : t.status === "in_progress" ? "-" : " "}] ${t.text}`).join("\n")
-}
-
 const description = `Replace the task's todo list with this checklist (the whole list every time). The user sees it, and it is shown to you with each request.
 One item per line: "[ ] pending", "[-] in progress", "[x] completed". Keep one item in progress; mark items completed as soon as they are done.`
 

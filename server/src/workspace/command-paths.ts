@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs"
-import { basename, dirname, join, resolve } from "node:path"
-import { isIgnored } from "./ignore-rules"
-import { parseCommandLine, powershellCommands, staticArgv } from "../shell"
+import { basename, dirname, isAbsolute, join, resolve } from "node:path"
+import { isIgnored, rulesFor } from "./ignore-rules"
+import { parseCommandLine, powershellCommands, staticArgv, type WorkingDirectories } from "../shell"
 import { loadPowerShellParser, loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
@@ -60,11 +60,20 @@ const PATTERN_FIRST = new Set(["grep", "egrep", "fgrep", "rg", "ag", "sed", "awk
 /** The shell syntax a command line is written in. */
 export type ShellDialect = "sh" | "powershell"
 
+/** What the `.rooignore` check found in a command line. */
+export interface CommandPathCheck {
+  /** The first argument (as written) that names an ignored path: the command is refused. */
+  ignored?: string
+  /**
+   * File arguments that cannot be checked because a `cd` before them went to a directory named at run time
+   * (`cd $X && cat y`); only reported when a workspace folder has a `.rooignore`. Such a line always asks.
+   */
+  unchecked: string[]
+}
+
 /**
  * The first argument (as written) of a file-reading command in `command` that names a `.rooignore`d path,
- * resolved against `cwd`; undefined when none does. Every simple command counts (pipelines, lists,
- * substitutions, wrapped commands such as `sudo cat x`), read by the one shell parser; input redirections
- * (`< file`) count for any command. PowerShell lines go through the PowerShell grammar.
+ * resolved against `cwd`; undefined when none does. See checkCommandPaths.
  */
 export async function findIgnoredCommandPath(
   command: string,
@@ -72,35 +81,65 @@ export async function findIgnoredCommandPath(
   workspaceFolders: readonly string[],
   dialect: ShellDialect = "sh",
 ): Promise<string | undefined> {
-  const blocked = (arg: string) => {
-    if (arg === "" || arg.startsWith("~") || arg.startsWith("$")) return false
-    const abs = resolve(cwd, arg)
-    return isIgnored(workspaceFolders, abs, statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false)
-  }
+  return (await checkCommandPaths(command, cwd, workspaceFolders, dialect)).ignored
+}
+
+/**
+ * Checks the file arguments of file-reading commands in `command` against `.rooignore`. Every simple command
+ * counts (pipelines, lists, substitutions, wrapped commands such as `sudo cat x`), read by the one shell
+ * parser, and input redirections (`< file`) count for any command. A relative argument resolves against
+ * `cwd` moved by the literal `cd`/`pushd` before it in the line (`cd sub && cat x` checks sub/x; after a
+ * `cd` that may have failed, both places are checked). PowerShell lines go through the PowerShell grammar.
+ */
+export async function checkCommandPaths(
+  command: string,
+  cwd: string,
+  workspaceFolders: readonly string[],
+  dialect: ShellDialect = "sh",
+): Promise<CommandPathCheck> {
+  const unchecked: string[] = []
+  const hasRules = workspaceFolders.some((folder) => rulesFor(resolve(folder)) !== undefined)
+  const blockedIn =
+    (dirs: WorkingDirectories = [[]]) =>
+    (arg: string) => {
+      if (arg === "" || arg.startsWith("~") || arg.startsWith("$")) return false
+      return dirs.some((dir) => {
+        if (dir === "unknown" && !isAbsolute(arg)) {
+          if (hasRules) unchecked.push(arg)
+          return false
+        }
+        const abs = dir === "unknown" ? resolve(arg) : resolve(cwd, ...dir, arg)
+        return isIgnored(workspaceFolders, abs, statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false)
+      })
+    }
   if (dialect === "powershell") {
     for (const found of powershellCommands(await loadPowerShellParser(), command)) {
       const hit = firstIgnoredArgument(
         found.name,
         found.args.filter((a) => a.static).map((a) => a.text),
-        blocked,
+        blockedIn(),
       )
-      if (hit !== undefined) return hit
+      if (hit !== undefined) return { ignored: hit, unchecked }
     }
-    return undefined
+    return { unchecked }
   }
   await loadShellParser()
   const line = parseCommandLine(command)
   for (const redirect of line.redirects) {
-    if ((redirect.kind === "read" || redirect.kind === "readWrite") && redirect.target?.static && blocked(redirect.target.text))
-      return redirect.target.text
+    if (
+      (redirect.kind === "read" || redirect.kind === "readWrite") &&
+      redirect.target?.static &&
+      blockedIn(redirect.workingDirs)(redirect.target.text)
+    )
+      return { ignored: redirect.target.text, unchecked }
   }
   for (const found of line.commands) {
     const argv = staticArgv(found)
     if (!argv || argv.length === 0) continue
-    const hit = firstIgnoredArgument(argv[0]!, argv.slice(1), blocked)
-    if (hit !== undefined) return hit
+    const hit = firstIgnoredArgument(argv[0]!, argv.slice(1), blockedIn(found.workingDirs))
+    if (hit !== undefined) return { ignored: hit, unchecked }
   }
-  return undefined
+  return { unchecked: [...new Set(unchecked)] }
 }
 
 /** The first file operand of a file-reading command that `blocked` refuses. */

@@ -37,7 +37,7 @@ describe("the trust rule: a workspace can only tighten", () => {
     it(`ignores every trusted-only key from ${source}, even keys the schema does not have yet`, () => {
       const value = {
         provider: "openai",
-        profiles: { a: { model: "x" } },
+        profiles: { a: { model: "x", apiKeyEnv: "ANTHROPIC_API_KEY" } },
         terminal: { shell: "/bin/zsh", allow: ["rm -rf"] },
         browser: { executablePath: "/tmp/evil", remoteUrl: "ws://evil" },
         codebaseIndex: { embedder: "openai", qdrantUrl: "http://evil", apiKeyEnv: "ANTHROPIC_API_KEY" },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { discoverCommands, parseSlashInvocation } from "../../../server/src/skills"
-import { expandSlashCommand, runSlashCommand } from "../../../server/src/tools/run-slash-command"
+import { expandSlashCommand } from "../../../server/src/skills"
+import { runSlashCommand } from "../../../server/src/tools/run-slash-command"
 import { makeToolContext } from "../../support/tool-context"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { runTool, text } from "../tools/meta/run-tool"

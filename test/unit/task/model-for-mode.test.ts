@@ -22,6 +22,18 @@ describe("modelForMode", () => {
     })
   })
 
+  it("takes a profile's own key variable, which no other mode inherits", () => {
+    const s = settings({
+      provider: "openai",
+      model: "gpt-4o",
+      profiles: { router: { model: "openai/gpt-4o", baseUrl: "https://openrouter.ai/api/v1", apiKeyEnv: "OPENROUTER_API_KEY" } },
+      modeProfiles: { code: "router" },
+    })
+    expect(modelForMode(s, "code").apiKeyEnv).toBe("OPENROUTER_API_KEY")
+    expect(modelForMode(s, "ask").apiKeyEnv).toBeUndefined()
+    expect(() => settings({ profiles: { bad: { apiKeyEnv: "NOT-A-NAME" } } })).toThrow()
+  })
+
   it("gives each mode its profile, which inherits the top-level keys it does not set", () => {
     const s = settings({
       model: "claude-sonnet-5-5",

@@ -2,7 +2,7 @@ import { appendFileSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { createModelProvider } from "../../../server/src/model/index"
-import { workspaceHash } from "../../../server/src/task/store"
+import { workspaceKey } from "../../../server/src/config/paths"
 import { INTERRUPTED_RESULT } from "../../../server/src/task/messages"
 import { ScriptedModel } from "../../support/scripted-model"
 import { LocalMessagesApi, replyEvents } from "../model/local-messages-api"
@@ -12,7 +12,7 @@ import { fixturesCleanedAfterEach, requestText, type Fixture } from "./service-f
 const fixture = fixturesCleanedAfterEach()
 
 function taskFile(fx: Fixture, taskId: string): string {
-  return join(fx.stateDir, "tasks", workspaceHash(fx.ws.root), `${taskId}.jsonl`)
+  return join(fx.stateDir, "tasks", workspaceKey(fx.ws.root), `${taskId}.jsonl`)
 }
 
 describe("task persistence and cancellation", () => {

@@ -1,7 +1,7 @@
 import { copyFileSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { workspaceHash } from "../../../server/src/task/store"
+import { workspaceKey } from "../../../server/src/config/paths"
 import { ScriptedModel } from "../../support/scripted-model"
 import { fixturesCleanedAfterEach, requestText } from "./service-fixture"
 
@@ -34,7 +34,7 @@ describe("finished and stored tasks (held as summaries, read from disk when need
     const fx = await fixture({ turns: [complete("done")] })
     const { taskId } = await fx.service.newTask({ text: "the original", mode: "ask" })
     await fx.status(taskId, "completed")
-    const dir = join(fx.stateDir, "tasks", workspaceHash(fx.ws.root))
+    const dir = join(fx.stateDir, "tasks", workspaceKey(fx.ws.root))
     for (let i = 0; i < 50; i++) copyFileSync(join(dir, `${taskId}.jsonl`), join(dir, `copy-${String(i).padStart(2, "0")}.jsonl`))
     expect(readdirSync(dir)).toHaveLength(51)
 

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
 import type {
@@ -7,6 +6,7 @@ import type {
   DidOpenTextDocumentParams,
   DidSaveTextDocumentParams,
 } from "vscode-languageserver/node"
+import { readRegularFile } from "../../config/regular-file"
 import type { EnvironmentPort } from "../../task/environment"
 import type { OpenDocument } from "../../tools/context"
 
@@ -56,11 +56,13 @@ export class DocumentStore {
     this.byPath.set(path, tracked)
     // A buffer may open already unsaved (restored editor session, a server restart, a late attach): if it
     // differs from the disk, those are the user's changes and nothing may be written behind them.
-    void readFile(path, "utf8").then(
-      (disk) => {
-        if (disk !== d.text && this.byPath.get(path) === tracked && tracked.doc.version === d.version) tracked.dirtyByUser = true
+    // The path is the editor's, in a workspace a repository controls: a FIFO there must not block a thread.
+    void readRegularFile(path).then(
+      (bytes) => {
+        if (bytes.toString("utf8") !== d.text && this.byPath.get(path) === tracked && tracked.doc.version === d.version)
+          tracked.dirtyByUser = true
       },
-      () => undefined, // not on disk yet: a new buffer holds nothing to protect
+      () => undefined, // not on disk yet (or no regular file): nothing on disk to protect
     )
   }
 

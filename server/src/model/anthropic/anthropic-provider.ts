@@ -8,28 +8,32 @@ import { retryingStream } from "../retrying-stream"
 export interface AnthropicProviderOptions {
   /** agent.baseUrl; undefined = ANTHROPIC_BASE_URL, else the SDK's default. */
   baseUrl?: string
-  /** The environment to read ANTHROPIC_API_KEY from (tests pass their own). */
+  /** The environment to read the key from (the held secrets; tests pass their own). */
   env?: NodeJS.ProcessEnv
+  /** The variable holding the key (a profile's apiKeyEnv); default ANTHROPIC_API_KEY. */
+  apiKeyEnv?: string
   retry?: Partial<RetryPolicy>
   /** agent.timeouts.modelIdleSeconds in ms: silence that long aborts and retries the request. */
   idleMs?: number
 }
 
-export const MISSING_KEY_MESSAGE =
-  "ANTHROPIC_API_KEY is not set. Set it in the environment your editor starts agent-lsp from " +
-  "(for example `export ANTHROPIC_API_KEY=sk-ant-...` in your shell profile, then restart the editor), and resume the task."
+const missingKeyMessage = (name: string) =>
+  `${name} is not set. Set it in the environment your editor starts agent-lsp from ` +
+  `(for example \`export ${name}=sk-ant-...\` in your shell profile, then restart the editor), and resume the task.`
 
-const AUTH_MESSAGE =
-  "The Anthropic API rejected the API key (401). Check that ANTHROPIC_API_KEY in the environment your editor starts " +
+const authMessage = (name: string) =>
+  `The Anthropic API rejected the API key (401). Check that ${name} in the environment your editor starts ` +
   "agent-lsp from is a valid, active key, restart the editor, and resume the task."
 
 /** The Messages API provider: streaming, native tool calls, prompt caching, our own retries. */
 export class AnthropicProvider implements ModelProvider {
   private client: Anthropic | undefined
   private readonly policy: RetryPolicy
+  private readonly keyEnv: string
 
   constructor(private readonly options: AnthropicProviderOptions = {}) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
+    this.keyEnv = options.apiKeyEnv ?? "ANTHROPIC_API_KEY"
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
@@ -54,7 +58,7 @@ export class AnthropicProvider implements ModelProvider {
       policy: this.policy,
       idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,
       idleMessage: "The Anthropic API",
-      classify,
+      classify: (error, attemptSignal) => classify(error, attemptSignal, this.keyEnv),
       headersOf,
     })
   }
@@ -62,8 +66,8 @@ export class AnthropicProvider implements ModelProvider {
   private getClient(): Anthropic {
     if (this.client) return this.client
     const env = this.options.env ?? process.env
-    const apiKey = env.ANTHROPIC_API_KEY
-    if (!apiKey) throw new ModelError(MISSING_KEY_MESSAGE, "missingKey", false)
+    const apiKey = env[this.keyEnv]
+    if (!apiKey) throw new ModelError(missingKeyMessage(this.keyEnv), "missingKey", false)
     this.client = new Anthropic({
       apiKey,
       // undefined lets the SDK read ANTHROPIC_BASE_URL itself.
@@ -143,7 +147,7 @@ function stopReason(reason: string): StopReason {
     : "other"
 }
 
-function classify(error: unknown, signal: AbortSignal): ModelError {
+function classify(error: unknown, signal: AbortSignal, keyEnv: string): ModelError {
   if (error instanceof ModelError) return error
   if (signal.aborted || error instanceof Anthropic.APIUserAbortError) return new ModelError("The request was cancelled.", "aborted", false)
   if (error instanceof Anthropic.APIConnectionError)
@@ -151,7 +155,7 @@ function classify(error: unknown, signal: AbortSignal): ModelError {
   if (error instanceof Anthropic.APIError) {
     const status = error.status
     const type = error.type ?? (error.error as { error?: { type?: string } } | undefined)?.error?.type
-    if (status === 401) return new ModelError(AUTH_MESSAGE, "auth", false)
+    if (status === 401) return new ModelError(authMessage(keyEnv), "auth", false)
     if (status === 529 || type === "overloaded_error") return new ModelError("The Anthropic API is overloaded (529).", "overloaded", true)
     if (status === 429 || type === "rate_limit_error")
       return new ModelError("The Anthropic API rate limit was reached (429).", "rateLimited", true)

@@ -7,6 +7,8 @@ export interface ErrorContext {
   model: string
   baseUrl: string
   apiKey: string | undefined
+  /** The environment variable the key is read from (OPENAI_API_KEY, or the profile's apiKeyEnv). */
+  keyEnv: string
 }
 
 // Ollama: "… does not support tools"; OpenRouter: "No endpoints found that support tool use";
@@ -46,8 +48,8 @@ export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: Er
   }
   if (status === 401 || status === 403) {
     const fix = ctx.apiKey
-      ? "Check that OPENAI_API_KEY in the environment your editor starts agent-lsp from is a valid key for this server"
-      : "This server needs a key: set OPENAI_API_KEY in the environment your editor starts agent-lsp from"
+      ? `Check that ${ctx.keyEnv} in the environment your editor starts agent-lsp from is a valid key for this server`
+      : `This server needs a key: set ${ctx.keyEnv} in the environment your editor starts agent-lsp from`
     return new ModelError(
       hide(`${cap(where)} rejected the request (${status}): ${said}. ${fix}, restart the editor, and resume the task.`, ctx),
       "auth",
@@ -81,7 +83,7 @@ function serverMessage(error: InstanceType<typeof OpenAI.APIError>): string {
 
 /** Servers and fetch sometimes echo what they were sent: neither the key nor URL credentials reach a message. */
 function hide(message: string, ctx: ErrorContext): string {
-  const keyless = ctx.apiKey && ctx.apiKey.length >= 4 ? message.split(ctx.apiKey).join("[OPENAI_API_KEY]") : message
+  const keyless = ctx.apiKey && ctx.apiKey.length >= 4 ? message.split(ctx.apiKey).join(`[${ctx.keyEnv}]`) : message
   return keyless.replace(/\/\/[^/@\s]+@/g, "//")
 }
 

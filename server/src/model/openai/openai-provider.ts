@@ -11,8 +11,10 @@ import { ChunkAssembler } from "./openai-stream"
 export interface OpenAiProviderOptions {
   /** agent.baseUrl; undefined = OPENAI_BASE_URL, else OpenAI's own API. */
   baseUrl?: string
-  /** The environment to read OPENAI_API_KEY and OPENAI_BASE_URL from (tests pass their own). */
+  /** The environment to read the key and OPENAI_BASE_URL from (the held secrets; tests pass their own). */
   env?: NodeJS.ProcessEnv
+  /** The variable holding the key (a profile's apiKeyEnv); default OPENAI_API_KEY. */
+  apiKeyEnv?: string
   retry?: Partial<RetryPolicy>
   /** agent.timeouts.modelIdleSeconds in ms. */
   idleMs?: number
@@ -32,6 +34,7 @@ export class OpenAiProvider implements ModelProvider {
   private readonly policy: RetryPolicy
   private readonly baseUrl: string
   private readonly apiKey: string | undefined
+  private readonly keyEnv: string
   /** Cleared once the server refused stream_options (some older servers know no such field). */
   private sendStreamOptions = true
 
@@ -39,7 +42,8 @@ export class OpenAiProvider implements ModelProvider {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
     const env = options.env ?? process.env
     this.baseUrl = (options.baseUrl ?? env.OPENAI_BASE_URL) || OPENAI_DEFAULT_BASE_URL
-    this.apiKey = env.OPENAI_API_KEY || undefined
+    this.keyEnv = options.apiKeyEnv ?? "OPENAI_API_KEY"
+    this.apiKey = env[this.keyEnv] || undefined
   }
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
@@ -74,7 +78,7 @@ export class OpenAiProvider implements ModelProvider {
       if (attemptSignal.aborted) return
       yield* assembler.finish(estimatedInput)
     }
-    const ctx: ErrorContext = { model: request.model, baseUrl: shownUrl(this.baseUrl), apiKey: this.apiKey }
+    const ctx: ErrorContext = { model: request.model, baseUrl: shownUrl(this.baseUrl), apiKey: this.apiKey, keyEnv: this.keyEnv }
     yield* retryingStream(open.bind(this), signal, {
       policy: this.policy,
       idleMs: this.options.idleMs ?? DEFAULT_IDLE_MS,

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises"
+import { readRegularFile } from "../../config/regular-file"
 import type { ToolContext } from "../context"
 import { diffStats, unifiedDiff } from "../../edits/unified-diff"
 import { writeFileAtomic } from "../../workspace/atomic-write"
@@ -39,7 +39,12 @@ async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, to
   const { absPath, shown } = target
   const created = target.before === undefined
   const document = await editorDocument(ctx.editor, absPath)
-  const now = document ? document.text : await readFile(absPath, "utf8").catch(() => undefined)
+  const now = document
+    ? document.text
+    : await readRegularFile(absPath).then(
+        (bytes) => bytes.toString("utf8"),
+        () => undefined,
+      )
   if (now !== target.before) {
     return {
       ok: false,

@@ -4,6 +4,7 @@ import { attemptCompletion } from "../../../../server/src/tools/attempt-completi
 import { fetchInstructions } from "../../../../server/src/tools/fetch-instructions"
 import { newTask } from "../../../../server/src/tools/new-task"
 import { switchMode } from "../../../../server/src/tools/switch-mode"
+import { formatTodoList } from "../../../../server/src/prompt/todo-list"
 import { parseTodoList, updateTodoList } from "../../../../server/src/tools/update-todo-list"
 import { makeToolContext } from "../../../support/tool-context"
 import { runTool, text } from "./run-tool"
@@ -18,6 +19,16 @@ describe("update_todo_list", () => {
       { text: "write test", status: "pending" },
       { text: "done too", status: "completed" },
     ])
+  })
+
+  it("parses back the list the model is shown with each request (prompt/todo-list.ts)", () => {
+    const todos = [
+      { text: "read config", status: "completed" as const },
+      { text: "add flag", status: "in_progress" as const },
+      { text: "write test", status: "pending" as const },
+    ]
+    expect(formatTodoList(todos)).toBe("[x] read config\n[-] add flag\n[ ] write test")
+    expect(parseTodoList(formatTodoList(todos))).toEqual(todos)
   })
 
   it("hands the parsed list to the task and reports progress", async () => {
