@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { defaultSettings } from "../server/src/config/schema"
 import { ModeRegistry } from "../server/src/modes/registry"
 import { createTaskService } from "../server/src/task/index"
+import { localTerminal } from "../server/src/terminal/local-terminal"
 import type { TaskRecord } from "../server/src/task/records"
 import { TaskStore } from "../server/src/task/store"
 import { FakeAsk } from "../test/support/fake-ask"
@@ -72,6 +73,7 @@ function service(stateDir: string, folder: string) {
     settings: () => settings,
     editor: new FakeEditor(),
     ask: new FakeAsk(),
+    terminal: localTerminal,
     log: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
     stateDir,
     modes: new ModeRegistry({ workspaceFolders: () => [folder], globalConfigDir: null }),

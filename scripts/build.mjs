@@ -5,6 +5,7 @@
 // external and are resolved from node_modules at run time.
 import { build } from "esbuild"
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs"
+import { SERVER_EXTERNALS } from "./server-externals.mjs"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
 // Build beside dist/ and swap it in: a failed build leaves the last good one, and a server started
@@ -27,17 +28,8 @@ await build({
   minifyWhitespace: true,
   legalComments: "none",
   // Packages that locate their own files (wasm, native binaries, browser drivers) at run time stay outside the
-  // bundle; playwright-core loads only when a task launches a browser.
-  external: [
-    "@vscode/ripgrep",
-    "web-tree-sitter",
-    "@vscode/tree-sitter-wasm",
-    "re2-wasm",
-    "@lancedb/lancedb",
-    "apache-arrow",
-    "@qdrant/js-client-rest",
-    "playwright-core",
-  ],
+  // bundle (scripts/server-externals.mjs); playwright-core loads only when a task launches a browser.
+  external: SERVER_EXTERNALS,
   define: { AGENT_LSP_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies (vscode-languageserver) call require() for Node built-ins.
   banner: {

@@ -219,6 +219,8 @@ describe("the ACP front (agent-lsp --acp) driven by an SDK client", () => {
     const loaded = await second.client.agent.request("session/load", { sessionId, cwd: ws.root, mcpServers: [] })
     expect(loaded.modes?.currentModeId).toBe("code")
     await second.client.waitForUpdate(sessionId, (u) => u.sessionUpdate === "current_mode_update")
+    // The slash commands follow the load, as they follow session/new.
+    await second.client.waitForUpdate(sessionId, (u) => u.sessionUpdate === "available_commands_update")
     const replay = second.client.updatesOf(sessionId)
     expect(
       replay

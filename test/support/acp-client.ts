@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { Readable, Writable } from "node:stream"
 import * as acp from "@agentclientprotocol/sdk"
 import { onTestFinished } from "vitest"
+import { ClientTerminals } from "./acp-terminals"
 import { childEnv } from "./scoped"
 import { SERVER_ENTRY } from "./server-harness"
 
@@ -15,6 +16,8 @@ export interface AcpClientOptions {
   apiUrl: string
   /** Declared fs capabilities; the client then serves reads from `files` (its "buffers") and records writes. */
   fs?: boolean
+  /** Declared terminal capability; the client then runs terminal/* with real processes (ClientTerminals). */
+  terminal?: boolean
   /** State home to reuse (session/load after a restart); a fresh one by default. */
   stateHome?: string
 }
@@ -29,6 +32,7 @@ export class AcpTestClient {
   readonly requests: { method: string; params: any }[] = []
   readonly updates: acp.SessionNotification[] = []
   readonly buffers = new Map<string, string>()
+  readonly terminals = new ClientTerminals()
   /** Everything the agent wrote on stdout, raw (to check that it is nothing but protocol messages). */
   rawStdout = ""
   stderr = ""
@@ -64,12 +68,26 @@ export class AcpTestClient {
         this.buffers.set(params.path, params.content)
         return {}
       })
+      .onRequest("terminal/create", ({ params }) => this.record("terminal/create", params, () => this.terminals.create(params)))
+      .onRequest("terminal/output", ({ params }) => this.record("terminal/output", params, () => this.terminals.output(params.terminalId)))
+      .onRequest("terminal/wait_for_exit", ({ params }) =>
+        this.record("terminal/wait_for_exit", params, () => this.terminals.waitForExit(params.terminalId)),
+      )
+      .onRequest("terminal/kill", ({ params }) => this.record("terminal/kill", params, () => this.terminals.kill(params.terminalId)))
+      .onRequest("terminal/release", ({ params }) =>
+        this.record("terminal/release", params, () => this.terminals.release(params.terminalId)),
+      )
       .onNotification("session/update", ({ params }) => void this.updates.push(params))
     const stream = acp.ndJsonStream(
       Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(proc.stdout) as ReadableStream<Uint8Array>,
     )
     this.connection = app.connect(stream)
+  }
+
+  private record<T>(method: string, params: unknown, answer: () => T): T {
+    this.requests.push({ method, params })
+    return answer()
   }
 
   get agent(): acp.ClientContext {
@@ -102,6 +120,7 @@ export class AcpTestClient {
   }
 
   async close(): Promise<void> {
+    this.terminals.dispose()
     this.connection.close()
     this.proc.stdin.end()
     const exited = new Promise((resolve) => (this.proc.exitCode !== null ? resolve(undefined) : this.proc.on("exit", resolve)))
@@ -119,7 +138,10 @@ export async function startAcpClient(options: AcpClientOptions): Promise<{ clien
   onTestFinished(() => client.close())
   const init = await client.agent.request("initialize", {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: options.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {},
+    clientCapabilities: {
+      ...(options.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+      ...(options.terminal ? { terminal: true } : {}),
+    },
   })
   return { client, init }
 }

@@ -4,7 +4,7 @@ import type { ModelEvent, ModelProvider, ModelRequest } from "../../server/src/m
 export interface ScriptedTurn {
   text?: string
   toolCalls?: { id?: string; name: string; input?: unknown; rawJson?: string }[]
-  stop?: "end_turn" | "tool_use" | "max_tokens"
+  stop?: "end_turn" | "tool_use" | "max_tokens" | "refusal"
   usage?: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }
 }
 

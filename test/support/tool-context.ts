@@ -1,3 +1,4 @@
+import { localTerminal } from "../../server/src/terminal/local-terminal"
 import type { Todo } from "@agent-lsp/protocol"
 import type { TaskEvent } from "../../server/src/task/events"
 import { defaultSettings, type Settings } from "../../server/src/config/schema"
@@ -58,6 +59,7 @@ export function makeToolContext(
     taskId: "t1",
     callId: "call_1",
     editor: new FakeEditor(),
+    terminal: localTerminal,
     ask: new FakeAsk(),
     task: new FakeTaskControl(),
     background: new BackgroundCommands(),

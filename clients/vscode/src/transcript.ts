@@ -6,7 +6,10 @@ import type { OutputChannelLike } from "./vscode-api"
  * line prefixed with the task it belongs to when several tasks interleave.
  */
 export class OutputTranscript {
+  /** The task whose lines the channel shows last. */
   private lastTask: string | undefined
+  /** The task the update being written belongs to: its "--- task" header goes out with its first line. */
+  private current: string | undefined
   private atLineStart = true
   private readonly callStatus = new Map<string, string>()
 
@@ -14,17 +17,16 @@ export class OutputTranscript {
 
   /** Marks the start of a task (its text as the user wrote it). */
   start(taskId: string, text: string): void {
+    this.current = this.lastTask = taskId
     this.line(`\n=== task ${taskId}: ${text}`)
-    this.lastTask = taskId
     this.channel.show(true)
   }
 
   /** Appends one update, as sent in agent/taskUpdate. */
   update(taskId: string, update: TaskUpdate): void {
-    if (this.lastTask !== taskId) {
-      this.line(`--- task ${taskId}`)
-      this.lastTask = taskId
-    }
+    // An update that writes nothing (a "running" status, usage) prints no header either: the server's first
+    // updates can arrive before the agent/newTask answer, and start() then heads the task itself.
+    this.current = taskId
     switch (update.kind) {
       case "text":
         this.raw(update.delta)
@@ -37,7 +39,8 @@ export class OutputTranscript {
           if (update.status === "streaming" || seen === update.status) return
           this.callStatus.set(update.callId, update.status)
           if (seen && update.status !== "denied" && update.status !== "skipped" && update.status !== "error") return
-          this.line(`> ${update.tool} ${update.tool === "attempt_completion" ? "" : summary(update.params)} [${update.status}]`)
+          const about = update.tool === "attempt_completion" ? "" : summary(update.params)
+          this.line(`> ${update.tool}${about ? ` ${about}` : ""} [${update.status}]`)
         }
         break
       case "toolResult":
@@ -78,19 +81,29 @@ export class OutputTranscript {
 
   /** Text the user sent to a task. */
   user(taskId: string, text: string): void {
+    this.current = this.lastTask = taskId
     this.line(`\n[you → ${taskId}] ${text}`)
-    this.lastTask = taskId
   }
 
   private raw(text: string): void {
     if (text === "") return
+    this.header()
     this.channel.append(text)
     this.atLineStart = text.endsWith("\n")
   }
 
   private line(text: string): void {
+    this.header()
     this.channel.append(`${this.atLineStart ? "" : "\n"}${text}\n`)
     this.atLineStart = true
+  }
+
+  /** The "--- task" line when the update being written is another task's than the last lines. */
+  private header(): void {
+    const task = this.current
+    if (task === undefined || task === this.lastTask) return
+    this.lastTask = task
+    this.line(`--- task ${task}`)
   }
 }
 

@@ -4,6 +4,7 @@ import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
+import type { ImageBlock } from "../task/index"
 import type { McpServerInfo } from "../mcp/port"
 import { ModeRegistry } from "../modes/registry"
 import type { EnvironmentPort } from "../task/environment"
@@ -11,7 +12,7 @@ import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
-import type { AskPort, DiagnosticsPort, EditorPort } from "../tools/context"
+import type { AskPort, DiagnosticsPort, EditorPort, TerminalPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
@@ -28,6 +29,8 @@ export interface AgentCoreDeps {
   environment?: EnvironmentPort
   /** The user (approvals and questions), in the front's own way of asking. */
   ask: AskPort
+  /** Where commands run: our runner (terminal/local-terminal.ts) or the editor's terminals (ACP). */
+  terminal: TerminalPort
   log: Logger
   /** The state directory (tasks, transcripts, checkpoints), already resolved. */
   stateDir: string
@@ -91,6 +94,7 @@ export class AgentCore {
       editor: deps.editor,
       ...(deps.environment ? { environment: deps.environment } : {}),
       ask: deps.ask,
+      terminal: deps.terminal,
       log,
       stateDir,
       modes: this.modes,
@@ -145,8 +149,8 @@ export class AgentCore {
   }
 
   /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
-  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
-    const result = await this.tasks.newTask(params)
+  async newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[]): Promise<ResultOf<"newTask">> {
+    const result = await this.tasks.newTask(params, images)
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result
   }
@@ -166,10 +170,10 @@ export class AgentCore {
   }
 
   /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */
-  async sendMessage(taskId: string, text: string): Promise<void> {
+  async sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void> {
     const checkpoint = await this.checkpointForMessage(taskId)
     if (checkpoint) this.emit(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
-    await this.tasks.sendMessage(taskId, text)
+    await this.tasks.sendMessage(taskId, text, images)
   }
 
   private async checkpointForMessage(taskId: string) {

@@ -1,7 +1,7 @@
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
 import type { Logger } from "../task/service"
-import type { AskPort, EditorPort } from "../tools/context"
+import type { AskPort, EditorPort, TerminalPort } from "../tools/context"
 import { AgentCore } from "./agent-core"
 import { createLogger, type LogSink } from "./logger"
 import { SettingsManager } from "./settings"
@@ -12,6 +12,8 @@ export interface StandaloneCoreOptions {
   folder: string
   editor: EditorPort
   ask: AskPort
+  /** Where commands run: our own runner (CLI; ACP without client terminals) or the client's terminals. */
+  terminal: TerminalPort
   /** Where log lines and notices go (stderr for both fronts: stdout is the protocol or the result). */
   sink: LogSink
   /** The front's own trusted settings (CLI flags), over the global settings file. */
@@ -42,6 +44,7 @@ export async function openStandaloneCore(options: StandaloneCoreOptions): Promis
     settings,
     editor: options.editor,
     ask: options.ask,
+    terminal: options.terminal,
     log,
     stateDir: settings().stateDir ?? defaultStateDir(),
     notify: (message) => options.sink("warn", message),

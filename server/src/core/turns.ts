@@ -12,6 +12,11 @@ export interface TurnEnd {
   message?: string
   /** attempt_completion's result, when the task completed. */
   result?: string
+  /**
+   * Why a run that waits for the user stopped, when it is not a question: the model's output limit, its
+   * refusal, or the request limit (agent.limits.requestsPerTask). ACP reports it as its stop reason.
+   */
+  stopReason?: "maxTokens" | "refusal" | "requestLimit"
 }
 
 /**
@@ -66,6 +71,11 @@ export class TurnTracker {
       return
     }
     if (event.kind === "error") entry.lastError = event.message
+    if (event.kind === "stopped") {
+      this.waiting.delete(root)
+      entry.resolve({ status: "waitingForUser", message: event.message, stopReason: event.reason })
+      return
+    }
     if (event.kind === "completed" && root === taskId) entry.result = event.result
     if (event.kind === "status" && root === taskId && FINAL.has(event.status)) {
       this.waiting.delete(root)

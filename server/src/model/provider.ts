@@ -3,9 +3,12 @@
  * stream in tests and by other providers later.
  */
 
+/** An image the model sees (a user's attachment, a browser screenshot), base64-encoded. */
+export type ImageBlock = { type: "image"; mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; base64: string }
+
 export type ModelContentBlock =
   | { type: "text"; text: string }
-  | { type: "image"; mediaType: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; base64: string }
+  | ImageBlock
   | { type: "toolUse"; id: string; name: string; input: unknown }
   | {
       type: "toolResult"

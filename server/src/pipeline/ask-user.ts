@@ -14,11 +14,11 @@ const SUGGESTIONS = [{ text: "Continue" }, { text: "Stop" }]
  * Puts the task in `waiting`, asks the user (Continue / Stop / free text), and maps the answer. The
  * task goes back to `running` unless the user stopped it or did not answer.
  */
-export async function askAtLimit(ctx: ToolContext, question: string): Promise<LimitAnswer> {
+export async function askAtLimit(ctx: ToolContext, question: string, limit: "mistakes" | "repetition" = "mistakes"): Promise<LimitAnswer> {
   ctx.emit({ kind: "status", status: "waiting", message: question })
   let answer: LimitAnswer
   try {
-    const reply = await ctx.ask.ask({ taskId: ctx.taskId, question, suggestions: SUGGESTIONS, limit: true }, ctx.signal)
+    const reply = await ctx.ask.ask({ taskId: ctx.taskId, question, suggestions: SUGGESTIONS, limit }, ctx.signal)
     if (reply.decision === "noAnswer") answer = { kind: "noAnswer", reason: reply.reason }
     else {
       const text = reply.answer.trim()

@@ -144,7 +144,7 @@ class Pipeline implements ToolPipeline {
         ? msg.repetitionBlocked(repetition.tool, repetition.count)
         : msg.cycleBlocked(repetition.tool, repetition.cycle)
     const question = repetition.kind === "identical" ? msg.repetitionQuestion(repetition.tool) : msg.cycleQuestion(repetition.cycle)
-    const answer = await askAtLimit(ctx, question)
+    const answer = await askAtLimit(ctx, question, "repetition")
     this.repetition.reset()
     return { result: errorResult(`${blocked} ${answerText(answer)}`), status: "error", ...stopFields(answer) }
   }

@@ -25,11 +25,19 @@ export class LimitCheckpoint {
 
   /** The question to ask the user when a limit is reached, else undefined. */
   question(limits: TaskLimits, costUsd: number): string | undefined {
+    return this.reached(limits, costUsd)?.question
+  }
+
+  /** Which limit is reached (a front may name it: ACP's max_turn_requests) and the question to ask. */
+  reached(limits: TaskLimits, costUsd: number): { limit: "requests" | "cost"; question: string } | undefined {
     const { requestsPerTask, costUsd: step } = limits
     if (this.requestsSinceCheck >= requestsPerTask)
-      return `This task has made ${this.requestsSinceCheck} model requests since the last check (agent.limits.requestsPerTask = ${requestsPerTask}). Continue?`
+      return {
+        limit: "requests",
+        question: `This task has made ${this.requestsSinceCheck} model requests since the last check (agent.limits.requestsPerTask = ${requestsPerTask}). Continue?`,
+      }
     if (step !== undefined && costUsd >= this.costAtCheckUsd + step)
-      return `This task has cost about $${costUsd.toFixed(2)} (agent.limits.costUsd = ${step}). Continue?`
+      return { limit: "cost", question: `This task has cost about $${costUsd.toFixed(2)} (agent.limits.costUsd = ${step}). Continue?` }
     return undefined
   }
 }

@@ -13,7 +13,7 @@ import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/con
 import type { BackgroundCommands } from "../terminal/background"
 import { maybeCondense } from "./condense"
 import { environmentDetails, type EnvironmentPort } from "./environment"
-import { forRequest, interruptedResult, userText } from "./messages"
+import { forRequest, interruptedResult, userText, withImages } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice } from "./model-for-mode"
@@ -32,6 +32,8 @@ export interface LoopEnv {
   control: TaskControl
   mcp?: ToolContext["mcp"]
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
+  /** Where commands run (the front's terminal port). */
+  terminal: ToolContext["terminal"]
   /** Commands left running in the background, of this task service. */
   background: BackgroundCommands
   /** The task service's browsers (browser_action), one per task. */
@@ -49,7 +51,8 @@ export interface LoopEnv {
   warn?: (message: string) => void
 }
 
-type TurnEnd = "continue" | "completed" | "stop" | "aborted"
+/** How one request and its tool calls ended; `halted` carries why the model cannot go on (for the status). */
+type TurnEnd = "continue" | "completed" | "stop" | "aborted" | { halted: string }
 
 /**
  * The agent loop of one task: build the prompt, stream the reply, run its tool calls through the
@@ -72,11 +75,11 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         rt.setStatus("completed")
         return
       }
-      if (end === "stop") {
-        rt.setStatus("waiting", "Stopped: send a message to continue.")
+      if (end === "stop" || typeof end === "object") {
+        rt.setStatus("waiting", typeof end === "object" ? end.halted : "Stopped: send a message to continue.")
         const text = await rt.inbox.waitForMessage(signal)
         if (text === undefined) return
-        rt.addMessage(userText(text))
+        rt.addMessage(withImages(userText(text), rt.inbox.takeAttachments()))
         rt.setStatus("running")
       }
     }
@@ -146,6 +149,8 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   }
   if (signal.aborted) return keepInterrupted(rt, acc)
   addUsage(rt, choice, acc.usage)
+  const halt = haltReason(acc)
+  if (halt) return haltTurn(rt, acc, halt, choice.maxTokens)
   rt.addMessage(assistantMessage(acc))
   const { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens } = acc.usage
   rt.context.measured(inputTokens + cacheReadTokens + cacheWriteTokens + outputTokens, rt.state.messages.length)
@@ -213,14 +218,46 @@ function keepInterrupted(rt: TaskRuntime, acc: TurnAccumulator): TurnEnd {
   return "aborted"
 }
 
+/**
+ * A reply the task cannot go on from: the model declined (`refusal`), or its reply was cut at its output
+ * limit before any tool call was complete (`maxTokens`; asking again would be cut the same way).
+ */
+function haltReason(acc: TurnAccumulator): "refusal" | "maxTokens" | undefined {
+  if (acc.stop === "refusal") return "refusal"
+  if (acc.stop === "max_tokens" && !acc.calls.some((call) => call.ended && parses(call.json))) return "maxTokens"
+  return undefined
+}
+
+function parses(json: string): boolean {
+  try {
+    JSON.parse(json)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Keeps what the halted reply said, answers its calls as not run, and tells the fronts why the run stops. */
+function haltTurn(rt: TaskRuntime, acc: TurnAccumulator, reason: "refusal" | "maxTokens", maxTokens: number): TurnEnd {
+  const message = assistantMessage(acc, true)
+  rt.addMessage(message)
+  const ids = message.content.filter((b) => b.type === "toolUse").map((b) => (b as { id: string }).id)
+  if (ids.length) rt.addMessage({ role: "user", content: ids.map(interruptedResult) })
+  const text =
+    reason === "refusal"
+      ? "The model declined to go on with this request (stop reason: refusal). Rephrase the request or change it to continue."
+      : `The model's reply was cut off at its output limit (${maxTokens} tokens) before it completed a tool call. ` +
+        "Send a message to continue (asking for smaller steps helps), or raise agent.maxTokens or the profile's maxTokens."
+  rt.emit({ kind: "stopped", reason, message: text })
+  return { halted: text }
+}
+
 /** Limits: after requestsPerTask requests, or each costUsd spent, the user decides whether to go on. */
 async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<"ok" | "stop"> {
-  const question = rt.limits.question(settings.limits, rt.state.usage.costUsd)
-  if (!question) return "ok"
-  const answer = await env.ask.ask(
-    { taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit: true },
-    signal,
-  )
+  const reached = rt.limits.reached(settings.limits, rt.state.usage.costUsd)
+  if (!reached) return "ok"
+  const { question, limit } = reached
+  const answer = await env.ask.ask({ taskId: rt.taskId, question, suggestions: [{ text: "Continue" }, { text: "Stop" }], limit }, signal)
   if (answer.decision !== "answered" || /^\s*stop\b/i.test(answer.answer)) return "stop"
   rt.limits.restart(rt.state.usage.costUsd)
   return "ok"
@@ -230,7 +267,7 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
   const fromUser = rt.inbox.take().map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
-  return [...fromUser, ...ended]
+  return [...fromUser, ...rt.inbox.takeAttachments(), ...ended]
 }
 
 /** The todo list rides on the last user message so the model always sees the current one. */
@@ -273,6 +310,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     editor: env.editor,
     ask: env.ask,
     task: env.control,
+    terminal: env.terminal,
     background: env.background,
     browsers: env.browsers,
     signal,

@@ -1,4 +1,4 @@
-import type { ModelContentBlock, ModelMessage } from "../model/provider"
+import type { ImageBlock, ModelContentBlock, ModelMessage } from "../model/provider"
 
 export const INTERRUPTED_RESULT = "Tool execution was interrupted before completion."
 
@@ -9,6 +9,11 @@ export function interruptedResult(toolUseId: string): ModelContentBlock {
 
 export function userText(text: string): ModelMessage {
   return { role: "user", content: [{ type: "text", text }] }
+}
+
+/** A user message with the images the user attached after its text. */
+export function withImages(message: ModelMessage, images: readonly ImageBlock[]): ModelMessage {
+  return images.length ? { ...message, content: [...message.content, ...images] } : message
 }
 
 /** tool_use ids of the last assistant message that no later message answers. */

@@ -1,6 +1,7 @@
 import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
 import type { AskPort, EditorPort, ToolContext } from "../tools/context"
+import type { ImageBlock } from "../model/provider"
 import type { TaskEventListener } from "./events"
 
 /** A request the task layer refuses; a front turns it into its protocol's error (LSP: a JSON-RPC error) with this message. */
@@ -37,6 +38,8 @@ export interface TaskServiceDeps {
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Problems after edits, handed to tools through ToolContext.diagnostics. */
   diagnostics?: ToolContext["diagnostics"]
+  /** Where commands run, handed to tools through ToolContext.terminal. */
+  terminal: ToolContext["terminal"]
 }
 
 /**
@@ -44,8 +47,10 @@ export interface TaskServiceDeps {
  * command). Methods throw TaskRequestError for requests that cannot be done.
  */
 export interface TaskService {
-  newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">>
-  sendMessage(taskId: string, text: string): Promise<void>
+  /** `images`: what the user attached (ACP image prompts); they ride on the task's first message. */
+  newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[]): Promise<ResultOf<"newTask">>
+  /** `images` ride on the next user message the model gets (this one, or the one after a question's answer). */
+  sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void>
   cancelTask(taskId: string): Promise<void>
   resumeTask(taskId: string): Promise<void>
   listTasks(): Promise<TaskSummary[]>

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import type { TaskRecord } from "./records"
 import { SummaryIndex, type StoredTask } from "./summary-index"
 import { headerOf } from "./task-headers"
+import { loadingImages, storingImages } from "./image-files"
 
 /** A task file as read back: its records in order, and how many lines had to be skipped. */
 export interface LoadedTaskFile {
@@ -36,8 +37,13 @@ export class TaskStore {
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const path = this.filePath(folder, taskId)
     const lead = this.torn.delete(path) ? "\n" : ""
-    // Secrets are removed from every string value (not from the JSON text, where a pattern could split an escape).
-    const line = JSON.stringify(record, (_key, value: unknown) => (typeof value === "string" ? redactSecrets(value) : value))
+    // Secrets are removed from every string value (not from the JSON text, where a pattern could split an escape);
+    // large images go to files beside the task first (image-files.ts).
+    const images = storingImages(filesDir(path))
+    const line = JSON.stringify(record, (key, value: unknown) => {
+      const kept = images(key, value)
+      return typeof kept === "string" ? redactSecrets(kept) : kept
+    })
     appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
@@ -108,11 +114,12 @@ export class TaskStore {
     if (text === undefined) return undefined
     if (text.length > 0 && !text.endsWith("\n")) this.torn.add(path)
     const records: TaskRecord[] = []
+    const images = loadingImages(filesDir(path))
     let skippedLines = 0
     for (const line of text.split("\n")) {
       if (!line.trim()) continue
       try {
-        records.push(JSON.parse(line) as TaskRecord)
+        records.push(JSON.parse(line, images) as TaskRecord)
       } catch {
         skippedLines++
       }
@@ -120,6 +127,11 @@ export class TaskStore {
     if (records[0]?.type !== "created") return undefined
     return { taskId, records, skippedLines }
   }
+}
+
+/** Where a task file's images are kept: `<taskId>.files/` beside `<taskId>.jsonl`. */
+function filesDir(taskFile: string): string {
+  return taskFile.replace(/\.jsonl$/, ".files")
 }
 
 function readTaskText(path: string): string | undefined {

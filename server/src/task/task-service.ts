@@ -11,7 +11,8 @@ import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
-import { interruptedResult, unansweredToolUses, userText } from "./messages"
+import { interruptedResult, unansweredToolUses, userText, withImages } from "./messages"
+import type { ImageBlock } from "../model/provider"
 import { TaskBrowsers } from "../browser/registry"
 import { expandSlashCommand } from "../skills"
 import { TaskRuntime } from "./runtime"
@@ -79,7 +80,7 @@ class Service implements TaskService {
 
   // ---- requests -------------------------------------------------------------------------
 
-  async newTask(params: ParamsOf<"newTask">): Promise<ResultOf<"newTask">> {
+  async newTask(params: ParamsOf<"newTask">, images: readonly ImageBlock[] = []): Promise<ResultOf<"newTask">> {
     this.loadAll()
     this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
@@ -89,23 +90,29 @@ class Service implements TaskService {
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(userText(withContext(text, params.context, this.deps.editor)))
+    rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
     this.start(rt)
     return { taskId: rt.taskId }
   }
 
-  async sendMessage(taskId: string, typed: string): Promise<void> {
+  async sendMessage(taskId: string, typed: string, images: readonly ImageBlock[] = []): Promise<void> {
     const rt = this.require(taskId)
     const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
-    if (rt.inbox.deliver(text)) return
+    // Images that do not start a user turn of their own (an answer, a queued message) ride on the next one.
+    if (rt.inbox.waiting) {
+      rt.inbox.attach(images)
+      rt.inbox.deliver(text)
+      return
+    }
     await rt.run.unwound()
     if (rt.live) {
       rt.inbox.queue(text)
+      rt.inbox.attach(images)
       return
     }
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
-    rt.addMessage(userText(text.trim() ? text : "(The user sent an empty message: continue.)"))
+    rt.addMessage(withImages(userText(text.trim() ? text : "(The user sent an empty message: continue.)"), images))
     this.start(rt)
   }
 
@@ -224,6 +231,7 @@ class Service implements TaskService {
       mcp: this.deps.mcp,
       codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,
+      terminal: this.deps.terminal,
       background: this.background,
       browsers: this.browsers,
       control: this.control(rt),

@@ -1,9 +1,16 @@
+import type { ImageBlock } from "../model/provider"
+
 /**
  * The user's messages to a live task: one goes to a question that waits for it (deliver), otherwise it is
  * queued and added to the next user turn (take). A waiting question ends when the task is cancelled.
  */
 export class UserInbox {
   private readonly queued: string[] = []
+  /**
+   * Images the user attached to a message that did not become a user turn of its own (an answer to a
+   * question, a message queued while the model worked): they ride on the next user message.
+   */
+  private readonly attachments: ImageBlock[] = []
   private waiter: ((text: string) => void) | undefined
 
   /** Hands a message to a waiting question; false when nothing waits. */
@@ -23,9 +30,19 @@ export class UserInbox {
     return this.queued.splice(0)
   }
 
-  /** Messages wait for the next user turn (the task must stay in memory for them). */
+  /** Keeps images for the next user message. */
+  attach(images: readonly ImageBlock[]): void {
+    this.attachments.push(...images)
+  }
+
+  /** The kept images; none are kept afterwards. */
+  takeAttachments(): ImageBlock[] {
+    return this.attachments.splice(0)
+  }
+
+  /** Messages or images wait for the next user turn (the task must stay in memory for them). */
   get hasQueued(): boolean {
-    return this.queued.length > 0
+    return this.queued.length > 0 || this.attachments.length > 0
   }
 
   /** A question waits for the user's next message. */

@@ -7,12 +7,14 @@
 import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env = withoutSecrets(base)
-  env.PAGER = "cat"
-  env.GIT_PAGER = "cat"
-  env.GIT_TERMINAL_PROMPT = "0"
-  return env
+  return { ...withoutSecrets(base), ...NON_INTERACTIVE_ENV }
 }
+
+/**
+ * What we add to a command's environment so it never waits for a pager or a password prompt; all an editor's
+ * terminal (ACP terminal/create) is given, since the rest of our environment may hold secrets.
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" }
 
 /**
  * The shell that runs commands: /bin/sh, or bash when the user chose it (agent.terminal.shell, a trusted-only

@@ -3,6 +3,7 @@ import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agen
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
+import type { CommandOptions, RunningCommand } from "../terminal/runner"
 import type { TaskBrowsers } from "../browser/registry"
 
 /**
@@ -129,10 +130,11 @@ export interface QuestionRequest {
   question: string
   suggestions: { text: string; mode?: string }[]
   /**
-   * True when the task asks whether to go on past a limit (mistakes, repetition, requests, cost) with
-   * Continue / Stop: a front with nobody to ask (headless) answers Stop instead of guessing.
+   * Set when the task asks whether to go on past a limit with Continue / Stop: a front with nobody to ask
+   * (headless) answers Stop instead of guessing; one that ends the turn to ask (ACP) names `requests` as
+   * its stop reason.
    */
-  limit?: boolean
+  limit?: "requests" | "cost" | "mistakes" | "repetition"
 }
 
 export type QuestionAnswer =
@@ -202,6 +204,16 @@ export interface DiagnosticsWatch {
   after(text: string, signal: AbortSignal): Promise<Problem[] | undefined>
 }
 
+/**
+ * Where command lines run: our own runner (terminal/local-terminal.ts: LSP, CLI, ACP without terminals) or
+ * the editor's terminals (ACP `terminal/*`). Approval has happened before `start` is called; the port only
+ * runs what it is given, with the same shell, working directory and limits.
+ */
+export interface TerminalPort {
+  /** Starts `options.command`; `call` names the tool call it runs for (a front may show the terminal there). */
+  start(options: CommandOptions, call: { taskId: string; callId: string }): RunningCommand
+}
+
 /** Everything a tool may use. Built per tool call by the task. */
 export interface ToolContext {
   /** Workspace folders, absolute paths; the first is the default root. */
@@ -223,6 +235,8 @@ export interface ToolContext {
   readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */
   readonly diagnostics?: DiagnosticsPort
+  /** Where execute_command runs its command lines (the front's choice). */
+  readonly terminal: TerminalPort
   /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */
   readonly background: BackgroundCommands
   /** The task service's browsers, one per task (browser_action). */

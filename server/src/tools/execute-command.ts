@@ -7,7 +7,7 @@ import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths
 import { commandShell } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
-import { startCommand, type RunningCommand } from "../terminal/runner"
+import type { RunningCommand } from "../terminal/runner"
 import { describeOutcome } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 
@@ -66,24 +66,27 @@ export const executeCommand = defineTool({
 
 async function run(command: string, cwd: string, shownCwd: string, timeout: number | undefined, ctx: ToolContext): Promise<ToolResult> {
   let streamed = 0
-  const running = startCommand({
-    command,
-    cwd,
-    shell: commandShell(ctx.settings.terminal.shell),
-    hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
-    maxLines: ctx.settings.terminal.outputLines,
-    maxBytes: COMMAND_OUTPUT_BYTES,
-    signal: ctx.signal,
-    onOutput: (chunk) => {
-      if (streamed > STREAM_LIMIT_BYTES) return
-      streamed += chunk.length
-      ctx.emit({
-        kind: "commandOutput",
-        callId: ctx.callId,
-        chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk,
-      })
+  const running = ctx.terminal.start(
+    {
+      command,
+      cwd,
+      shell: commandShell(ctx.settings.terminal.shell),
+      hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
+      maxLines: ctx.settings.terminal.outputLines,
+      maxBytes: COMMAND_OUTPUT_BYTES,
+      signal: ctx.signal,
+      onOutput: (chunk) => {
+        if (streamed > STREAM_LIMIT_BYTES) return
+        streamed += chunk.length
+        ctx.emit({
+          kind: "commandOutput",
+          callId: ctx.callId,
+          chunk: streamed > STREAM_LIMIT_BYTES ? "\n[agent-lsp: output continues; not streamed further]\n" : chunk,
+        })
+      },
     },
-  })
+    { taskId: ctx.taskId, callId: ctx.callId },
+  )
   let timer: NodeJS.Timeout | undefined
   const patience = new Promise<undefined>((resolve) => {
     if (timeout) timer = setTimeout(() => resolve(undefined), timeout * 1000)

@@ -432,4 +432,16 @@ describe("VS Code transcript channel", () => {
       "\n=== task t1: do it\nReading\n> read_file a.ts [running]\n  ✓ 3 lines\ntodos: [x] x\n=== completed\nDone.\n",
     )
   })
+
+  it("heads a task once when its first updates arrive before the newTask answer, and names other tasks only when they write", () => {
+    const channel = new FakeChannel()
+    const t = new OutputTranscript(channel)
+    t.update("t1", { kind: "status", status: "running" })
+    t.start("t1", "do it")
+    t.update("t1", { kind: "toolCall", callId: "c", tool: "attempt_completion", params: { result: "x" }, status: "running" })
+    t.update("t2", { kind: "status", status: "running" })
+    t.update("t1", { kind: "text", delta: "more\n" })
+    t.update("t2", { kind: "text", delta: "other\n" })
+    expect(channel.text).toBe("\n=== task t1: do it\n> attempt_completion [running]\nmore\n--- task t2\nother\n")
+  })
 })

@@ -4,15 +4,7 @@ import type { McpServerConfig } from "../../../server/src/config/schema"
 import { McpHub } from "../../../server/src/mcp/hub"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { everythingServer } from "./everything"
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
+import { processAlive as alive } from "../../support/process-alive"
 
 describe("McpHub.reload", () => {
   let ws: TempWorkspace

@@ -152,10 +152,11 @@ describe("OpenAiProvider", () => {
     expect(events.at(-1)).toEqual({ kind: "stop", reason: "tool_use" })
   })
 
-  it("maps finish_reason length to max_tokens and a plain reply to end_turn", async () => {
-    const baseUrl = await serve({ text: "cut", finishReason: "length" }, { text: "done" })
+  it("maps finish_reason length to max_tokens, content_filter to refusal and a plain reply to end_turn", async () => {
+    const baseUrl = await serve({ text: "cut", finishReason: "length" }, { text: "", finishReason: "content_filter" }, { text: "done" })
     const p = provider(baseUrl)
     expect((await collect(p.stream(request, new AbortController().signal))).at(-1)).toEqual({ kind: "stop", reason: "max_tokens" })
+    expect((await collect(p.stream(request, new AbortController().signal))).at(-1)).toEqual({ kind: "stop", reason: "refusal" })
     expect((await collect(p.stream(request, new AbortController().signal))).at(-1)).toEqual({ kind: "stop", reason: "end_turn" })
   })
 

@@ -95,7 +95,7 @@ describe("repetition in the pipeline", () => {
         taskId: "t1",
         question: "The agent is repeating read_file with the same input. Continue, stop, or tell it something?",
         suggestions: [{ text: "Continue" }, { text: "Stop" }],
-        limit: true,
+        limit: "repetition",
       },
     ])
     const fourth = outcomes[3]!

@@ -1,3 +1,4 @@
+import { localTerminal } from "../../../server/src/terminal/local-terminal"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -57,6 +58,7 @@ export async function makeFixture(options: FixtureOptions = {}): Promise<Fixture
     settings: () => settings,
     editor,
     ask,
+    terminal: localTerminal,
     log: { error: () => {}, warn: () => {}, info: () => {}, debug: () => {} },
     stateDir,
     modelProvider: options.provider ?? model,

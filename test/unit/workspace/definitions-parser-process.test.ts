@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { afterAll, describe, expect, it } from "vitest"
 import { languageFor } from "../../../server/src/workspace/definitions/languages"
+import { processAlive as alive } from "../../support/process-alive"
 import {
   definitionsParserPid,
   extractDefinitionsOutOfProcess,
@@ -9,14 +10,6 @@ import {
 } from "../../../server/src/workspace/definitions/out-of-process"
 
 const ts = languageFor("a.ts")!.spec
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 const waitUntil = async (check: () => boolean, ms: number) => {
   const end = Date.now() + ms
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 50))

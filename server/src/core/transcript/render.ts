@@ -79,6 +79,7 @@ export class TranscriptRenderer {
   update(update: TaskEvent): string {
     // The result line already says what an edit changed; the texts are for fronts that show diffs.
     if (update.kind === "fileEdited") return ""
+    if (update.kind === "stopped") return this.block([`**Stopped:** ${update.message}`])
     const handlers: { [K in TaskUpdateKind]: (u: Extract<TaskUpdate, { kind: K }>) => string } = {
       text: (u) => this.text(u.delta),
       reasoning: () => "",

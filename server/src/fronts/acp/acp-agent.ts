@@ -15,6 +15,8 @@ import { TurnTracker } from "../../core/turns"
 import type { QuestionRequest } from "../../tools/context"
 import { AcpAskPort } from "./acp-ask-port"
 import { AcpEditorPort } from "./acp-editor-port"
+import { AcpTerminalPort } from "./acp-terminal"
+import { localTerminal } from "../../terminal/local-terminal"
 import { AcpSession, type FolderCore } from "./acp-session"
 import { historyUpdates } from "./history"
 import { toMcpSettings } from "./mcp-servers"
@@ -57,8 +59,8 @@ export class AcpAgent {
       protocolVersion: PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
-        // Prompts are text (and @-mentioned files); images would need the task's first message to carry them.
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        // Images reach the model as image blocks (PNG, JPEG, GIF, WebP up to 5 MB); audio is not taken.
+        promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
         sessionCapabilities: { list: {} },
       },
@@ -70,7 +72,9 @@ export class AcpAgent {
   async newSession(cwd: string, mcpServers: McpServer[]) {
     const session = await this.open(AcpSession.fresh(requireAbsolute(cwd)), mcpServers)
     await this.options.store.put({ sessionId: session.id, cwd, updatedAt: new Date().toISOString() })
-    return { sessionId: session.id, modes: await session.modes() }
+    const modes = await session.modes()
+    announceAfterResponse(session)
+    return { sessionId: session.id, modes }
   }
 
   /** session/load: the stored task's conversation is replayed as updates before the response. */
@@ -84,7 +88,10 @@ export class AcpAgent {
       if (task) for (const update of historyUpdates(task, record.cwd)) session.send(update)
     }
     await session.flush()
-    return { modes: await session.modes() }
+    const modes = await session.modes()
+    // A loaded session is new to the client even when this process has it open: it gets the list again.
+    announceAfterResponse(session, true)
+    return { modes }
   }
 
   async listSessions(cwd: string | null | undefined) {
@@ -142,6 +149,8 @@ export class AcpAgent {
         { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) },
         () => settings(),
       ),
+      // Commands run in the client's terminals when it has them (it shows them live); else in our runner.
+      terminal: this.capabilities.terminal ? new AcpTerminalPort(client, (taskId) => this.sessionOfTask(turns, taskId)) : localTerminal,
       sink: this.options.sink,
       globalSettingsFile: this.options.globalSettingsFile,
       extend: (base) => (Object.keys(mcp).length ? { ...base, mcpServers: { ...base.mcpServers, ...mcp } } : base),
@@ -170,7 +179,12 @@ export class AcpAgent {
       sessionUpdate: "agent_message_chunk",
       content: { type: "text", text: `\n\n${request.question}${options ? `\n\n${options}` : ""}\n` },
     })
-    turns.end(taskId, { status: "waitingForUser", message: request.question })
+    // The request limit's question is also ACP's max_turn_requests: the client learns why the turn ended.
+    turns.end(taskId, {
+      status: "waitingForUser",
+      message: request.question,
+      ...(request.limit === "requests" ? { stopReason: "requestLimit" as const } : {}),
+    })
     return true
   }
 
@@ -182,6 +196,14 @@ export class AcpAgent {
   async dispose(): Promise<void> {
     for (const pending of this.folders.values()) await (await pending).core.dispose().catch(() => undefined)
   }
+}
+
+/**
+ * The commands are announced once the response is out (the client knows the session only from it); listing
+ * them reads the disk, so they follow the response rather than delay it.
+ */
+function announceAfterResponse(session: AcpSession, again = false): void {
+  setImmediate(() => void session.announceCommands(again).catch(() => undefined))
 }
 
 function requireAbsolute(cwd: string): string {

@@ -12,9 +12,29 @@ import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import type { Settings } from "../../config/schema"
-import { promptText } from "./prompt-text"
+import { promptContent, PromptContentError, type PromptContent } from "./prompt-content"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
+
+const STOP_REASONS: Record<NonNullable<TurnEnd["stopReason"]>, PromptResponse["stopReason"]> = {
+  maxTokens: "max_tokens",
+  refusal: "refusal",
+  requestLimit: "max_turn_requests",
+}
+
+/** The prompt's text and images; an image-only prompt gets a text saying so (a task needs words). */
+function readPrompt(blocks: ContentBlock[]): PromptContent {
+  let content: PromptContent
+  try {
+    content = promptContent(blocks)
+  } catch (error) {
+    if (error instanceof PromptContentError) throw RequestError.invalidParams(undefined, error.message)
+    throw error
+  }
+  if (content.text.trim()) return content
+  if (content.images.length === 0) throw RequestError.invalidParams(undefined, "The prompt has no text.")
+  return { ...content, text: "(The user attached the image below.)" }
+}
 
 /** What a session shares with the other sessions of its folder. */
 export interface FolderCore {
@@ -75,6 +95,33 @@ export class AcpSession {
     for (const update of this.mapper.map(event)) this.send(update)
   }
 
+  /** execute_command runs in the client's terminal `terminalId`: the tool call shows it from now on. */
+  attachTerminal(callId: string, terminalId: string): void {
+    for (const update of this.mapper.attachTerminal(callId, terminalId)) this.send(update)
+  }
+
+  /** The slash commands last announced (JSON), so an unchanged list is not sent again. */
+  private announced = ""
+
+  /**
+   * available_commands_update: our slash commands (built-in, `.roo/commands`, global) for the client's `/`
+   * menu. Sent after session/new and session/load, and again after each prompt if the list changed (a
+   * command file the agent or the user added or removed meanwhile).
+   */
+  async announceCommands(again = false): Promise<void> {
+    if (again) this.announced = ""
+    const { commands } = await this.folder.core.listCommands()
+    const availableCommands = commands.map((c) => ({
+      name: c.name,
+      description: c.description ?? `Runs the ${c.source} command /${c.name}.`,
+      ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
+    }))
+    const json = JSON.stringify(availableCommands)
+    if (json === this.announced) return
+    this.announced = json
+    this.send({ sessionUpdate: "available_commands_update", availableCommands })
+  }
+
   /** Our modes (built-in and custom, .roomodes included) as ACP's mode state. */
   async modes(): Promise<SessionModeState> {
     const { modes, defaultMode } = await this.folder.core.tasks.listModes()
@@ -83,27 +130,27 @@ export class AcpSession {
   }
 
   async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
-    const text = promptText(blocks)
-    if (!text.trim()) throw RequestError.invalidParams(undefined, "The prompt has no text.")
+    const { text, images } = readPrompt(blocks)
     this.cancelled = false
     const { core, turns } = this.folder
     let end: TurnEnd
     try {
       if (!this.taskId) {
-        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) })
+        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images)
         this.taskId = taskId
         this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
         end = await this.saved(() => turns.waitNew(taskId))
       } else {
         const taskId = this.taskId
         const done = turns.wait(taskId)
-        await core.sendMessage(taskId, text)
+        await core.sendMessage(taskId, text, images)
         end = await this.saved(() => done)
       }
     } catch (error) {
       if (error instanceof TaskRequestError) throw RequestError.invalidParams(undefined, error.message)
       throw error
     }
+    await this.announceCommands().catch(() => undefined)
     await this.flush()
     return { stopReason: this.stopReason(end) }
   }
@@ -116,6 +163,7 @@ export class AcpSession {
   private stopReason(end: TurnEnd): PromptResponse["stopReason"] {
     if (this.cancelled || end.status === "cancelled" || end.status === "interrupted") return "cancelled"
     if (end.status === "failed") throw RequestError.internalError(undefined, end.message ?? "The task failed.")
+    if (end.stopReason) return STOP_REASONS[end.stopReason]
     return "end_turn"
   }
 

@@ -21,6 +21,8 @@ interface CallState {
   tool: string
   output: string
   diffs: ToolCallContent[]
+  /** The client's terminal the command runs in: the client shows its output, so ours is not repeated. */
+  terminalId?: string
 }
 
 /**
@@ -49,7 +51,7 @@ export class SessionUpdateMapper {
         return this.toolCall(event.callId, event.tool, event.params, event.status)
       case "commandOutput": {
         const call = this.calls.get(event.callId)
-        if (!call) return []
+        if (!call || call.terminalId) return []
         call.output = (call.output + event.chunk).slice(-MAX_OUTPUT_CHARS)
         return [{ sessionUpdate: "tool_call_update", toolCallId: event.callId, content: this.content(call) }]
       }
@@ -87,9 +89,19 @@ export class SessionUpdateMapper {
         return event.result ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.result}` } }] : []
       case "error":
         return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n**Error:** ${event.message}\n` } }]
+      case "stopped":
+        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.message}\n` } }]
       default:
         return []
     }
+  }
+
+  /** The call's command runs in the client's terminal: its content shows that terminal from now on. */
+  attachTerminal(callId: string, terminalId: string): SessionUpdate[] {
+    const call = this.calls.get(callId)
+    if (!call) return []
+    call.terminalId = terminalId
+    return [{ sessionUpdate: "tool_call_update", toolCallId: callId, content: this.content(call) }]
   }
 
   private track(callId: string, tool: string): CallState {
@@ -131,7 +143,8 @@ export class SessionUpdateMapper {
 
   private content(call: CallState): ToolCallContent[] {
     const content = [...call.diffs]
-    if (call.output) content.push({ type: "content", content: { type: "text", text: `\`\`\`\n${call.output}\n\`\`\`` } })
+    if (call.terminalId) content.push({ type: "terminal", terminalId: call.terminalId })
+    else if (call.output) content.push({ type: "content", content: { type: "text", text: `\`\`\`\n${call.output}\n\`\`\`` } })
     return content
   }
 }

@@ -51,10 +51,12 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   })
   // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
   const { openStandaloneCore } = await import("../../core/standalone")
+  const { localTerminal } = await import("../../terminal/local-terminal")
   const { core } = await openStandaloneCore({
     folder: realpathSync(process.cwd()),
     editor: new DiskEditorPort(),
     ask,
+    terminal: localTerminal,
     sink,
     trustedOptions: settingsFromArgs(args),
     globalSettingsFile: options.globalSettingsFile,

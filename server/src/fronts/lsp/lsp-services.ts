@@ -17,6 +17,7 @@ import type { DocumentStore } from "./documents"
 import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
 import { IndexProgress } from "./index-progress"
+import { localTerminal } from "../../terminal/local-terminal"
 import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
 import { LspWorkspaceSettings } from "./workspace-settings"
@@ -121,6 +122,8 @@ export class LspServices {
         editor: new LspEditorPort(connection, features, documents, () => settings().timeouts.editorSeconds * 1000),
         environment: documents.environment(),
         ask,
+        // LSP has no terminal requests: commands run in our own runner, their output streamed as taskUpdates.
+        terminal: localTerminal,
         log,
         stateDir: this.settings.value.stateDir ?? defaultStateDir(),
         notify: (message) => this.showWarning(message),

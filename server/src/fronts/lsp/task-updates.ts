@@ -35,8 +35,9 @@ export class TaskUpdateSender {
   }
 
   send(taskId: string, event: TaskEvent): void {
-    // Not part of the LSP wire: the editor got the edit itself as workspace/applyEdit.
-    if (event.kind === "fileEdited") return
+    // Not part of the LSP wire: the editor got the edit itself as workspace/applyEdit, and a halted run's
+    // reason is the message of the "waiting" status that follows.
+    if (event.kind === "fileEdited" || event.kind === "stopped") return
     if (this.features().agent.taskUpdates) {
       const seq = (this.seq.get(taskId) ?? 0) + 1
       this.seq.set(taskId, seq)

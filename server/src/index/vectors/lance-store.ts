@@ -74,7 +74,12 @@ export class LanceStore implements VectorStore {
   }
 
   private connect() {
-    this.connection ??= import("@lancedb/lancedb").then((lancedb) => lancedb.connect(this.dir))
+    this.connection ??= import("@lancedb/lancedb").then(
+      (lancedb) => lancedb.connect(this.dir),
+      (error: unknown) => {
+        throw new Error(`${LANCEDB_MISSING} (${error instanceof Error ? error.message : String(error)})`)
+      },
+    )
     return this.connection
   }
 
@@ -83,6 +88,15 @@ export class LanceStore implements VectorStore {
     return this.table
   }
 }
+
+/**
+ * Why vectors cannot be stored when LanceDB does not load: the VS Code .vsix leaves its 155 MB native binary
+ * out (scripts/server-externals.mjs), and what the user can do instead.
+ */
+const LANCEDB_MISSING =
+  "The embedded vector store (LanceDB, package @lancedb/lancedb) is not installed beside this server: the VS Code " +
+  ".vsix leaves it out. Set agent.codebaseIndex.qdrantUrl to a Qdrant server, or point agent.client.serverPath at an " +
+  "agent-lsp installed with npm; search stays lexical meanwhile."
 
 /** A SQL string literal for LanceDB's filter language (single quotes doubled). */
 function sqlString(value: string): string {

@@ -43,7 +43,7 @@ describe("the headless AskPort", () => {
         taskId: "t1",
         question: "3 mistakes. Continue?",
         suggestions: [{ text: "Continue" }, { text: "Stop" }],
-        limit: true,
+        limit: "mistakes",
       }),
     ).toEqual({ decision: "answered", answer: "Stop" })
     expect(gaveUp).toEqual([{ reason: "limit", message: "3 mistakes. Continue?" }])

@@ -1,0 +1,145 @@
+import type { Locator, Page } from "playwright-core"
+
+/**
+ * The VS Code workbench in a browser page, driven the way a user drives it: the command palette, input
+ * boxes, modal dialogs, tabs and the status bar, read back from the DOM. Every wait is bounded.
+ */
+
+/** A notification as VS Code rendered it (toast or notification centre). */
+export interface SeenNotification {
+  severity: "info" | "warning" | "error" | "unknown"
+  message: string
+  /** ms since the page loaded. */
+  at: number
+}
+
+/** Polls `probe` until it returns a value other than undefined/false, or throws naming `what` after `ms`. */
+export async function waitUntil<T>(what: string, ms: number, probe: () => Promise<T | undefined | false>): Promise<T> {
+  const until = Date.now() + ms
+  let last: unknown
+  for (;;) {
+    try {
+      const value = await probe()
+      if (value !== undefined && value !== false) return value as T
+    } catch (error) {
+      last = error
+    }
+    if (Date.now() > until) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}${last ? ` (${String(last)})` : ""}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+/**
+ * Records every notification the workbench shows from now on (a MutationObserver on the page, reading the
+ * icon's severity class and the message once rendered). Call before the workbench loads.
+ */
+/** Browser-side (this project's tsconfig has no DOM types, so page code is plain JavaScript text). */
+const NOTIFICATION_OBSERVER = `
+  const reported = new WeakSet()
+  const report = (item) => {
+    if (reported.has(item)) return
+    const message = item.querySelector(".notification-list-item-message")?.textContent?.trim()
+    if (!message) return
+    reported.add(item)
+    const icon = item.querySelector(".notification-list-item-icon")?.className ?? ""
+    const severity = /codicon-error/.test(icon) ? "error" : /codicon-warning/.test(icon) ? "warning" : /codicon-info/.test(icon) ? "info" : "unknown"
+    window.__agentE2eNotification({ severity, message, at: Math.round(performance.now()) })
+  }
+  new MutationObserver(() => {
+    for (const item of document.querySelectorAll(".notification-list-item")) report(item)
+  }).observe(document, { subtree: true, childList: true, characterData: true })
+`
+
+export async function recordNotifications(page: Page): Promise<SeenNotification[]> {
+  const seen: SeenNotification[] = []
+  await page.exposeFunction("__agentE2eNotification", (n: SeenNotification) => void seen.push(n))
+  await page.addInitScript({ content: NOTIFICATION_OBSERVER })
+  return seen
+}
+
+/** Runs a command by its palette title ("Agent: New Task"), as typed into F1. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press("F1")
+  const input = page.locator(".quick-input-widget input")
+  await input.waitFor({ state: "visible", timeout: 10_000 })
+  await input.fill(`>${title}`)
+  const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first()
+  await row.waitFor({ state: "visible", timeout: 10_000 })
+  await input.press("Enter")
+}
+
+/** Opens a workspace file with Quick Open (Ctrl+P) and waits until its tab is active. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press("Control+p")
+  const input = page.locator(".quick-input-widget input")
+  await input.waitFor({ state: "visible", timeout: 10_000 })
+  await input.fill(name)
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible", timeout: 15_000 })
+  await input.press("Enter")
+  await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })
+}
+
+/** Types into the input box a command opened (showInputBox), checking its prompt, and confirms. */
+export async function answerInputBox(page: Page, promptContains: string, text: string): Promise<void> {
+  const widget = page.locator(".quick-input-widget")
+  await widget.locator(".quick-input-message", { hasText: promptContains }).waitFor({ state: "visible", timeout: 15_000 })
+  const input = widget.locator("input").first()
+  await input.fill(text)
+  await input.press("Enter")
+}
+
+/** The visible modal dialog (showWarningMessage with modal: true) once it shows. */
+export function dialog(page: Page): Locator {
+  return page.locator(".monaco-dialog-box")
+}
+
+/** Labels of the status bar items, in order. */
+export async function statusBarTexts(page: Page): Promise<string[]> {
+  return page.locator(".statusbar-item").evaluateAll((items) => items.map((i) => (i.textContent ?? "").trim()).filter(Boolean))
+}
+
+/** Titles of every open editor tab. */
+export async function tabTitles(page: Page): Promise<string[]> {
+  return page.locator(".tabs-container .tab").evaluateAll((tabs) => tabs.map((t) => t.getAttribute("aria-label") ?? t.textContent ?? ""))
+}
+
+/**
+ * The text of the active editor as rendered: its view lines in screen order (Monaco positions them
+ * absolutely, so DOM order is not line order), with Monaco's non-breaking spaces turned back. Only the
+ * lines on screen: fine for a short file.
+ */
+export async function activeEditorText(page: Page): Promise<string> {
+  return inPage(
+    page,
+    `const view = document.querySelector(".editor-group-container.active .editor-instance .monaco-editor .view-lines")
+    if (!view) throw new Error("no active text editor")
+    return [...view.querySelectorAll(".view-line")]
+      .map((line) => ({ top: Number.parseFloat(line.style.top || "0"), text: (line.textContent ?? "").replace(/\\u00a0/g, " ") }))
+      .sort((a, b) => a.top - b.top)
+      .map((l) => l.text)
+      .join("\\n")`,
+  )
+}
+
+/** Whether the active tab shows unsaved changes. */
+export async function activeTabDirty(page: Page): Promise<boolean> {
+  return page
+    .locator(".editor-group-container.active .tab.active")
+    .first()
+    .evaluate((tab) => tab.classList.contains("dirty"))
+}
+
+/** Progress bars still running in notification toasts. */
+export async function runningNotificationProgress(page: Page): Promise<string[]> {
+  return inPage(
+    page,
+    `return [...document.querySelectorAll(".notification-toast")]
+      .filter((t) => t.offsetParent && t.querySelector(".monaco-progress-container.active, .monaco-progress-container.infinite"))
+      .map((t) => (t.querySelector(".notification-list-item-message")?.textContent ?? "").trim())`,
+  )
+}
+
+/** Runs a function body in the page (plain JavaScript text: this project's tsconfig has no DOM types). */
+function inPage<T>(page: Page, body: string): Promise<T> {
+  return page.evaluate(`(() => { ${body} })()`) as Promise<T>
+}
