@@ -1,7 +1,7 @@
 import { extname } from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import type { Settings } from "../config/schema"
-import type { DiagnosticsPort, DiagnosticsWatch, Problem } from "../tools/context"
+import type { DiagnosticsPort, DiagnosticsWatch, FileProblems, Problem } from "../tools/context"
 import { LanguageServerClient } from "./language-server-client"
 import { toProblems } from "./problems"
 
@@ -52,6 +52,15 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
     const uri = pathToFileURL(path).toString()
     const before = text === undefined ? [] : await this.problemsOf(client, uri, text, signal)
     return { before, after: (newText, afterSignal) => this.problemsOf(client, uri, newText, afterSignal) }
+  }
+
+  /** What the started servers last published, for every file they published for (they are asked nothing). */
+  async current(): Promise<FileProblems[]> {
+    const out: FileProblems[] = []
+    for (const client of this.clients.values())
+      for (const { uri, items } of client.diagnostics.all())
+        if (uri.startsWith("file:")) out.push({ path: fileURLToPath(uri), problems: toProblems(items) })
+    return out
   }
 
   async dispose(): Promise<void> {

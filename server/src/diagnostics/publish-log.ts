@@ -28,6 +28,11 @@ export class PublishLog {
     for (const listener of [...this.listeners]) listener()
   }
 
+  /** The latest diagnostics of every URI published so far. */
+  all(): { uri: string; items: LspDiagnostic[] }[] {
+    return [...this.latest].map(([uri, entry]) => ({ uri, items: entry.items }))
+  }
+
   forget(uri: string): void {
     this.latest.delete(uri)
   }

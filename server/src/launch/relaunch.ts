@@ -4,6 +4,7 @@ import { Socket } from "node:net"
 import { constants } from "node:os"
 import { holdSecrets, registerSecretNames, secretsOf, withoutSecrets } from "../config/secrets"
 import { apiKeyEnvNames } from "./api-key-names"
+import { memoryFlags } from "./memory-flags"
 import { scrubOwnEnviron } from "./scrub-environ"
 
 /**
@@ -41,7 +42,8 @@ export function relaunchWithoutSecrets(env: NodeJS.ProcessEnv = process.env): "p
   holdSecrets(secrets)
   for (const name of names) delete env[name]
   if (env === process.env && scrubOwnEnviron(names)) return "server"
-  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+  // The relaunch costs a process start anyway: the server also gets its memory flags here, for free.
+  const child = spawn(process.execPath, [...memoryFlags(process.execArgv, env), ...process.execArgv, ...process.argv.slice(1)], {
     stdio: ["inherit", "inherit", "inherit", "pipe"],
     env: { ...withoutSecrets(env), [CHILD_MARK]: String(SECRETS_FD) },
   })

@@ -13,10 +13,13 @@ export type { WorkingDirectories, WorkingDirectory } from "./working-dirs"
 export { programName } from "./wrappers"
 export { powershellCommands, type PowerShellCommand } from "./powershell"
 
-/** Parsers with the bash and PowerShell grammars set (web-tree-sitter, initialised by the loader). */
+/**
+ * The parser with the bash grammar set (web-tree-sitter, initialised by the loader). The PowerShell grammar
+ * is loaded apart (workspace/shell-grammars.ts), only where a PowerShell line is read: compiled, it costs
+ * the process ~50 MiB for its whole life.
+ */
 export interface ShellParsers {
   bash: Parser
-  powershell: Parser
 }
 
 let installed: ShellParsers | undefined

@@ -1,5 +1,7 @@
 import { relative, sep } from "node:path"
+import type { DiagnosticsPort } from "../tools/context"
 import { workspaceOverview } from "../tools/workspace-overview"
+import { type KnownErrors, newErrors } from "./environment-errors"
 
 /**
  * What the editor knows that helps the model start without a list_files turn: open buffers, the file the
@@ -26,21 +28,33 @@ const MAX_EDITED = 10
 export interface EnvironmentMemory {
   open: string
   active: string
+  /** Errors known at the last turn (environment-errors.ts), so only new ones are told. */
+  errors: KnownErrors
+  /** Files the agent edited since the last turn: their new problems were in the edit's own result. */
+  agentEdited: Set<string>
 }
 
 export function newEnvironmentMemory(): EnvironmentMemory {
-  return { open: "", active: "" }
+  return { open: "", active: "", errors: undefined, agentEdited: new Set() }
 }
 
 /**
  * The environment section for the next user turn, or undefined when nothing changed since `memory`.
  * First turn: a bounded listing of the workspace root (breadth-first, .gitignore honoured) and the open
- * buffers. Later turns: open buffers and the active file only when they changed, and files the user edited.
+ * buffers. Later turns: open buffers and the active file only when they changed, files the user edited, and
+ * errors that appeared since the last turn (when a diagnostics source exists).
  */
 export async function environmentDetails(
   port: EnvironmentPort | undefined,
   memory: EnvironmentMemory,
-  options: { folder: string; workspaceFolders: readonly string[]; firstTurn: boolean },
+  options: {
+    folder: string
+    workspaceFolders: readonly string[]
+    firstTurn: boolean
+    /** Where "new errors" come from; none: not told. */
+    diagnostics?: DiagnosticsPort | undefined
+    signal?: AbortSignal
+  },
 ): Promise<string | undefined> {
   const show = (path: string) => {
     const rel = relative(options.folder, path)
@@ -55,8 +69,10 @@ export async function environmentDetails(
         `Workspace files${listing.truncated ? ` (first ${names.length}, breadth-first; list_files shows more)` : ""}: ${names.join(", ")}`,
       )
   }
+  const openFiles = port?.openFiles() ?? []
+  const edited = [...new Set(port?.takeUserEdits() ?? [])]
   if (port) {
-    const open = port.openFiles().slice(0, MAX_OPEN).map(show).join(", ")
+    const open = openFiles.slice(0, MAX_OPEN).map(show).join(", ")
     if (open !== memory.open) {
       memory.open = open
       if (open || !options.firstTurn) lines.push(`Open in the editor: ${open || "(none)"}`)
@@ -69,11 +85,23 @@ export async function environmentDetails(
       memory.active = active
       if (active) lines.push(`Active file: ${active}`)
     }
-    const edited = [...new Set(port.takeUserEdits())]
     if (edited.length)
       lines.push(
         `Changed by the user since your last turn: ${edited.slice(0, MAX_EDITED).map(show).join(", ")}${edited.length > MAX_EDITED ? ` and ${edited.length - MAX_EDITED} more` : ""}`,
       )
+  }
+  const agentEdited = [...memory.agentEdited]
+  memory.agentEdited.clear()
+  if (options.diagnostics) {
+    const errors = await newErrors(
+      options.diagnostics,
+      memory.errors,
+      { open: openFiles, edited, agentEdited },
+      show,
+      options.signal ?? new AbortController().signal,
+    )
+    memory.errors = errors.known
+    if (errors.line) lines.push(errors.line)
   }
   return lines.length ? `${ENVIRONMENT_OPEN}\n${lines.join("\n")}\n</environment>` : undefined
 }

@@ -128,7 +128,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     condenseAtPercent: settings.context.condenseAtPercent,
   })
   if (signal.aborted) return "aborted"
-  await addEnvironment(rt, env)
+  await addEnvironment(rt, env, settings, signal)
   const messages = forRequest(withTodos(rt.state.view(), rt.state.todos))
   rt.limits.countRequest()
   // Naming the model shows the user which profile the mode switched to.
@@ -188,13 +188,16 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
  * What changed in the editor since the last request, as a user-turn text block (recorded, so later
  * requests repeat it byte for byte and stay cacheable); the system prompt never changes for it.
  */
-async function addEnvironment(rt: TaskRuntime, env: LoopEnv): Promise<void> {
+async function addEnvironment(rt: TaskRuntime, env: LoopEnv, settings: Settings, signal: AbortSignal): Promise<void> {
   const firstTurn = !rt.state.messages.some((m) => m.role === "assistant")
   const details = await environmentDetails(env.environment, rt.environment, {
     folder: rt.state.folder || (env.workspaceFolders()[0] ?? ""),
     workspaceFolders: env.workspaceFolders(),
     firstTurn,
+    diagnostics: settings.diagnostics.enabled ? env.diagnostics : undefined,
+    signal,
   })
+  if (signal.aborted) return
   if (details) rt.addMessage({ role: "user", content: [{ type: "text", text: details }] })
 }
 
@@ -311,7 +314,11 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     background: env.background,
     browsers: env.browsers,
     signal,
-    emit: (update) => (update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)),
+    emit: (update) => {
+      // The edit's result names the problems it introduced: the next environment details need not repeat them.
+      if (update.kind === "fileEdited") rt.environment.agentEdited.add(update.path)
+      return update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)
+    },
     ...(env.mcp ? { mcp: env.mcp } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),

@@ -15,7 +15,7 @@ export const applyDiff = defineTool({
   group: "edit",
   params: z.object({
     path: z.string().describe("Path of the file to modify, relative to the workspace root"),
-    diff: z.string().describe(`One or more SEARCH/REPLACE blocks:\n${BLOCK_FORMAT}`),
+    diff: z.string().describe("One or more SEARCH/REPLACE blocks in the format above"),
   }),
   description,
   available: () => true,

@@ -53,11 +53,11 @@ const params = z
 
 type Params = z.infer<typeof params>
 
-const description = `Drive a headless Chromium to check a web page. Start with action "launch" and a url; each action then returns \
+// What each action takes is said once, in the schema's property descriptions.
+const description = `Drive a headless Chromium to check a web page. Each action returns \
 a screenshot of the viewport, the console messages logged since the previous action, page errors and the current URL. \
-"click" and "hover" take coordinate "x,y" in viewport pixels (aim at the centre of the element in the last screenshot); \
-"type" types text into the focused element (click it first); "press" sends a key (text "Enter"); "scroll_down"/"scroll_up" move \
-one viewport height; "resize" sets the viewport size "WxH". One browser per task, kept open between calls (other tools work \
+Aim clicks at the centre of the element in the last screenshot; click a field before "type". "scroll_down"/"scroll_up" move \
+one viewport height. One browser per task, kept open between calls (other tools work \
 meanwhile); "close" it when done. Loopback URLs (http://localhost:PORT) work; file:// only inside the workspace.`
 
 /** True when a browser can be had: an executable found (setting or PATH) or a remote browser configured. */

@@ -182,6 +182,18 @@ export interface DiagnosticsPort {
    * the problems it has now. Undefined when no source covers this file.
    */
   watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined>
+  /**
+   * The problems known now, for the environment details' "new errors": of `paths` (absolute; the files the
+   * user has open or edited), plus every other file the source already tracks (a language server's
+   * published files). Undefined when the source gave no answer in time.
+   */
+  current?(paths: readonly string[], signal: AbortSignal): Promise<FileProblems[] | undefined>
+}
+
+/** One file's problems (absolute path). */
+export interface FileProblems {
+  path: string
+  problems: Problem[]
 }
 
 /** One file watched across one edit. */

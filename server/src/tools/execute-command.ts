@@ -28,8 +28,7 @@ const params = z.object({
 
 const description = `Run a shell command with /bin/sh (POSIX sh syntax; bash when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
 code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
-read_command_output. For servers or watchers set timeout (seconds): you get the output so far and the command keeps running; you will \
-be told when it ends. Prefer relative paths, and explain what the command does.`
+read_command_output. Set timeout for servers and watchers; you will be told when such a command ends. Prefer relative paths.`
 
 export const executeCommand = defineTool({
   name: "execute_command",

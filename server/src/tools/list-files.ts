@@ -13,7 +13,7 @@ const params = z.object({
 const LOCK = "🔒"
 
 const description = `List the files and folders in a directory (folders end with "/"). \
-With recursive: true the whole tree is listed, breadth-first, skipping what .gitignore ignores and not descending into \
+A recursive listing is breadth-first, skips what .gitignore ignores and does not descend into \
 node_modules, dist and hidden folders (list them directly to see inside). Entries marked ${LOCK} are blocked by .rooignore. \
 The listing is capped (agent.files.listLimit); use it to explore, then search_files or read_file.`
 

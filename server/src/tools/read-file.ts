@@ -15,7 +15,7 @@ const params = z.object({
   mode: z
     .enum(["slice", "indentation"])
     .optional()
-    .describe("'slice' (default): lines from offset; 'indentation': the code block around indentation.anchor_line"),
+    .describe("'slice' (default): lines from offset; 'indentation': the code block (e.g. the function) around indentation.anchor_line"),
   offset: z.number().int().min(1).optional().describe("1-based line to start from (default 1); use it to page through large files"),
   limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return (default ${DEFAULT_LIMIT})`),
   indentation: z
@@ -40,9 +40,8 @@ const params = z.object({
 
 type Params = z.infer<typeof params>
 
+// The modes and paging are said once, in the schema's property descriptions.
 const description = `Read a file and return its lines numbered as "N | text" (for discussion and for apply_diff). \
-Mode 'slice' (default) returns up to ${DEFAULT_LIMIT} lines from offset; page through large files with offset. \
-Mode 'indentation' returns the code block around indentation.anchor_line (e.g. the function holding a line), found by indentation. \
 Lines longer than 2000 characters are cut. Images (png, jpg, gif, webp, up to 5 MB) are returned as images. \
 Reads the editor's open buffer when the file is open, else the disk. Use list_files for directories.`
 

@@ -15,7 +15,7 @@ const params = z.object({
   file_pattern: z.string().optional().describe("Glob limiting which files are searched, e.g. '*.ts' (default: all files)"),
 })
 
-const description = `Search file contents with a regular expression (ripgrep, Rust regex syntax) in a directory, recursively. \
+const description = `Search file contents with ripgrep. \
 Results are grouped by file, each match with one line of context as "N | text". Honours .gitignore; skips hidden files and \
 what .rooignore blocks. At most ${MAX_SEARCH_MATCHES} matching lines are returned: narrow the regex, the path or file_pattern when \
 the cap is hit.`

@@ -2,7 +2,7 @@ import { realpathSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, resolve } from "node:path"
 import { isIgnored, rulesFor } from "./ignore-rules"
 import { parseCommandLine, powershellCommands, staticArgv, type WorkingDirectories } from "../shell"
-import { loadShellParser, parseShellLine } from "./shell-grammars"
+import { loadPowerShellParser, loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
  * `.rooignore` for commands, as Roo-Code does it: a file-reading command (cat, head, grep, sed…) whose file
@@ -112,9 +112,8 @@ export async function checkCommandPaths(
         return isIgnored(workspaceFolders, abs, statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false)
       })
     }
-  const parsers = await loadShellParser()
   if (dialect === "powershell") {
-    for (const found of powershellCommands(parsers.powershell, command)) {
+    for (const found of powershellCommands(await loadPowerShellParser(), command)) {
       const hit = firstIgnoredArgument(
         found.name,
         found.args.filter((a) => a.static).map((a) => a.text),
@@ -124,6 +123,7 @@ export async function checkCommandPaths(
     }
     return { unchecked }
   }
+  await loadShellParser()
   const line = parseCommandLine(command)
   for (const redirect of line.redirects) {
     if (

@@ -1,8 +1,10 @@
 import { installShellParsers, parseCommandLine as parseLoaded, shellParsers, type ParsedCommandLine, type ShellParsers } from "../shell"
+import type { Parser } from "web-tree-sitter"
 import { newParser } from "./definitions/grammar-loader"
 
 /**
- * Loads the bash and PowerShell grammars into the shell parser (server/src/shell/ does no IO of its own).
+ * Loads the bash grammar into the shell parser (server/src/shell/ does no IO of its own), and the PowerShell
+ * grammar on demand.
  * Tools await this before they read a command line; afterwards the synchronous parser works everywhere.
  */
 let loading: Promise<ShellParsers> | undefined
@@ -10,12 +12,20 @@ let loading: Promise<ShellParsers> | undefined
 export function loadShellParser(): Promise<ShellParsers> {
   const ready = shellParsers()
   if (ready) return Promise.resolve(ready)
-  loading ??= Promise.all([newParser("tree-sitter-bash.wasm"), newParser("tree-sitter-powershell.wasm")]).then(([bash, powershell]) => {
-    const parsers = { bash, powershell }
+  loading ??= newParser("tree-sitter-bash.wasm").then((bash) => {
+    const parsers = { bash }
     installShellParsers(parsers)
     return parsers
   })
   return loading
+}
+
+let powershell: Promise<Parser> | undefined
+
+/** The PowerShell parser (Windows command lines), loaded on first use only: it is the biggest grammar by far. */
+export function loadPowerShellParser(): Promise<Parser> {
+  powershell ??= newParser("tree-sitter-powershell.wasm")
+  return powershell
 }
 
 /** shell/'s parseCommandLine, loading the grammar first when needed. */

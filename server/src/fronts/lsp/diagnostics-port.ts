@@ -2,7 +2,7 @@ import { AgentMethods, Diagnostics } from "@agent-lsp/protocol"
 import type { Connection } from "vscode-languageserver/node"
 import type { Settings } from "../../config/schema"
 import { toProblems } from "../../diagnostics/problems"
-import type { DiagnosticsPort, DiagnosticsWatch, Problem } from "../../tools/context"
+import type { DiagnosticsPort, DiagnosticsWatch, FileProblems, Problem } from "../../tools/context"
 import { boundedRequest } from "./bounded-request"
 import { pathToUri } from "./documents"
 
@@ -32,18 +32,34 @@ export class LspDiagnosticsPort implements DiagnosticsPort {
     }
   }
 
+  /** The editor's problems in the given files (the editor knows no "whole workspace" request). */
+  async current(paths: readonly string[], signal: AbortSignal): Promise<FileProblems[] | undefined> {
+    if (paths.length === 0) return []
+    const answered = await this.fetchMany(paths.map(pathToUri), signal)
+    return answered?.map((d, i) => ({ path: paths[i]!, problems: d.problems }))
+  }
+
   /** The editor's problems for one file; undefined when it failed, answered nonsense or took too long. */
   private async fetch(uri: string, signal: AbortSignal): Promise<Problem[] | undefined> {
+    const [answer] = (await this.fetchMany([uri], signal)) ?? []
+    return answer?.problems
+  }
+
+  private async fetchMany(uris: string[], signal: AbortSignal): Promise<{ uri: string; problems: Problem[] }[] | undefined> {
     try {
       const sent = await boundedRequest(
-        (token) => this.connection.sendRequest(AgentMethods.diagnostics, { uris: [uri] }, token),
+        (token) => this.connection.sendRequest(AgentMethods.diagnostics, { uris }, token),
         Math.min(ANSWER_TIMEOUT_MS, this.settings().timeouts.editorSeconds * 1000),
         signal,
       )
       if (sent.outcome !== "answered") return undefined
       const parsed = Diagnostics.result.safeParse(emptyObjectsAsLists(sent.value))
       if (!parsed.success) return undefined
-      return toProblems(parsed.data.diagnostics.filter((d) => d.uri === uri).flatMap((d) => d.items))
+      // Only what was asked; a file left out of the answer has no problems.
+      return uris.map((uri) => ({
+        uri,
+        problems: toProblems(parsed.data.diagnostics.filter((d) => d.uri === uri).flatMap((d) => d.items)),
+      }))
     } catch {
       return undefined
     }

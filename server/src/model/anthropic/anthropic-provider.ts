@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk"
-import { toAnthropicParams } from "./anthropic-request"
+import { anthropicBody } from "./anthropic-request"
 import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "../provider"
 import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from "../retry"
 import { retryingStream } from "../retrying-stream"
@@ -38,9 +38,16 @@ export class AnthropicProvider implements ModelProvider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const client = this.getClient()
-    const params = toAnthropicParams(request)
+    const pieces = anthropicBody(request)
     const open = async function* (attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
-      const stream = client.messages.stream(params, { signal: attemptSignal, maxRetries: 0 })
+      // The body goes out piece by piece (see anthropicBody); the SDK still parses the event stream.
+      const stream = await client.post<AsyncIterable<Streamed>>("/v1/messages", {
+        body: encoded(pieces),
+        headers: { "content-type": "application/json" },
+        stream: true,
+        signal: attemptSignal,
+        maxRetries: 0,
+      })
       const toolIds = new Map<number, string>()
       for await (const event of stream) {
         alive()
@@ -74,6 +81,11 @@ export class AnthropicProvider implements ModelProvider {
 }
 
 type Streamed = Anthropic.MessageStreamEvent
+
+/** The body's pieces as bytes, one piece at a time (a retry starts a new iteration). */
+async function* encoded(pieces: readonly string[]): AsyncIterable<Uint8Array> {
+  for (const piece of pieces) yield Buffer.from(piece, "utf8")
+}
 
 /** SDK stream events → our ModelEvent union; tool calls are keyed by their content block index. */
 function translate(event: Streamed, ids: Map<number, string>): ModelEvent[] {

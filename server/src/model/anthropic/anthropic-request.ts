@@ -1,48 +1,67 @@
 import type Anthropic from "@anthropic-ai/sdk"
 import type { ModelContentBlock, ModelMessage, ModelRequest } from "../provider"
 
-type MessageParam = Anthropic.MessageParam
 type ContentBlockParam = Anthropic.ContentBlockParam
-type CacheControl = { type: "ephemeral" }
-
-const EPHEMERAL: CacheControl = { type: "ephemeral" }
 
 /** How many of the last user turns get a cache breakpoint (the API allows four in all; the system prompt takes one). */
 const CACHED_USER_TURNS = 2
 
+const EPHEMERAL_FIELD = `,"cache_control":{"type":"ephemeral"}}`
+
 /**
- * Our request in the Messages API's shape, with prompt caching: a breakpoint on the system prompt and
- * on the last user turns, so each request re-reads the conversation so far from the cache.
+ * Each content block's JSON as the Messages API takes it, made once per block. The history is append-only
+ * and forRequest keeps block objects as they are, so a request serializes only the blocks that are new
+ * since the last one; the rest is concatenation. Weak keys: a finished task's blocks go with it.
  */
-export function toAnthropicParams(request: ModelRequest): Anthropic.MessageStreamParams {
-  const messages = request.messages.map(toMessageParam)
-  let marked = 0
-  for (let i = messages.length - 1; i >= 0 && marked < CACHED_USER_TURNS; i--) {
-    const message = messages[i]!
-    if (message.role !== "user" || !Array.isArray(message.content) || message.content.length === 0) continue
-    const last = message.content[message.content.length - 1]!
-    message.content[message.content.length - 1] = { ...last, cache_control: EPHEMERAL } as ContentBlockParam
-    marked++
-  }
-  return {
-    model: request.model,
-    max_tokens: request.maxTokens,
-    system: [{ type: "text", text: request.system, cache_control: EPHEMERAL }],
-    messages,
-    ...(request.tools.length
-      ? {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
-          })),
-        }
-      : {}),
-  }
+const blockJson = new WeakMap<ModelContentBlock, string>()
+
+/**
+ * Our request as the Messages API's streamed request body, with prompt caching: a breakpoint on the system
+ * prompt and on the last user turns, so each request re-reads the conversation so far from the cache.
+ * Returned as pieces (at most one message each) that the provider sends as a chunked body, so no request
+ * needs one buffer the size of the whole conversation (those, freed, are what glibc kept: see the README).
+ */
+export function anthropicBody(request: ModelRequest): string[] {
+  const cached = cachedUserTurns(request.messages)
+  const head =
+    `{"model":${JSON.stringify(request.model)},"max_tokens":${request.maxTokens},"stream":true,` +
+    `"system":${JSON.stringify([{ type: "text", text: request.system, cache_control: { type: "ephemeral" } }])},` +
+    (request.tools.length ? `"tools":${JSON.stringify(request.tools.map(toToolParam))},` : "") +
+    `"messages":[`
+  const pieces = [head]
+  request.messages.forEach((message, i) => {
+    const blocks = message.content.map(jsonOf)
+    if (cached.has(i)) blocks[blocks.length - 1] = blocks[blocks.length - 1]!.slice(0, -1) + EPHEMERAL_FIELD
+    pieces.push(`${i ? "," : ""}{"role":"${message.role}","content":[${blocks.join(",")}]}`)
+  })
+  pieces.push("]}")
+  return pieces
 }
 
-function toMessageParam(message: ModelMessage): MessageParam {
-  return { role: message.role, content: message.content.map(toBlockParam) }
+/** The request as an object (the body parsed back): what tests and size estimates read. */
+export function toAnthropicParams(request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
+  return JSON.parse(anthropicBody(request).join("")) as Anthropic.MessageCreateParamsStreaming
+}
+
+/** Indexes of the last user messages with content: they carry the cache breakpoints. */
+function cachedUserTurns(messages: readonly ModelMessage[]): Set<number> {
+  const out = new Set<number>()
+  for (let i = messages.length - 1; i >= 0 && out.size < CACHED_USER_TURNS; i--)
+    if (messages[i]!.role === "user" && messages[i]!.content.length > 0) out.add(i)
+  return out
+}
+
+function jsonOf(block: ModelContentBlock): string {
+  let json = blockJson.get(block)
+  if (json === undefined) {
+    json = JSON.stringify(toBlockParam(block))
+    blockJson.set(block, json)
+  }
+  return json
+}
+
+function toToolParam(tool: ModelRequest["tools"][number]): Anthropic.Tool {
+  return { name: tool.name, description: tool.description, input_schema: tool.inputSchema as Anthropic.Tool.InputSchema }
 }
 
 function toBlockParam(block: ModelContentBlock): ContentBlockParam {

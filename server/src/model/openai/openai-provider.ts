@@ -52,8 +52,9 @@ export class OpenAiProvider implements ModelProvider {
       images: acceptsImages(request.model, "openai"),
       maxTokensField: maxTokensFieldFor(this.baseUrl),
     })
-    // No usage chunk (Ollama, older servers): about four characters a token.
-    const estimatedInput = Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
+    // No usage chunk (Ollama, older servers): about four characters a token. Only then: it serializes the
+    // whole conversation once more.
+    const estimatedInput = () => Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
     const prefix = String(++requestSerial)
     const { stream_options: _usageOption, ...bare } = params
     const create = (attemptSignal: AbortSignal) =>

@@ -68,14 +68,15 @@ export class ChunkAssembler {
   }
 
   /** The end of the reply: ends the calls, estimates usage the server did not send, and says why it stopped. */
-  finish(estimatedInputTokens: number): ModelEvent[] {
+  /** `estimateInput` runs only when the server sent no usage (most do): it serializes the whole request. */
+  finish(estimateInput: () => number): ModelEvent[] {
     const out: ModelEvent[] = []
     for (const call of this.order) {
       // A call whose name never came cannot be run; it is dropped rather than sent as a nameless call.
       if (!call.started) continue
       out.push({ kind: "toolCallEnd", id: call.id })
     }
-    if (!this.sawUsage) out.push({ kind: "usage", inputTokens: estimatedInputTokens, outputTokens: Math.ceil(this.outputChars / 4) })
+    if (!this.sawUsage) out.push({ kind: "usage", inputTokens: estimateInput(), outputTokens: Math.ceil(this.outputChars / 4) })
     out.push({ kind: "stop", reason: this.stopReason() })
     return out
   }

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module"
+import { setFlagsFromString } from "node:v8"
 import type { Language, Parser } from "web-tree-sitter"
 
 /**
@@ -16,6 +17,11 @@ const languages = new Map<string, Promise<Language>>()
 const requireHere = createRequire(typeof __filename === "string" ? __filename : import.meta.url)
 
 async function loadRuntime(): Promise<TreeSitter> {
+  // V8's optimizing tier recompiles the hot grammar functions in the background: for the bash grammar that
+  // kept ~25 MiB of machine code for the server's life, and made parsing slower, not faster (compiling costs
+  // more than a command line's parse saves: 0.06 ms a line with the baseline compiler only, 0.14-0.30 ms
+  // with tier-up). Set before the first module compiles; this process compiles no other WebAssembly.
+  if (!runtime) setFlagsFromString("--liftoff-only")
   runtime ??= import("web-tree-sitter").then(async (mod) => {
     await mod.Parser.init()
     return mod
