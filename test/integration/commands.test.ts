@@ -12,14 +12,14 @@ import { tempWorkspace } from "../support/temp-workspace"
  */
 
 /** A model that runs `command` (id toolu_cmd) and then completes; the server on a fresh workspace. */
-async function commandTask(command: string) {
+async function commandTask(command: string, env: Record<string, string> = {}) {
   const ws = await tempWorkspace({ "README.md": "# demo\n" })
   const { server, api } = await startSession(
     [
       { toolCalls: [{ id: "toolu_cmd", name: "execute_command", input: { command } }] },
       { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
     ],
-    { workspace: ws.root },
+    { workspace: ws.root, env },
   )
   onTestFinished(() => ws.cleanup())
   const { taskId } = await server.request("agent/newTask", { text: "run it" })
@@ -107,6 +107,22 @@ describe("execute_command through the built server", () => {
     expect(toModel.text).not.toContain("sk-ant-test-harness-key")
     expect(streamed(server, taskId, "toolu_cmd")).toBe("key=unset\n")
   })
+
+  for (const [path, env] of [
+    ["the environ scrub (Linux)", {}],
+    ["the relaunch (macOS, Windows)", { AGENT_LSP_RELAUNCH: "1" }],
+  ] as const) {
+    it(`keeps the API key out of the server's own /proc environ that a command can read, through ${path}`, async () => {
+      const { api, server, taskId } = await commandTask(
+        "tr '\\0' '\\n' < /proc/$PPID/environ | grep -c -e sk-ant-test-harness-key -e ANTHROPIC_API_KEY= ; echo read=$?",
+        env,
+      )
+      await server.waitForStatus(taskId, "completed")
+      const toModel = toolResultOf(api.requests[1], "toolu_cmd")
+      // grep -c prints 0 and exits 1 when nothing matches; "read=2" would mean the file could not be read.
+      expect(toModel.text).toMatch(/^0\nread=1$/m)
+    })
+  }
 
   it("kills the command's whole process group when the task is cancelled, including a child that ignores SIGTERM", async () => {
     // The shell is its group's leader; a background child that ignores TERM and a foreground sleep join it.

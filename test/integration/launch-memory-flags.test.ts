@@ -4,11 +4,15 @@ import { memoryFlags } from "../../server/src/launch/memory-flags"
 import { startServer } from "../support/server-harness"
 import { tempWorkspace } from "../support/temp-workspace"
 
-/** The command line of the server process the launcher started (the harness always sets an API key). */
+/**
+ * The command line of the server process the launcher started (the harness always sets an API key). On Linux
+ * the server scrubs its own environ instead of relaunching; AGENT_LSP_RELAUNCH=1 takes the relaunch path that
+ * macOS and Windows take.
+ */
 async function serverArgv(env: Record<string, string> = {}): Promise<string[]> {
   const ws = await tempWorkspace({ "a.txt": "a" })
   onTestFinished(() => ws.cleanup())
-  const server = await startServer({ workspace: ws.root, env })
+  const server = await startServer({ workspace: ws.root, env: { AGENT_LSP_RELAUNCH: "1", ...env } })
   onTestFinished(async () => {
     await server.stop()
   })
