@@ -1,12 +1,4 @@
-import {
-  ErrorCodes,
-  type DataCallback,
-  type Disposable,
-  type Message,
-  type MessageReader,
-  type MessageWriter,
-  type RequestMessage,
-} from "vscode-languageserver/node"
+import { ErrorCodes, type DataCallback, type Disposable, type Message, type RequestMessage } from "vscode-languageserver/node"
 import { ForwardingReader } from "./forwarding-reader"
 
 /**
@@ -23,27 +15,17 @@ export class InitializeGate extends ForwardingReader {
     return this.shutDown
   }
 
-  constructor(
-    inner: MessageReader,
-    private readonly writer: MessageWriter,
-  ) {
-    super(inner)
-  }
-
   listen(callback: DataCallback): Disposable {
     return this.inner.listen((message: Message) => {
       const method = (message as Partial<RequestMessage>).method
       const id = (message as Partial<RequestMessage>).id
       if (this.shutDown && method !== undefined && method !== "exit") {
         if (id !== undefined && id !== null) {
-          void this.writer.write({
-            jsonrpc: "2.0",
+          this.answerError(
             id,
-            error: {
-              code: ErrorCodes.InvalidRequest,
-              message: `The server is shutting down: only "exit" is accepted after "shutdown", not "${method}".`,
-            },
-          } as Message)
+            ErrorCodes.InvalidRequest,
+            `The server is shutting down: only "exit" is accepted after "shutdown", not "${method}".`,
+          )
         }
         return
       }
@@ -54,14 +36,7 @@ export class InitializeGate extends ForwardingReader {
         return
       }
       if (method !== undefined && id !== undefined && id !== null) {
-        void this.writer.write({
-          jsonrpc: "2.0",
-          id,
-          error: {
-            code: ErrorCodes.ServerNotInitialized,
-            message: `The server is not initialized yet: send "initialize" before "${method}".`,
-          },
-        } as Message)
+        this.answerError(id, ErrorCodes.ServerNotInitialized, `The server is not initialized yet: send "initialize" before "${method}".`)
       }
     })
   }

@@ -1,13 +1,4 @@
-import {
-  ErrorCodes,
-  MessageType,
-  type DataCallback,
-  type Disposable,
-  type Message,
-  type MessageReader,
-  type MessageWriter,
-  type RequestMessage,
-} from "vscode-languageserver/node"
+import { ErrorCodes, MessageType, type DataCallback, type Disposable, type Message, type RequestMessage } from "vscode-languageserver/node"
 import { ForwardingReader } from "./forwarding-reader"
 import { NOTIFICATION_PARAMS, REQUEST_PARAMS } from "./lsp-params"
 
@@ -19,13 +10,6 @@ import { NOTIFICATION_PARAMS, REQUEST_PARAMS } from "./lsp-params"
  * InvalidParams naming the field.
  */
 export class ParamsGuard extends ForwardingReader {
-  constructor(
-    inner: MessageReader,
-    private readonly writer: MessageWriter,
-  ) {
-    super(inner)
-  }
-
   listen(callback: DataCallback): Disposable {
     return this.inner.listen((message: Message) => {
       const { method, id, params } = message as Partial<RequestMessage>
@@ -35,18 +19,10 @@ export class ParamsGuard extends ForwardingReader {
       const failure = check?.(params, "params")
       if (!failure) return callback(message)
       if (isRequest) {
-        void this.writer.write({
-          jsonrpc: "2.0",
-          id,
-          error: { code: ErrorCodes.InvalidParams, message: `Invalid params for ${method}: ${failure}` },
-        } as Message)
+        this.answerError(id, ErrorCodes.InvalidParams, `Invalid params for ${method}: ${failure}`)
       } else {
         const text = `agent-lsp: ignored ${method} with invalid params (${failure}).`
-        void this.writer.write({
-          jsonrpc: "2.0",
-          method: "window/logMessage",
-          params: { type: MessageType.Warning, message: text },
-        } as Message)
+        this.notify("window/logMessage", { type: MessageType.Warning, message: text })
       }
     })
   }
