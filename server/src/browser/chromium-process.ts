@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { setTimeout as delay } from "node:timers/promises"
 import { type ChromiumWatchdog, startChromiumWatchdog } from "./chromium-watchdog"
 
 /**
@@ -125,11 +126,12 @@ function tail(stderr: string): string {
 
 async function killGroup(child: ChildProcess, pid: number, exited: Promise<void>, userDataDir: string): Promise<void> {
   signalGroup(pid, "SIGTERM")
-  const graceful = await Promise.race([exited.then(() => true), delay(TERM_GRACE_MS).then(() => false)])
+  const graceful = await Promise.race([exited.then(() => true), delay(TERM_GRACE_MS, false, { ref: false })])
   // Children can outlive the main process (crashpad handlers, renderers): always finish them off.
   signalGroup(pid, "SIGKILL")
   killStragglers(userDataDir)
-  if (!graceful && child.exitCode === null && child.signalCode === null) await Promise.race([exited, delay(TERM_GRACE_MS)])
+  if (!graceful && child.exitCode === null && child.signalCode === null)
+    await Promise.race([exited, delay(TERM_GRACE_MS, undefined, { ref: false })])
 }
 
 /** SIGKILLs processes outside the group whose command line names this profile (Linux /proc only). */
@@ -198,8 +200,4 @@ export function killAllNow(): void {
 /** The Chromium instances not killed yet (pid = process group id, and the profile folder), for tests. */
 export function liveChromiums(): { pid: number; userDataDir: string }[] {
   return [...live.entries()].map(([pid, { userDataDir }]) => ({ pid, userDataDir }))
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref())
 }

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { startChromium, type ChromiumProcess } from "./chromium-process"
 import { PageEvents } from "./page-events"
@@ -216,10 +217,6 @@ export class UrlRefusedError extends Error {}
 function firstLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error)
   return text.split("\n", 1)[0] ?? text
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 async function withTimeout(promise: Promise<unknown>, ms: number): Promise<void> {

@@ -14,6 +14,9 @@ export const IMAGE_TYPES = {
 
 export type ImageMediaType = (typeof IMAGE_TYPES)[keyof typeof IMAGE_TYPES]
 
+/** The media types the model takes as image blocks (attachments, MCP results, screenshots, read_file). */
+export const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set<string>(Object.values(IMAGE_TYPES))
+
 /** The Messages API refuses larger images. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
 

@@ -1,4 +1,5 @@
 import { finished } from "node:stream/promises"
+import { setTimeout as sleep } from "node:timers/promises"
 import type { AgentContext, CreateTerminalRequest, TerminalExitStatus } from "@agentclientprotocol/sdk"
 import { newArtifact } from "../../terminal/artifacts"
 import { commandShell, NON_INTERACTIVE_ENV } from "../../terminal/env"
@@ -154,8 +155,4 @@ export function newOutput(previous: string, current: string): string {
 
 function bounded() {
   return { cancellationSignal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), stopWaitingOnCancel: true }
-}
-
-function sleep(ms: number): Promise<undefined> {
-  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms))
 }

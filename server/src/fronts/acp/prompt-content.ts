@@ -1,10 +1,7 @@
 import { fileURLToPath } from "node:url"
 import type { ContentBlock } from "@agentclientprotocol/sdk"
 import type { ImageBlock } from "../../task/index"
-
-/** The largest image a prompt may carry, decoded (the Anthropic API's own limit per image). */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024
-const IMAGE_TYPES = new Set<string>(["image/png", "image/jpeg", "image/gif", "image/webp"])
+import { IMAGE_MEDIA_TYPES, MAX_IMAGE_BYTES } from "../../workspace/images"
 
 /** A prompt as the task takes it: its text, and the images it carried (for the model, as image blocks). */
 export interface PromptContent {
@@ -49,7 +46,7 @@ export function promptContent(blocks: readonly ContentBlock[]): PromptContent {
 }
 
 function imageBlock(mimeType: string, data: string, n: number): ImageBlock {
-  if (!IMAGE_TYPES.has(mimeType))
+  if (!IMAGE_MEDIA_TYPES.has(mimeType))
     throw new PromptContentError(
       `Image ${n} is ${mimeType}; the model takes PNG, JPEG, GIF or WebP images. Convert it and attach it again.`,
     )
