@@ -1,5 +1,5 @@
 import { workspaceKey } from "../config/paths"
-import { redactSecrets } from "../config/redact"
+import { secretRedactor } from "../config/redact"
 import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
@@ -40,9 +40,10 @@ export class TaskStore {
     // Secrets are removed from every string value (not from the JSON text, where a pattern could split an escape);
     // large images go to files beside the task first (image-files.ts).
     const images = storingImages(filesDir(path))
+    const redact = secretRedactor()
     const line = JSON.stringify(record, (key, value: unknown) => {
       const kept = images(key, value)
-      return typeof kept === "string" ? redactSecrets(kept) : kept
+      return typeof kept === "string" ? redact(kept) : kept
     })
     appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
