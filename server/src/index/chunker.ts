@@ -1,5 +1,6 @@
-import { extractDefinitions, type Definition } from "../workspace/definitions/extract"
+import type { Definition } from "../workspace/definitions/extract"
 import { languageFor } from "../workspace/definitions/languages"
+import { extractDefinitionsOutOfProcess } from "../workspace/definitions/out-of-process"
 
 /**
  * Splits a file into search chunks along its syntax (the tree-sitter definitions list_code_definition_names
@@ -43,7 +44,9 @@ export async function chunkFile(path: string, text: string): Promise<Chunk[]> {
   let definitions: Definition[] = []
   if (language) {
     try {
-      definitions = await extractDefinitions(text, language.spec)
+      // In the parser process, as list_code_definition_names does: compiled into the server, the grammars'
+      // WebAssembly stayed resident for the server's life after the first indexing (+32 MiB).
+      definitions = await extractDefinitionsOutOfProcess(text, language.spec)
     } catch {
       definitions = []
     }
