@@ -76,9 +76,7 @@ export class ShadowRepo {
     const limit = this.maxFileBytes()
     for (const path of status.untracked) {
       if (!path.endsWith("/")) candidates.add(path)
-      else
-        for (const file of await listSnapshotFiles(this.workTree, { maxFileBytes: limit, skip: new Set([this.gitDir]) }, path))
-          candidates.add(file)
+      else for (const file of await listSnapshotFiles(this.workTree, { skip: new Set([this.gitDir]) }, path)) candidates.add(file)
     }
     // Tracked files that a .gitignore now excludes. Asking git is a second pass over every tracked path,
     // so only when an ignore file changed, and once per process (the index may predate this server).

@@ -73,6 +73,19 @@ describe("checkpoint change scan (git status with the untracked cache)", () => {
     expect(four.files).toEqual(["deep/er/second.ts"])
   })
 
+  it("snapshots an untracked nested repository's files as plain files within the size limit", async () => {
+    ws = await tempWorkspace({ "a.txt": "alpha\n", "vendor/lib/small.ts": "small\n", "vendor/lib/big.bin": "x".repeat(2000) })
+    state = await tempWorkspace()
+    execFileSync("git", ["init", "-q"], { cwd: ws.path("vendor/lib") })
+    symlinkSync("small.ts", ws.path("vendor/lib/link"))
+    const checkpoints = service()
+    const one = await checkpoints.create({ taskId: "t1", turn: 1, label: "one" })
+    expect(filesAt(checkpoints.gitDir, one.id)).toEqual(["a.txt", "vendor/lib/link", "vendor/lib/small.ts"])
+    // A folder, never a gitlink (mode 160000).
+    const entry = execFileSync("git", [`--git-dir=${checkpoints.gitDir}`, "ls-tree", one.id, "vendor/lib"], { encoding: "utf8" })
+    expect(entry).toMatch(/^040000 tree [0-9a-f]{40}\tvendor\/lib\n$/)
+  })
+
   it("gives a shadow repository made by an older version today's settings and keeps its checkpoints", async () => {
     ws = await tempWorkspace({ "a.txt": "alpha\n" })
     state = await tempWorkspace()
