@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs"
-import { lstat, mkdir, rename, writeFile } from "node:fs/promises"
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { dirname, join, relative, sep } from "node:path"
 import { git, splitNul } from "./git"
+import { settings, SETTINGS_VERSION } from "./repo-config"
+import { parseStatus, sortByKind, STATUS } from "./scan"
 import { listSnapshotFiles } from "./walk"
 
 /** One entry of a snapshot tree. */
@@ -26,8 +28,9 @@ export class ShadowRepo {
     private readonly maxFileBytes: () => number,
   ) {}
 
-  run(args: string[], input?: Buffer | string): Promise<Buffer> {
-    return git(this.gitDir, this.workTree, args, input)
+  /** Runs git on this repository; `optionalLocks` lets a status write its findings to the index. */
+  run(args: string[], input?: Buffer | string, optionalLocks = false): Promise<Buffer> {
+    return git(this.gitDir, this.workTree, args, { input, optionalLocks })
   }
 
   /** Creates and configures the repository once. */
@@ -37,26 +40,15 @@ export class ShadowRepo {
   }
 
   private async doInit(): Promise<void> {
-    if (existsSync(join(this.gitDir, "HEAD")) && existsSync(join(this.gitDir, "agent-lsp-ready"))) return
-    await mkdir(this.gitDir, { recursive: true })
-    await this.run(["init", "-q", "--template=", "-b", "checkpoints"])
-    const settings: [string, string][] = [
-      ["core.bare", "false"],
-      ["core.worktree", this.workTree],
-      ["core.autocrlf", "false"],
-      ["core.safecrlf", "false"],
-      ["core.fsmonitor", "false"],
-      ["core.hooksPath", join(this.gitDir, "no-hooks")],
-      ["core.quotePath", "false"],
-      ["user.name", "agent-lsp"],
-      ["user.email", "agent-lsp@localhost"],
-      ["commit.gpgsign", "false"],
-      ["tag.gpgsign", "false"],
-      ["gc.auto", "0"],
-      // A 100k-file index is ~9 MB: a split index rewrites only the entries a checkpoint changed.
-      ["core.splitIndex", "true"],
-    ]
-    for (const [key, value] of settings) await this.run(["config", key, value])
+    const marker = join(this.gitDir, "agent-lsp-ready")
+    const version = await readFile(marker, "utf8").catch(() => undefined)
+    if (version === SETTINGS_VERSION && existsSync(join(this.gitDir, "HEAD"))) return
+    // A repository made by an older version keeps its history and index and gets today's settings.
+    if (!existsSync(join(this.gitDir, "HEAD"))) {
+      await mkdir(this.gitDir, { recursive: true })
+      await this.run(["init", "-q", "--template=", "-b", "checkpoints"])
+    }
+    for (const [key, value] of settings(this.workTree, this.gitDir)) await this.run(["config", key, value])
     // Byte-for-byte snapshots: no line-ending, filter or encoding conversion from the workspace's .gitattributes.
     await mkdir(join(this.gitDir, "info"), { recursive: true })
     await writeFile(join(this.gitDir, "info", "attributes"), "* -text -eol -filter -ident -working-tree-encoding\n")
@@ -65,56 +57,41 @@ export class ShadowRepo {
     if (inside && !inside.startsWith("..") && !inside.startsWith(sep)) {
       await writeFile(join(this.gitDir, "info", "exclude"), `/${inside.split(sep).join("/")}/\n`)
     }
-    await writeFile(join(this.gitDir, "agent-lsp-ready"), "")
+    await writeFile(marker, SETTINGS_VERSION)
   }
 
   /**
    * Stages the workspace as it is now and returns the tree id. Only what git reports as modified or
-   * untracked since the last snapshot is looked at (the index keeps stat data), so a few changed files
-   * in a large workspace cost little. Paths are given to update-index explicitly, so files of nested
-   * repositories become plain blobs (never gitlinks).
+   * untracked since the last snapshot is looked at (the index keeps stat data, its untracked cache the
+   * folders' stat data), so a few changed files in a large workspace cost little. Paths are given to
+   * update-index explicitly, so files of nested repositories become plain blobs (never gitlinks).
    */
   async snapshotTree(): Promise<string> {
     await this.init()
-    const [modifiedOut, untrackedOut] = await Promise.all([
-      // Tracked files whose stat data changed (incl. deleted). diff-files lstats the index with git's
-      // preload threads; `ls-files -m` would do it on one thread.
-      this.run(["diff-files", "-z", "--name-only", "--no-renames"]),
-      // Untracked, not ignored files; nested repositories git does not track yet appear as "dir/".
-      this.run(["ls-files", "-z", "-o", "--exclude-standard"]),
-    ])
-    const candidates = new Set<string>(splitNul(modifiedOut))
+    // One pass: tracked files whose content may differ (git compares stat data, and content when the
+    // stat data is racy) and untracked, not ignored files; nested repositories git does not track yet
+    // appear as "dir/". status writes refreshed stat data and its untracked cache back to the index.
+    const status = parseStatus(await this.run(STATUS, undefined, true))
+    const candidates = new Set<string>(status.changed)
     const limit = this.maxFileBytes()
-    for (const path of splitNul(untrackedOut)) {
+    for (const path of status.untracked) {
       if (!path.endsWith("/")) candidates.add(path)
-      else
-        for (const file of await listSnapshotFiles(this.workTree, { maxFileBytes: limit, skip: new Set([this.gitDir]) }, path))
-          candidates.add(file)
+      else for (const file of await listSnapshotFiles(this.workTree, { skip: new Set([this.gitDir]) }, path)) candidates.add(file)
     }
     // Tracked files that a .gitignore now excludes. Asking git is a second pass over every tracked path,
     // so only when an ignore file changed, and once per process (the index may predate this server).
-    const remove = this.ignoreChecked && ![...candidates].some(isIgnoreFile) ? [] : splitNul(await this.run(IGNORED_TRACKED))
+    const ignored = this.ignoreChecked && ![...candidates].some(isIgnoreFile) ? [] : splitNul(await this.run(IGNORED_TRACKED))
     this.ignoreChecked = true
     // A file both changed and now ignored leaves the snapshot (staging it after the removal would keep it).
-    for (const path of remove) candidates.delete(path)
-    const add: string[] = []
-    await Promise.all(
-      [...candidates].map(async (path) => {
-        const stat = await lstat(join(this.workTree, path)).catch(() => undefined)
-        if (stat && (stat.isSymbolicLink() || (stat.isFile() && stat.size <= limit))) add.push(path)
-        else remove.push(path)
-      }),
-    )
-    if (remove.length > 0) await this.run(["update-index", "-z", "--force-remove", "--stdin"], nulList(remove))
-    if (add.length <= PACK_FROM) {
-      if (add.length > 0) await this.run(["update-index", "-z", "--add", "--replace", "--stdin"], nulList(add))
+    for (const path of ignored) candidates.delete(path)
+    const { keep, drop } = await sortByKind(this.workTree, [...candidates].sort(), limit)
+    const remove = [...ignored, ...drop]
+    if (remove.length > 0) await this.run(["update-index", "-z", "--force-remove", "--stdin"], nulList(remove.sort()))
+    if (keep.length <= PACK_FROM) {
+      if (keep.length > 0) await this.run(["update-index", "-z", "--add", "--replace", "--stdin"], nulList(keep))
     } else {
-      const sorted = [...add].sort()
-      for (let at = 0; at < sorted.length; at += PACK_BATCH)
-        await this.run(
-          [...INTO_ONE_PACK, "update-index", "-z", "--add", "--replace", "--stdin"],
-          nulList(sorted.slice(at, at + PACK_BATCH)),
-        )
+      for (let at = 0; at < keep.length; at += PACK_BATCH)
+        await this.run([...INTO_ONE_PACK, "update-index", "-z", "--add", "--replace", "--stdin"], nulList(keep.slice(at, at + PACK_BATCH)))
     }
     return (await this.run(["write-tree"])).toString("utf8").trim()
   }
@@ -191,10 +168,10 @@ function isIgnoreFile(path: string): boolean {
 }
 
 /**
- * Paths for `update-index --stdin`, sorted: git inserts each into its sorted index, so 100k paths in the
- * order their lstat calls happened to finish cost a move of the whole entry array each (24 s of CPU
- * for the first checkpoint of 100k files, against 9 s for `git add -A`).
+ * Paths for `update-index --stdin`, which the callers sort: git inserts each into its sorted index, so
+ * 100k paths in the order their lstat calls happened to finish cost a move of the whole entry array each
+ * (24 s of CPU for the first checkpoint of 100k files, against 9 s for `git add -A`).
  */
 function nulList(paths: string[]): string {
-  return `${[...paths].sort().join("\0")}\0`
+  return `${paths.join("\0")}\0`
 }

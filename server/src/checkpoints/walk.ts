@@ -1,4 +1,4 @@
-import { lstat, readdir } from "node:fs/promises"
+import { readdir } from "node:fs/promises"
 import { join } from "node:path"
 import ignore, { type Ignore } from "ignore"
 import { readRegularFile } from "../config/regular-file"
@@ -9,9 +9,8 @@ interface IgnoreLevel {
   rules: Ignore
 }
 
+/** How listSnapshotFiles walks. */
 export interface WalkOptions {
-  /** Files larger than this are left out of checkpoints. */
-  maxFileBytes: number
   /** Absolute paths never to enter (the shadow repository when the state dir is inside the workspace). */
   skip?: ReadonlySet<string>
 }
@@ -19,8 +18,9 @@ export interface WalkOptions {
 /**
  * Lists the files a checkpoint holds under `startDir` ("" = the whole workspace, else relative with a
  * trailing "/"), relative to `root` with "/" separators: regular files and symlinks, minus every `.git`
- * entry, `.gitignore`d paths (each .gitignore applies below its folder, also inside nested
- * repositories) and files over the size limit. Nested repositories are walked like any folder, so their
+ * entry and `.gitignore`d paths (each .gitignore applies below its folder, also inside nested
+ * repositories). The size limit is the caller's (scan.ts sortByKind lstats every candidate once, in
+ * synchronous chunks). Nested repositories are walked like any folder, so their
  * files are snapshotted as plain files. (Git's own walk stops at a nested repository it does not track
  * yet; the shadow repository uses this walk for those folders.)
  */
@@ -56,17 +56,7 @@ async function walk(root: string, dir: string, levels: IgnoreLevel[], options: W
     const relative = `${dir}${entry.name}`
     if (entry.isDirectory()) {
       if (!isIgnored(levels, `${relative}/`)) pending.push(walk(root, `${relative}/`, levels, options, out))
-    } else if (entry.isFile() || entry.isSymbolicLink()) {
-      if (isIgnored(levels, relative)) continue
-      if (entry.isFile()) {
-        pending.push(
-          lstat(join(root, relative)).then(
-            (stat) => void (stat.size <= options.maxFileBytes && out.push(relative)),
-            () => undefined,
-          ),
-        )
-      } else out.push(relative)
-    }
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && !isIgnored(levels, relative)) out.push(relative)
   }
   await Promise.all(pending)
 }
