@@ -14,7 +14,11 @@ const staging = `dist.building-${process.pid}`
 rmSync(staging, { recursive: true, force: true })
 await build({
   // The definitions parser runs in a child process that exits when idle (workspace/definitions/out-of-process.ts).
-  entryPoints: { "agent-lsp": "server/src/main.ts", "definitions-parser": "server/src/workspace/definitions/parser-process.ts" },
+  entryPoints: {
+    "agent-lsp": "server/src/main.ts",
+    "definitions-parser": "server/src/workspace/definitions/parser-process.ts",
+    "shell-parser": "server/src/workspace/shell-parser-worker.ts",
+  },
   outdir: staging,
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",

@@ -17,7 +17,10 @@ import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
 import { listCommands, listSkills } from "./skills-requests"
+import { stopShellParser } from "../workspace/shell-grammars"
 
+/** Task statuses after which a run reads no more command lines. */
+const RUN_ENDED = new Set(["completed", "cancelled", "failed", "interrupted"])
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
   /** Workspace folders, absolute; the first is the default root. */
@@ -127,6 +130,10 @@ export class AgentCore {
           if (checkpoint) ctx.emit({ kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
         },
       },
+    })
+    // A run that ended reads no more command lines: its shell parser thread goes now, not after its idle time.
+    this.tasks.onEvent((_taskId, event) => {
+      if (event.kind === "status" && RUN_ENDED.has(event.status)) stopShellParser()
     })
   }
 

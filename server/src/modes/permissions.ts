@@ -1,6 +1,17 @@
-import { RE2 } from "re2-wasm"
+import { createRequire } from "node:module"
+import type { RE2 as RE2Type } from "re2-wasm"
 import { groupOfTool, isAlwaysAvailable, type ToolGroupName } from "./groups"
 import { groupName, groupOptions, type ModeConfig } from "./types"
+
+/**
+ * re2-wasm, loaded on first use: its WebAssembly engine stays resident for the process's life (~5 MiB of
+ * ~16 MiB reserved), and most sessions never need it.
+ */
+function newRe2(pattern: string, flags: string): RE2Type {
+  re2Class ??= (createRequire(import.meta.url)("re2-wasm") as typeof import("re2-wasm")).RE2
+  return new re2Class(pattern, flags)
+}
+let re2Class: typeof import("re2-wasm").RE2 | undefined
 
 /** Why a mode refuses a tool, or that it allows it. */
 export type ToolPermission =
@@ -72,7 +83,7 @@ const compiled = new Map<string, FileRegex | null>()
 export function compileFileRegex(source: string): FileRegex | null {
   let pattern = compiled.get(source)
   if (pattern === undefined) {
-    pattern = fileRegexProblem(source) === undefined ? new RE2(source, "u") : null
+    pattern = fileRegexProblem(source) === undefined ? newRe2(source, "u") : null
     compiled.set(source, pattern)
   }
   return pattern
@@ -84,7 +95,7 @@ export function compileFileRegex(source: string): FileRegex | null {
  */
 export function fileRegexProblem(source: string): string | undefined {
   try {
-    new RE2(source, "u")
+    newRe2(source, "u")
     return undefined
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)

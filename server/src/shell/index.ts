@@ -1,5 +1,3 @@
-import type { Parser } from "web-tree-sitter"
-import { BashWalker } from "./bash-walker"
 import type { ParsedCommandLine } from "./types"
 
 /**
@@ -12,26 +10,16 @@ export { staticArgv } from "./types"
 export type { WorkingDirectories, WorkingDirectory } from "./working-dirs"
 export { programName } from "./wrappers"
 export { powershellCommands, type PowerShellCommand } from "./powershell"
+export { BashWalker } from "./bash-walker"
 
-/**
- * The parser with the bash grammar set (web-tree-sitter, initialised by the loader). The PowerShell grammar
- * is loaded apart (workspace/shell-grammars.ts), only where a PowerShell line is read: compiled, it costs
- * the process ~50 MiB for its whole life.
- */
-export interface ShellParsers {
-  bash: Parser
-}
+/** Reads one command line with the bash grammar (installed by workspace/shell-grammars.ts, where IO lives). */
+export type LineReader = (text: string) => ParsedCommandLine
 
-let installed: ShellParsers | undefined
+let installed: LineReader | undefined
 
-/** Makes the parsers available to the synchronous functions below. */
-export function installShellParsers(parsers: ShellParsers): void {
-  installed = parsers
-}
-
-/** The installed parsers, if the grammars are loaded. */
-export function shellParsers(): ShellParsers | undefined {
-  return installed
+/** Makes the bash reader available to the synchronous parseCommandLine below. */
+export function installLineReader(reader: LineReader): void {
+  installed = reader
 }
 
 /**
@@ -40,5 +28,5 @@ export function shellParsers(): ShellParsers | undefined {
  */
 export function parseCommandLine(text: string): ParsedCommandLine {
   if (!installed) return { commands: [], redirects: [], unknown: [{ reason: "the shell grammar is not loaded yet", text }] }
-  return new BashWalker(installed.bash).read(text)
+  return installed(text)
 }

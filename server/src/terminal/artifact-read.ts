@@ -1,8 +1,19 @@
 import { createReadStream } from "node:fs"
 import { open, stat } from "node:fs/promises"
-import { RE2 } from "re2-wasm"
+import { createRequire } from "node:module"
+import type { RE2 as RE2Type } from "re2-wasm"
 import { createInterface } from "node:readline"
 import { stripAnsi } from "./output-window"
+
+/**
+ * re2-wasm, loaded on first use: its WebAssembly engine stays resident for the process's life (~5 MiB of
+ * ~16 MiB reserved), and most sessions never need it.
+ */
+function newRe2(pattern: string, flags: string): RE2Type {
+  re2Class ??= (createRequire(import.meta.url)("re2-wasm") as typeof import("re2-wasm")).RE2
+  return new re2Class(pattern, flags)
+}
+let re2Class: typeof import("re2-wasm").RE2 | undefined
 
 /** Reading a command's saved output: a byte window, or the lines matching a pattern (streamed, never whole). */
 
@@ -45,14 +56,14 @@ export interface ArtifactMatches {
  * regex at all is matched literally; one that is a JavaScript regex RE2 cannot run (lookaround,
  * backreferences) is an error that says so.
  */
-export function searchPattern(pattern: string): { re: RE2 } | { error: string } {
+export function searchPattern(pattern: string): { re: RE2Type } | { error: string } {
   try {
-    return { re: new RE2(pattern, "iu") }
+    return { re: newRe2(pattern, "iu") }
   } catch (error) {
     try {
       new RegExp(pattern)
     } catch {
-      return { re: new RE2(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu") }
+      return { re: newRe2(pattern.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "iu") }
     }
     const detail = error instanceof Error ? error.message : String(error)
     return {

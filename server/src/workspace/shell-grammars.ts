@@ -1,23 +1,165 @@
-import { installShellParsers, parseCommandLine as parseLoaded, shellParsers, type ParsedCommandLine, type ShellParsers } from "../shell"
+import { existsSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads"
 import type { Parser } from "web-tree-sitter"
+import { installLineReader, parseCommandLine as parseLoaded, type ParsedCommandLine } from "../shell"
 import { newParser } from "./definitions/grammar-loader"
+import { READY, REPLIES, type ShellParserReply } from "./shell-parser-protocol"
 
 /**
- * Loads the bash grammar into the shell parser (server/src/shell/ does no IO of its own), and the PowerShell
- * grammar on demand.
- * Tools await this before they read a command line; afterwards the synchronous parser works everywhere.
+ * The bash grammar runs in a worker thread (shell-parser-worker.ts) that ends when idle: compiled into the
+ * server, web-tree-sitter and the grammar stayed resident for the server's whole life after the first
+ * command line (~17 MiB). Approval reads command lines synchronously (approval/ is pure), so a call posts
+ * the line and blocks in Atomics.wait until the worker answers; the wait is bounded, and a line the worker
+ * did not answer is "not understood", which asks. The PowerShell grammar is loaded apart, in this thread,
+ * only where a PowerShell line is read.
  */
-let loading: Promise<ShellParsers> | undefined
 
-export function loadShellParser(): Promise<ShellParsers> {
-  const ready = shellParsers()
-  if (ready) return Promise.resolve(ready)
-  loading ??= newParser("tree-sitter-bash.wasm").then((bash) => {
-    const parsers = { bash }
-    installShellParsers(parsers)
-    return parsers
+/** How long an idle parser thread lives (tests shorten it). */
+let idleExitMs = 5_000
+/** A thread that is not ready this long after it started is given up (it loads the grammar from disk). */
+const START_TIMEOUT_MS = 10_000
+/** A ready thread that has not answered one line in this long is stopped; command lines parse in < 10 ms. */
+const LINE_TIMEOUT_MS = 3_000
+
+interface ParserThread {
+  worker: Worker
+  port: MessagePort
+  flags: Int32Array
+  /** Resolves when the worker reports ready. */
+  ready: Promise<void>
+}
+
+let thread: ParserThread | undefined
+let idleTimer: NodeJS.Timeout | undefined
+
+/**
+ * Where the entry is: dist/shell-parser.mjs in the bundle, or, in the sources (run with tsx), a bootstrap
+ * that registers tsx in the thread first (a worker does not inherit the loader).
+ */
+function entry(): string {
+  const here = import.meta.url
+  if (here.endsWith(".ts")) return fileURLToPath(new URL("./shell-parser-worker.dev.mjs", here))
+  for (const relative of ["./shell-parser.mjs", "../shell-parser.mjs"]) {
+    const path = fileURLToPath(new URL(relative, here))
+    if (existsSync(path)) return path
+  }
+  throw new Error("the shell parser (shell-parser.mjs) is missing from the installation")
+}
+
+function start(): ParserThread {
+  const path = entry()
+  const flags = new Int32Array(new SharedArrayBuffer(8))
+  const { port1, port2 } = new MessageChannel()
+  // No environment (API keys stay out of every thread and process the agent starts), its own small young
+  // generation, and output that never reaches the server's stdout, which may be the LSP channel.
+  const worker = new Worker(path, {
+    env: {},
+    workerData: { port: port2, flags },
+    transferList: [port2],
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   })
-  return loading
+  worker.stdout.resume()
+  worker.stderr.resume()
+  const ready = new Promise<void>((resolve, reject) => {
+    const poll = setInterval(() => {
+      if (Atomics.load(flags, READY) > 0) {
+        clearInterval(poll)
+        resolve()
+      }
+    }, 5)
+    worker.once("exit", (code) => {
+      clearInterval(poll)
+      reject(new Error(`the shell parser thread stopped (exit code ${code})`))
+    })
+  })
+  ready.catch(() => undefined)
+  const started: ParserThread = { worker, port: port1, flags, ready }
+  worker.on("exit", () => {
+    if (thread === started) thread = undefined
+  })
+  worker.on("error", () => undefined) // its exit follows; callers see "not understood" and ask
+  worker.unref()
+  port1.unref()
+  return started
+}
+
+function stop(): void {
+  clearTimeout(idleTimer)
+  const current = thread
+  thread = undefined
+  if (current) {
+    current.port.close()
+    void current.worker.terminate()
+  }
+}
+
+function armIdleExit(): void {
+  clearTimeout(idleTimer)
+  idleTimer = setTimeout(stop, idleExitMs)
+  idleTimer.unref()
+}
+
+/** Blocks until flags[index] differs from `seen`, at most `ms`; false on timeout. */
+function waitChange(flags: Int32Array, index: number, seen: number, ms: number): boolean {
+  return Atomics.wait(flags, index, seen, ms) !== "timed-out" || Atomics.load(flags, index) !== seen
+}
+
+/** Reads one line in the parser thread, starting one if none runs. Never throws. */
+function readLine(text: string): ParsedCommandLine {
+  const notUnderstood = (reason: string): ParsedCommandLine => ({ commands: [], redirects: [], unknown: [{ reason, text }] })
+  let current: ParserThread
+  try {
+    current = thread ??= start()
+  } catch (error) {
+    return notUnderstood(error instanceof Error ? error.message : String(error))
+  }
+  clearTimeout(idleTimer)
+  try {
+    if (Atomics.load(current.flags, READY) === 0 && !waitChange(current.flags, READY, 0, START_TIMEOUT_MS)) {
+      stop()
+      return notUnderstood(`the shell parser did not start within ${START_TIMEOUT_MS / 1000} s`)
+    }
+    const seen = Atomics.load(current.flags, REPLIES)
+    current.port.postMessage(text)
+    if (!waitChange(current.flags, REPLIES, seen, LINE_TIMEOUT_MS)) {
+      stop()
+      return notUnderstood(`the shell parser did not answer within ${LINE_TIMEOUT_MS / 1000} s`)
+    }
+    const reply = receiveMessageOnPort(current.port)?.message as ShellParserReply | undefined
+    if (!reply) return notUnderstood("the shell parser gave no answer")
+    return "line" in reply ? reply.line : notUnderstood(reply.error)
+  } finally {
+    if (thread === current) armIdleExit()
+  }
+}
+
+/**
+ * Starts the parser thread and waits until it can answer, so the synchronous reads that follow (approval)
+ * do not block on its start. Tools await this before they read a command line.
+ */
+export async function loadShellParser(): Promise<void> {
+  installLineReader(readLine)
+  const current = (thread ??= start())
+  armIdleExit()
+  await current.ready
+}
+
+/** Ends the parser thread now (the next line starts a new one). */
+export function stopShellParser(): void {
+  stop()
+}
+
+/** Whether a parser thread runs (for tests and benches). */
+export function shellParserRunning(): boolean {
+  return thread !== undefined
+}
+
+/** Sets how long an idle parser thread lives (for tests). */
+export function setShellParserIdleMs(ms: number): void {
+  idleExitMs = ms
 }
 
 let powershell: Promise<Parser> | undefined

@@ -18,8 +18,8 @@ const blockJson = new WeakMap<ModelContentBlock, string>()
 /**
  * Our request as the Messages API's streamed request body, with prompt caching: a breakpoint on the system
  * prompt and on the last user turns, so each request re-reads the conversation so far from the cache.
- * Returned as pieces (at most one message each) that the provider sends as a chunked body, so no request
- * needs one buffer the size of the whole conversation (those, freed, are what glibc kept: see the README).
+ * Returned as pieces (at most one message each), each message's JSON made once and kept (see jsonOf), so a
+ * request costs one join of the pieces, not a new conversion of the whole conversation.
  */
 export function anthropicBody(request: ModelRequest): string[] {
   const cached = cachedUserTurns(request.messages)
