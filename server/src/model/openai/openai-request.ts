@@ -110,7 +110,13 @@ function userPieces(content: readonly ModelContentBlock[], images: boolean, out:
   let written = 0
   for (const block of content) {
     const part =
-      block.type === "toolResult" ? toolResultImageParts(block) : block.type === "image" ? (images ? imagePart(block) : NOTE_PART) : undefined
+      block.type === "toolResult"
+        ? toolResultImageParts(block)
+        : block.type === "image"
+          ? images
+            ? imagePart(block)
+            : NOTE_PART
+          : undefined
     if (part === "") continue
     out.push(written++ ? "," : "[")
     if (part === undefined) out.push(`{"type":"text","text":`, quoted(block as Block<"text">), "}")
@@ -156,7 +162,11 @@ function toolMessageJson(block: Block<"toolResult">, images: boolean): string {
     .map((part) => (part.type === "text" ? part.text : images ? "" : IMAGE_NOTE))
     .filter(Boolean)
     .join("\n")
-  return JSON.stringify({ role: "tool", tool_call_id: block.toolUseId, content: (block.isError ? `Error: ${text}` : text) || "(no output)" })
+  return JSON.stringify({
+    role: "tool",
+    tool_call_id: block.toolUseId,
+    content: (block.isError ? `Error: ${text}` : text) || "(no output)",
+  })
 }
 
 const toolMessageWithImages = oncePer((block: Block<"toolResult">) => toolMessageJson(block, true))
