@@ -87,22 +87,31 @@ function task(): { system: string; tools: ModelRequest["tools"]; history: ModelM
   for (let i = 0; i < CALLS; i++) {
     const id = `call_${i}`
     const kind = i % 4
-    const input = [{ path: `src/file-${i}.ts` }, { path: "src", recursive: true }, { command: `npm test -- ${i}` }, { regex: `parse${i}` }][kind]
+    const inputs = [{ path: `src/file-${i}.ts` }, { path: "src", recursive: true }, { command: `npm test -- ${i}` }, { regex: `p${i}` }]
     const output = Array.from({ length: [80, 40, 60, 30][kind]! }, (_, n) => line(i * 100 + n)).join("\n")
     history.push({
       role: "assistant",
       content: [
         { type: "text", text: `Step ${i}: checking the ${["file", "listing", "tests", "matches"][kind]} — «ünïcode» "quoted".` },
-        { type: "toolUse", id, name: ["read_file", "list_files", "execute_command", "search_files"][kind]!, input },
+        { type: "toolUse", id, name: ["read_file", "list_files", "execute_command", "search_files"][kind]!, input: inputs[kind] },
       ],
     })
-    const result: ModelContentBlock = { type: "toolResult", toolUseId: id, isError: i % 17 === 0, content: [{ type: "text", text: output }] }
+    const result: ModelContentBlock = {
+      type: "toolResult",
+      toolUseId: id,
+      isError: i % 17 === 0,
+      content: [{ type: "text", text: output }],
+    }
     history.push({ role: "user", content: [result] })
   }
   const tools = Array.from({ length: 20 }, (_, i) => ({
     name: `tool_${i}`,
     description: `Does thing ${i}. ${line(i).repeat(6)}`,
-    inputSchema: { type: "object", properties: { path: { type: "string", description: "Path relative to the workspace." } }, required: ["path"] },
+    inputSchema: {
+      type: "object",
+      properties: { path: { type: "string", description: "Path relative to the workspace." } },
+      required: ["path"],
+    },
   }))
   return { system: `You are a coding agent.\n${line(1).repeat(200)}`, tools, history }
 }
