@@ -142,9 +142,11 @@ function readLine(text: string): ParsedCommandLine {
  */
 export async function loadShellParser(): Promise<void> {
   installLineReader(readLine)
+  clearTimeout(idleTimer)
   const current = (thread ??= start())
-  armIdleExit()
   await current.ready
+  // Idle from now on: a grammar that takes longer to load than the idle time must not be cut off.
+  if (thread === current) armIdleExit()
 }
 
 /** Ends the parser thread now (the next line starts a new one). */
