@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { OpenAiProvider } from "../../../server/src/model/openai/openai-provider"
 import { ModelError, type ModelEvent, type ModelRequest } from "../../../server/src/model/provider"
+import { oldChatParams } from "../../../bench/baseline/old-chat-params"
+import { everyShapeRequest } from "../../support/chat-conversation"
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiReply } from "../../support/fake-openai"
 
 const request: ModelRequest = {
@@ -364,6 +366,23 @@ describe("OpenAiProvider failures", () => {
     expect(text(await collect(p.stream(request, new AbortController().signal)))).toBe("first")
     expect(text(await collect(p.stream(request, new AbortController().signal)))).toBe("second")
     expect(api!.requests.map((r) => r.body.stream_options)).toEqual([{ include_usage: true }, undefined, undefined])
+  })
+
+  it("sends, as JSON, the request the SDK's create() sent for the same conversation, and the bare one after a stream_options refusal", async () => {
+    const baseUrl = await serve(
+      { text: "one" },
+      { kind: "error", status: 400, body: { error: { message: "stream_options is not supported" } } },
+      { text: "two", noUsage: true },
+    )
+    const p = provider(baseUrl)
+    for (const model of ["gpt-4o", "llama3.1:8b"])
+      expect(text(await collect(p.stream(everyShapeRequest(model), new AbortController().signal)))).toBe(model === "gpt-4o" ? "one" : "two")
+    const [vision, refused, bare] = api!.requests
+    expect(vision!.headers["content-type"]).toBe("application/json")
+    expect(vision!.body).toEqual(oldChatParams(everyShapeRequest("gpt-4o"), { images: true, maxTokensField: "max_tokens" }))
+    const { stream_options: _, ...plain } = oldChatParams(everyShapeRequest("llama3.1:8b"), { images: false, maxTokensField: "max_tokens" })
+    expect(refused!.body).toEqual({ ...plain, stream_options: { include_usage: true } })
+    expect(bare!.body).toEqual(plain)
   })
 
   it("never shows credentials embedded in the base URL", async () => {

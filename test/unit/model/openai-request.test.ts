@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { maxTokensFieldFor, OPENAI_DEFAULT_BASE_URL } from "../../../server/src/model/openai/openai-provider"
-import { IMAGE_NOTE, toChatParams } from "../../../server/src/model/openai/openai-request"
-import type { ModelRequest } from "../../../server/src/model/provider"
+import { chatBody, IMAGE_NOTE, toChatParams } from "../../../server/src/model/openai/openai-request"
+import type { ModelContentBlock, ModelMessage, ModelRequest } from "../../../server/src/model/provider"
+import { oldChatParams } from "../../../bench/baseline/old-chat-params"
+import { everyShapeRequest } from "../../support/chat-conversation"
 
 const base: ModelRequest = { model: "m", maxTokens: 100, system: "s", messages: [], tools: [] }
 
@@ -77,5 +79,70 @@ describe("toChatParams", () => {
       role: "user",
       content: `look\n\n${IMAGE_NOTE}`,
     })
+  })
+})
+
+describe("chatBody", () => {
+  it("writes byte for byte the JSON the object conversion (and the SDK's JSON.stringify) sent before", () => {
+    for (const images of [true, false])
+      for (const maxTokensField of ["max_tokens", "max_completion_tokens"] as const) {
+        const request = everyShapeRequest()
+        const old = oldChatParams(request, { images, maxTokensField })
+        expect(chatBody(request, { images, maxTokensField }).pieces.join("")).toBe(JSON.stringify(old))
+        // A server that refused stream_options gets the same request without the field.
+        const { stream_options: _, ...bare } = old
+        expect(chatBody(request, { images, maxTokensField, streamOptions: false }).pieces.join("")).toBe(JSON.stringify(bare))
+      }
+    const noTools = { ...everyShapeRequest(), tools: [] }
+    const old = oldChatParams(noTools, { images: true, maxTokensField: "max_tokens" })
+    expect(old).not.toHaveProperty("tools")
+    expect(chatBody(noTools, { images: true, maxTokensField: "max_tokens" }).pieces.join("")).toBe(JSON.stringify(old))
+  })
+
+  it("estimates input tokens as before: a quarter of the characters of the messages and tools", () => {
+    const request = everyShapeRequest()
+    const old = oldChatParams(request, { images: true, maxTokensField: "max_tokens" })
+    const expected = Math.ceil(JSON.stringify(old.messages).length / 4 + JSON.stringify(old.tools).length / 4)
+    expect(chatBody(request, { images: true, maxTokensField: "max_tokens" }).estimatedInput).toBe(expected)
+    expect(chatBody({ ...request, tools: [] }, { images: true, maxTokensField: "max_tokens" }).estimatedInput).toBe(
+      Math.ceil(JSON.stringify(old.messages).length / 4 + 2 / 4),
+    )
+  })
+
+  it("serializes a block once: the next request of the task reuses its JSON instead of reading the block again", () => {
+    let textReads = 0
+    let inputReads = 0
+    const text = {
+      type: "text" as const,
+      get text() {
+        textReads++
+        return "first turn"
+      },
+    }
+    const call = {
+      type: "toolUse" as const,
+      id: "c1",
+      name: "read_file",
+      get input() {
+        inputReads++
+        return { path: "a.ts" }
+      },
+    }
+    const result: ModelContentBlock = { type: "toolResult", toolUseId: "c1", isError: false, content: [{ type: "text", text: "one" }] }
+    const history: ModelMessage[] = [
+      { role: "user", content: [text] },
+      { role: "assistant", content: [call] },
+      { role: "user", content: [result] },
+    ]
+    const options = { images: false, maxTokensField: "max_tokens" } as const
+    const first = chatBody({ ...base, messages: history }, options).pieces.join("")
+    // History is append-only; were the result converted again, this change would show.
+    ;(result.content[0] as { text: string }).text = "changed in place"
+    const next: ModelMessage[] = [...history, { role: "assistant", content: [{ type: "text", text: "more" }] }]
+    const second = chatBody({ ...base, messages: next }, options).pieces.join("")
+    expect(textReads).toBe(1)
+    expect(inputReads).toBe(1)
+    expect(second.startsWith(first.slice(0, first.indexOf('],"stream"')))).toBe(true)
+    expect(JSON.parse(second).messages[3]).toEqual({ role: "tool", tool_call_id: "c1", content: "one" })
   })
 })

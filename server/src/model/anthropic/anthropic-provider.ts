@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk"
 import { anthropicBody } from "./anthropic-request"
 import { ModelError, type ModelEvent, type ModelProvider, type ModelRequest, type StopReason } from "../provider"
 import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from "../retry"
+import { bodyBytes, JSON_BODY_HEADERS } from "../request-body"
 import { retryingStream } from "../retrying-stream"
 
 /** Where the provider gets its key and endpoint; the key only ever comes from the environment. */
@@ -43,7 +44,7 @@ export class AnthropicProvider implements ModelProvider {
       // One buffer, written piece by piece (see bodyBytes); the SDK still parses the event stream.
       const stream = await client.post<AsyncIterable<Streamed>>("/v1/messages", {
         body,
-        headers: { "content-type": "application/json" },
+        headers: JSON_BODY_HEADERS,
         stream: true,
         signal: attemptSignal,
         maxRetries: 0,
@@ -81,21 +82,6 @@ export class AnthropicProvider implements ModelProvider {
 }
 
 type Streamed = Anthropic.MessageStreamEvent
-
-/**
- * The body's pieces written into one buffer of the body's size. Sent as a chunked stream, each piece was a
- * malloc'd buffer of its own (hundreds per request), and what glibc kept of that churn grew the server by
- * tens of MiB over a long task; joined into one string first, each request left a body-sized string for the
- * next full GC. A buffer this size is mmap'd, and goes back to the system whole (npm run bench -- memory).
- */
-function bodyBytes(pieces: readonly string[]): Buffer {
-  let size = 0
-  for (const piece of pieces) size += Buffer.byteLength(piece, "utf8")
-  const bytes = Buffer.allocUnsafeSlow(size)
-  let at = 0
-  for (const piece of pieces) at += bytes.write(piece, at, "utf8")
-  return bytes
-}
 
 /** SDK stream events → our ModelEvent union; tool calls are keyed by their content block index. */
 function translate(event: Streamed, ids: Map<number, string>): ModelEvent[] {

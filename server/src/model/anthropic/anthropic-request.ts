@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk"
 import type { ModelContentBlock, ModelMessage, ModelRequest } from "../provider"
+import { oncePer } from "../request-body"
 
 type ContentBlockParam = Anthropic.ContentBlockParam
 
@@ -8,12 +9,8 @@ const CACHED_USER_TURNS = 2
 
 const EPHEMERAL_FIELD = `,"cache_control":{"type":"ephemeral"}}`
 
-/**
- * Each content block's JSON as the Messages API takes it, made once per block. The history is append-only
- * and forRequest keeps block objects as they are, so a request serializes only the blocks that are new
- * since the last one; the rest is concatenation. Weak keys: a finished task's blocks go with it.
- */
-const blockJson = new WeakMap<ModelContentBlock, string>()
+/** Each content block's JSON as the Messages API takes it, made once per block (see oncePer). */
+const jsonOf = oncePer((block: ModelContentBlock) => JSON.stringify(toBlockParam(block)))
 
 /**
  * Our request as the Messages API's streamed request body, with prompt caching: a breakpoint on the system
@@ -49,15 +46,6 @@ function cachedUserTurns(messages: readonly ModelMessage[]): Set<number> {
   for (let i = messages.length - 1; i >= 0 && out.size < CACHED_USER_TURNS; i--)
     if (messages[i]!.role === "user" && messages[i]!.content.length > 0) out.add(i)
   return out
-}
-
-function jsonOf(block: ModelContentBlock): string {
-  let json = blockJson.get(block)
-  if (json === undefined) {
-    json = JSON.stringify(toBlockParam(block))
-    blockJson.set(block, json)
-  }
-  return json
 }
 
 function toToolParam(tool: ModelRequest["tools"][number]): Anthropic.Tool {

@@ -1,10 +1,12 @@
 import OpenAI from "openai"
+import type { Stream } from "openai/core/streaming"
 import { acceptsImages } from "../pricing"
 import type { ModelEvent, ModelProvider, ModelRequest } from "../provider"
 import { DEFAULT_IDLE_MS, DEFAULT_RETRY_POLICY, type RetryPolicy } from "../retry"
+import { bodyBytes, JSON_BODY_HEADERS } from "../request-body"
 import { retryingStream } from "../retrying-stream"
 import { classifyOpenAiError, type ErrorContext } from "./openai-errors"
-import { toChatParams } from "./openai-request"
+import { chatBody } from "./openai-request"
 import { ChunkAssembler } from "./openai-stream"
 
 /** Where the provider gets its key and endpoint; the key only ever comes from the environment. */
@@ -48,26 +50,31 @@ export class OpenAiProvider implements ModelProvider {
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
     const client = this.getClient()
-    const params = toChatParams(request, {
-      images: acceptsImages(request.model, "openai"),
-      maxTokensField: maxTokensFieldFor(this.baseUrl),
-    })
-    // No usage chunk (Ollama, older servers): about four characters a token. Only then: it serializes the
-    // whole conversation once more.
-    const estimatedInput = () => Math.ceil(JSON.stringify(params.messages).length / 4 + JSON.stringify(params.tools ?? []).length / 4)
+    const options = { images: acceptsImages(request.model, "openai"), maxTokensField: maxTokensFieldFor(this.baseUrl) }
+    let withUsage = this.sendStreamOptions
+    const body = chatBody(request, { ...options, streamOptions: withUsage })
+    let bytes = bodyBytes(body.pieces)
     const prefix = String(++requestSerial)
-    const { stream_options: _usageOption, ...bare } = params
-    const create = (attemptSignal: AbortSignal) =>
-      client.chat.completions.create(this.sendStreamOptions ? params : bare, { signal: attemptSignal, maxRetries: 0 })
+    // The same request create() sends, but from our buffer (see bodyBytes); the SDK still parses the event
+    // stream and turns error answers into APIErrors.
+    const send = (attemptSignal: AbortSignal) =>
+      client.post<Stream<OpenAI.Chat.ChatCompletionChunk>>("/chat/completions", {
+        body: bytes,
+        headers: JSON_BODY_HEADERS,
+        stream: true,
+        signal: attemptSignal,
+        maxRetries: 0,
+      })
     const open = async function* (this: OpenAiProvider, attemptSignal: AbortSignal, alive: () => void): AsyncIterable<ModelEvent> {
-      let stream: Awaited<ReturnType<typeof create>>
+      let stream: Stream<OpenAI.Chat.ChatCompletionChunk>
       try {
-        stream = await create(attemptSignal)
+        stream = await send(attemptSignal)
       } catch (error) {
-        if (!(this.sendStreamOptions && refusesStreamOptions(error))) throw error
+        if (!(withUsage && refusesStreamOptions(error))) throw error
         // Without the option the server sends no usage chunk, and usage is estimated.
-        this.sendStreamOptions = false
-        stream = await create(attemptSignal)
+        this.sendStreamOptions = withUsage = false
+        bytes = bodyBytes(chatBody(request, { ...options, streamOptions: false }).pieces)
+        stream = await send(attemptSignal)
       }
       const assembler = new ChunkAssembler(prefix)
       for await (const chunk of stream) {
@@ -76,7 +83,7 @@ export class OpenAiProvider implements ModelProvider {
       }
       // The SDK ends quietly on abort: a cut-off reply must not look finished.
       if (attemptSignal.aborted) return
-      yield* assembler.finish(estimatedInput)
+      yield* assembler.finish(() => body.estimatedInput)
     }
     const ctx: ErrorContext = { model: request.model, baseUrl: shownUrl(this.baseUrl), apiKey: this.apiKey, keyEnv: this.keyEnv }
     yield* retryingStream(open.bind(this), signal, {
