@@ -22,5 +22,17 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
  * characters never matter. Tasks, checkpoints and the codebase index each keep theirs under this name.
  */
 export function workspaceKey(folder: string): string {
-  return createHash("sha256").update(folder).digest("hex").slice(0, 16)
+  let key = workspaceKeys.get(folder)
+  if (key === undefined) {
+    key = createHash("sha256").update(folder).digest("hex").slice(0, 16)
+    workspaceKeys.set(folder, key)
+  }
+  return key
 }
+
+/**
+ * Keys already computed: every task record written asks for its folder's key, and OpenSSL 3 looks the
+ * digest up anew for each createHash (~50 small mallocs a call, most of the server's native churn after
+ * the secrets lookup). A server has a handful of workspace folders.
+ */
+const workspaceKeys = new Map<string, string>()

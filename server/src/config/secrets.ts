@@ -32,6 +32,7 @@ export function declaredKeyNames(agent: unknown): string[] {
 /** Adds names a trusted setting declares as secrets (codebaseIndex.apiKeyEnv, profiles.*.apiKeyEnv). */
 export function registerSecretNames(names: Iterable<string>): void {
   for (const name of names) if (name) extraNames.add(name)
+  processEnvSecrets = undefined
 }
 
 /** True for an environment variable that nothing the agent starts may see. */
@@ -73,10 +74,21 @@ export function secretEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
 
 /** Every secret value known (held or in the environment), for redaction. */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
-  const out = new Map<string, string>()
-  for (const [name, value] of Object.entries(env)) if (value && isSecretEnvName(name)) out.set(name, value)
+  const out = new Map(env === process.env ? (processEnvSecrets ??= secretEntries(env)) : secretEntries(env))
   for (const [name, value] of held) out.set(name, value)
   return [...out].map(([name, value]) => ({ name, value }))
+}
+
+/**
+ * The secret variables of the process environment, read once. Redaction runs for every task record and log
+ * line, and enumerating the environment is a native call per variable (most of the server's malloc traffic
+ * over a long task, when it ran each time). The server never sets environment variables (launch/ only
+ * removes the secrets at start), so the list changes only when more names count as secret.
+ */
+let processEnvSecrets: [string, string][] | undefined
+
+function secretEntries(env: NodeJS.ProcessEnv): [string, string][] {
+  return Object.entries(env).filter((entry): entry is [string, string] => !!entry[1] && isSecretEnvName(entry[0]))
 }
 
 /** Forgets a held secret (tests; a key the user removed). */

@@ -126,7 +126,9 @@ export class ModeRegistry implements ModeLookup {
     let text: string
     try {
       // A FIFO named .roomodes would block this synchronous read, and so the whole server, forever.
-      if (!statSync(file).isFile()) throw new Error("it is not a regular file")
+      const stat = statSync(file, { throwIfNoEntry: false })
+      if (!stat) return
+      if (!stat.isFile()) throw new Error("it is not a regular file")
       text = readFileSync(file, "utf8")
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT")

@@ -27,10 +27,14 @@ const cache = new Map<string, CachedRules>()
  */
 export function rulesFor(root: string): Ignore | undefined {
   const file = join(root, ROOIGNORE_FILE)
-  let stat: { mtimeMs: number; size: number }
+  let stat: { mtimeMs: number; size: number } | undefined
   try {
-    stat = statSync(file)
+    // Most folders have no .rooignore: asked without an exception (an Error with its stack, per path checked).
+    stat = statSync(file, { throwIfNoEntry: false })
   } catch {
+    stat = undefined
+  }
+  if (!stat) {
     cache.delete(root)
     return undefined
   }
