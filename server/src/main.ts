@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { favourMemory } from "./launch/memory-flags"
 import { relaunchWithoutSecrets } from "./launch/relaunch"
 
 declare const AGENT_LSP_VERSION: string
@@ -30,10 +31,12 @@ function consoleToStderr(): void {
  * The API keys must not be readable by what the agent starts, /proc/$PPID/environ included: with a key in
  * the environment this process blanks it there (Linux) or, where it cannot, becomes a relay and the front
  * runs in a child that never had it. Done before any front is imported, so a relay parses nothing it does
- * not need. True in the relay.
+ * not need. True in the relay; the server itself also switches V8 to its memory-saving heuristics.
  */
 function relayed(): boolean {
-  return relaunchWithoutSecrets() === "parent"
+  if (relaunchWithoutSecrets() === "parent") return true
+  favourMemory()
+  return false
 }
 
 /** Dispatches to one front; each is imported only when chosen, so start-up parses that front alone. */

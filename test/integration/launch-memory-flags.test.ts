@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it, onTestFinished } from "vitest"
-import { memoryFlags } from "../../server/src/launch/memory-flags"
+import { favourMemory, memoryFlags } from "../../server/src/launch/memory-flags"
 import { startServer } from "../support/server-harness"
 import { tempWorkspace } from "../support/temp-workspace"
 
@@ -31,5 +31,13 @@ describe("the relaunched server's memory flags", () => {
     expect(await serverArgv({ NODE_OPTIONS: "--max-semi-space-size=8" })).not.toContain("--max-semi-space-size=2")
     expect(memoryFlags(["--max-semi-space-size=16"], {})).toEqual([])
     expect(memoryFlags([], {})).toEqual(["--max-semi-space-size=2"])
+  })
+})
+
+describe("V8's memory-saving heuristics", () => {
+  it("are switched on unless the user chose either way", () => {
+    expect(favourMemory(["--no-optimize-for-size"], {})).toBe(false)
+    expect(favourMemory([], { NODE_OPTIONS: "--expose-gc --optimize_for_size" })).toBe(false)
+    expect(favourMemory([], { NODE_OPTIONS: "--max-semi-space-size=2" })).toBe(true)
   })
 })
