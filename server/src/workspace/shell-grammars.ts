@@ -1,9 +1,8 @@
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads"
 import type { Parser } from "web-tree-sitter"
 import { installLineReader, parseCommandLine as parseLoaded, type ParsedCommandLine } from "../shell"
 import { newParser } from "./definitions/grammar-loader"
+import { helperEntry } from "./helper-entry"
 import { READY, REPLIES, type ShellParserReply } from "./shell-parser-protocol"
 
 /**
@@ -33,22 +32,9 @@ interface ParserThread {
 let thread: ParserThread | undefined
 let idleTimer: NodeJS.Timeout | undefined
 
-/**
- * Where the entry is: dist/shell-parser.mjs in the bundle, or, in the sources (run with tsx), a bootstrap
- * that registers tsx in the thread first (a worker does not inherit the loader).
- */
-function entry(): string {
-  const here = import.meta.url
-  if (here.endsWith(".ts")) return fileURLToPath(new URL("./shell-parser-worker.dev.mjs", here))
-  for (const relative of ["./shell-parser.mjs", "../shell-parser.mjs"]) {
-    const path = fileURLToPath(new URL(relative, here))
-    if (existsSync(path)) return path
-  }
-  throw new Error("the shell parser (shell-parser.mjs) is missing from the installation")
-}
-
 function start(): ParserThread {
-  const path = entry()
+  // From the sources, a bootstrap that registers tsx in the thread first (a worker does not inherit the loader).
+  const { path } = helperEntry(import.meta.url, "./shell-parser-worker.dev.mjs", "shell-parser.mjs", "the shell parser")
   const flags = new Int32Array(new SharedArrayBuffer(8))
   const { port1, port2 } = new MessageChannel()
   // No environment (API keys stay out of every thread and process the agent starts), its own small young
@@ -63,11 +49,18 @@ function start(): ParserThread {
   })
   worker.stdout.resume()
   worker.stderr.resume()
+  // Bounded like a synchronous start (readLine): a thread that never gets ready is ended, and the tool
+  // that awaited it hears why.
+  const deadline = Date.now() + START_TIMEOUT_MS
   const ready = new Promise<void>((resolve, reject) => {
     const poll = setInterval(() => {
       if (Atomics.load(flags, READY) > 0) {
         clearInterval(poll)
         resolve()
+      } else if (Date.now() > deadline) {
+        clearInterval(poll)
+        reject(new Error(`the shell parser did not start within ${START_TIMEOUT_MS / 1000} s`))
+        void worker.terminate()
       }
     }, 5)
     worker.once("exit", (code) => {

@@ -1,8 +1,7 @@
 import { fork, type ChildProcess } from "node:child_process"
-import { existsSync } from "node:fs"
-import { fileURLToPath } from "node:url"
 import type { Definition } from "./extract"
 import type { LanguageSpec } from "./languages"
+import { helperEntry } from "../helper-entry"
 
 /**
  * extractDefinitions in a child process (parser-process.ts) that exits when idle. Loading web-tree-sitter
@@ -30,15 +29,10 @@ let idleTimer: NodeJS.Timeout | undefined
 let nextId = 0
 const pending = new Map<number, Pending>()
 
-/** Where the entry is: beside this module in the sources (run with tsx), or dist/definitions-parser.mjs in the bundle. */
+/** Where the entry is: parser-process.ts in the sources (run with tsx), dist/definitions-parser.mjs in the bundle. */
 function entry(): { path: string; execArgv: string[] } {
-  const here = import.meta.url
-  if (here.endsWith(".ts")) return { path: fileURLToPath(new URL("./parser-process.ts", here)), execArgv: ["--import", "tsx"] }
-  for (const relative of ["./definitions-parser.mjs", "../definitions-parser.mjs"]) {
-    const path = fileURLToPath(new URL(relative, here))
-    if (existsSync(path)) return { path, execArgv: [] }
-  }
-  throw new Error("the definitions parser (definitions-parser.mjs) is missing from the installation")
+  const { path, fromSource } = helperEntry(import.meta.url, "./parser-process.ts", "definitions-parser.mjs", "the definitions parser")
+  return { path, execArgv: fromSource ? ["--import", "tsx"] : [] }
 }
 
 function failAll(proc: ChildProcess, message: string): void {
