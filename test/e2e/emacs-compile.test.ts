@@ -3,13 +3,14 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { EMACS_PACKAGE_DIR, hasEmacsWithEglot } from "./emacs-runner"
+import { EMACS_PACKAGE_DIR } from "./emacs-runner"
+import { expectEmacsWithEglot } from "./preconditions"
 
 // The package byte-compiles in Emacs 28 with eglot 1.9 and no warning at all (undefined functions,
 // free variables, unknown specializers, docstring layout), as a package archive would compile it.
 describe("clients/emacs byte-compiles", () => {
   it("compiles every file with byte-compile-error-on-warn", () => {
-    expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
+    expectEmacsWithEglot()
     const dir = mkdtempSync(join(tmpdir(), "agent-lsp-elc-"))
     try {
       cpSync(EMACS_PACKAGE_DIR, dir, { recursive: true })

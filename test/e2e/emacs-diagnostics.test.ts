@@ -1,11 +1,11 @@
-import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { fakeModelEnv, hasEmacsWithEglot, runEmacs, searchReplace } from "./emacs-runner"
+import { fakeModelEnv, runEmacs, searchReplace } from "./emacs-runner"
+import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // agent/diagnostics answered by the Emacs package from Flymake, as a user with a language server has it:
 // a.js is managed by the real typescript-language-server through eglot (Flymake shows its type errors),
@@ -50,12 +50,9 @@ function script(): string {
       (find-file "notes.txt")
       (let ((notes (current-buffer)))
         (agent-lsp-new-task "make total a string")
-        (agent-lsp-test-wait
-         (lambda () (member (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)
-                            '("completed" "failed" "cancelled")))
-         60)
+        (agent-lsp-test-wait-task-end 60)
         (agent-lsp-test-observe
-         (list :status (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)
+         (list :status (agent-lsp-test-task-status)
                :buffer (with-current-buffer js (buffer-string))
                :modified (if (buffer-modified-p js) t :json-false)
                :flymake (vconcat (with-current-buffer js (mapcar #'flymake-diagnostic-text (flymake-diagnostics))))
@@ -71,8 +68,8 @@ let ws: TempWorkspace
 let fake: FakeAnthropic
 
 beforeAll(() => {
-  expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectEmacsWithEglot()
+  expectBuiltServer()
 })
 afterEach(async () => {
   await fake?.close()

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { EMACS_PACKAGE_DIR, hasEmacsWithEglot } from "./emacs-runner"
+import { EMACS_PACKAGE_DIR } from "./emacs-runner"
+import { expectEmacsWithEglot } from "./preconditions"
 
 // The install forms of clients/emacs/README.md, copied from the README itself (with ~/src/agent-lsp pointing
 // at this checkout), each run in a fresh `emacs --batch` with an empty HOME: no init file, nothing on
@@ -33,7 +34,7 @@ const loaded = `(json-encode (list :feature (featurep 'agent-lsp) :command (comm
 
 describe("the Emacs package's documented install forms", () => {
   beforeAll(() => {
-    expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
+    expectEmacsWithEglot()
   })
 
   it("the README documents the three tested forms and the package-vc one, and no URL", () => {

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { fakeModelEnv, hasEmacsWithEglot, runEmacs, searchReplace } from "./emacs-runner"
+import { fakeModelEnv, runEmacs, searchReplace } from "./emacs-runner"
+import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // A file open in Emacs in another major mode than agent-lsp's (eglot tells agent-lsp only about its own
 // mode's buffers; agent-lsp-mirror.el tells it about the rest), holding unsaved changes of the user's. The
@@ -26,8 +26,8 @@ let ws: TempWorkspace
 let fake: FakeAnthropic
 
 beforeAll(() => {
-  expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectEmacsWithEglot()
+  expectBuiltServer()
 })
 afterEach(async () => {
   await fake?.close()
@@ -68,12 +68,9 @@ describe("Emacs: files open in another major mode (emacs --batch, eglot 1.9)", (
         (select-window (split-window))
         (find-file "notes.txt")
         (agent-lsp-new-task "change hello to hello there")
-        (agent-lsp-test-wait
-         (lambda () (member (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)
-                            '("completed" "failed" "cancelled")))
-         45)
+        (agent-lsp-test-wait-task-end 45)
         (agent-lsp-test-observe
-         (list :status (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)
+         (list :status (agent-lsp-test-task-status)
                :buffer (with-current-buffer js (buffer-string))
                :modified (if (buffer-modified-p js) t :json-false)
                :prompts (vconcat (reverse test-prompts))))

@@ -17,8 +17,10 @@ export type EmacsRun<T> = EditorRun<T>
  * Runs `emacs --batch` in `cwd` (no init file; the site start-up that puts Debian's elpa-eglot on the
  * load-path), this checkout's
  * clients/emacs on the load-path, then the Elisp `script`. The script gets `(agent-lsp-test-observe PLIST)`
- * that writes its observations as JSON, and `(agent-lsp-test-wait PRED SECONDS)` that runs the event loop
- * (process output, timers) until PRED is true. An error in the script is observed as `(:scriptError MSG)`.
+ * that writes its observations as JSON, `(agent-lsp-test-wait PRED SECONDS)` that runs the event loop
+ * (process output, timers) until PRED is true, `(agent-lsp-test-wait-task-end SECONDS)` that waits for the
+ * active task to complete, fail or be cancelled, and `(agent-lsp-test-task-status)`. An error in the script is
+ * observed as `(:scriptError MSG)`.
  */
 export async function runEmacs<T = Record<string, unknown>>(
   script: string,
@@ -40,6 +42,10 @@ export async function runEmacs<T = Record<string, unknown>>(
       `    (while (and (not (funcall pred)) (< (float-time) deadline))`,
       `      (accept-process-output nil 0.05))`,
       `    (funcall pred)))`,
+      `(defun agent-lsp-test-task-status ()`,
+      `  (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status))`,
+      `(defun agent-lsp-test-wait-task-end (seconds)`,
+      `  (agent-lsp-test-wait (lambda () (member (agent-lsp-test-task-status) '("completed" "failed" "cancelled"))) seconds))`,
       `(condition-case err`,
       `    (progn`,
       script,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -6,8 +6,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { EMACS_PACKAGE_DIR, hasEmacsWithEglot } from "./emacs-runner"
+import { EMACS_PACKAGE_DIR } from "./emacs-runner"
 import { hasTmux, TmuxScreen } from "./tmux-screen"
+import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // Emacs as a user runs it: `emacs -nw` in a terminal (tmux), with redisplay, font-lock, idle timers and
 // the real minibuffer. The user types the option at the completing-read prompt. Batch mode cannot show
@@ -33,8 +34,8 @@ const screen = new TmuxScreen(`agent-lsp-emacs-${process.pid}`)
 
 beforeAll(() => {
   expect(hasTmux, "tmux is not installed (apt-get install -y tmux)").toBe(true)
-  expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectEmacsWithEglot()
+  expectBuiltServer()
 })
 afterEach(async () => {
   screen.stop()

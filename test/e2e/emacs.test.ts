@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { hasEmacsWithEglot, runEmacs } from "./emacs-runner"
+import { runEmacs } from "./emacs-runner"
+import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // End to end in a real Emacs (Debian's 28.2 + elpa-eglot 1.9 in CI, batch mode): the agent-lsp package
 // from this checkout loaded with add-to-list + require alone, the built server, the fake Messages API.
@@ -56,10 +56,7 @@ function scenario(choice: string, feedback: string): string {
       (agent-lsp-new-task "change hello to hello there")
       ;; The command returns before the server has even started: nothing waited on it.
       (let ((blocked (and agent-lsp--active-task t)))
-        (agent-lsp-test-wait
-         (lambda () (member (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)
-                            '("completed" "failed" "cancelled")))
-         45)
+        (agent-lsp-test-wait-task-end 45)
         (let* ((task-id agent-lsp--active-task)
                (transcript (and task-id (agent-lsp-transcript-buffer task-id))))
           (agent-lsp-test-observe
@@ -91,8 +88,8 @@ let ws: TempWorkspace
 let fake: FakeAnthropic
 
 beforeAll(() => {
-  expect(hasEmacsWithEglot, "emacs with eglot is not installed (apt-get install -y emacs-nox elpa-eglot)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectEmacsWithEglot()
+  expectBuiltServer()
 })
 beforeEach(async () => {
   ws = await tempWorkspace({ "a.js": ORIGINAL })
@@ -171,8 +168,8 @@ describe("Emacs package end to end (emacs --batch, eglot 1.9, built server, fake
       (push-mark (point) t t)
       (forward-line 1)
       (agent-lsp-new-task "explain this" (agent-lsp--region-context))
-      (agent-lsp-test-wait (lambda () (equal (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status) "completed")) 45)
-      (agent-lsp-test-observe (list :status (plist-get (gethash agent-lsp--active-task agent-lsp--tasks) :status)))
+      (agent-lsp-test-wait (lambda () (equal (agent-lsp-test-task-status) "completed")) 45)
+      (agent-lsp-test-observe (list :status (agent-lsp-test-task-status)))
       (eglot-shutdown (eglot-current-server))
     `
     const run = await runEmacs<{ status?: string; scriptError?: string }>(script, { cwd: ws.root, env: env(), timeoutMs: 60_000 })

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { SERVER_ENTRY } from "../support/server-harness"
 import { runEditorProcess } from "./editor-process"
 import { hasNvim, PLUGIN_DIR } from "./nvim-runner"
+import { expectBuiltServer } from "./preconditions"
 
 // The install snippets of clients/neovim/README.md, copied from the README itself (~/src/agent-lsp pointing at
 // this checkout), each in a fresh headless Neovim whose only configuration is the snippet. lazy.nvim is not in
@@ -24,7 +24,7 @@ const work = mkdtempSync(join(tmpdir(), "agent-lsp-nvim-install-"))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 beforeAll(() => {
   expect(hasNvim, "nvim is not installed (apt-get install -y neovim)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectBuiltServer()
 })
 
 interface Seen {

@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
 import { hasNvim, runNvim } from "./nvim-runner"
+import { expectBuiltServer } from "./preconditions"
 
 // End to end in a real headless Neovim (Debian's 0.7.2 in CI): the plugin from this checkout, the built
 // server, the fake Messages API. Neovim writes what it saw to a JSON file; the test checks that, the
@@ -103,7 +103,7 @@ let fake: FakeAnthropic
 
 beforeAll(() => {
   expect(hasNvim, "nvim is not installed (apt-get install -y neovim)").toBe(true)
-  expect(existsSync(SERVER_ENTRY), `${SERVER_ENTRY} is missing: run npm run build`).toBe(true)
+  expectBuiltServer()
 })
 beforeEach(async () => {
   ws = await tempWorkspace({ "a.txt": ORIGINAL })
