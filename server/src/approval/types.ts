@@ -1,7 +1,11 @@
 /** The policy's verdict for one prepared call. */
 export type PolicyDecision =
   | { decision: "allow"; reason: string }
-  /** Ask the user; `rememberPrefixes` are what "allow always" would remember for a command. */
-  | { decision: "ask"; reason: string; rememberPrefixes?: string[] }
+  /**
+   * Ask the user; `rememberPrefixes` are what "allow always" would remember for a command;
+   * `sandboxWritePaths` are the paths outside the sandbox's writable roots the command writes, which an
+   * approval binds writable for that one command (it still runs sandboxed).
+   */
+  | { decision: "ask"; reason: string; rememberPrefixes?: string[]; sandboxWritePaths?: string[] }
   /** Refused without asking (the deny list, or the user's "reject always" earlier in this task). */
   | { decision: "deny"; reason: string }

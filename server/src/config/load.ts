@@ -1,16 +1,7 @@
 import { unknownModeProfiles } from "./profiles-check"
 import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
-import {
-  isMinKey,
-  isTightenOnlyBoolean,
-  isTrustedOnly,
-  isTrustedSource,
-  isUnionKey,
-  leafPaths,
-  strictness,
-  type SettingsSource,
-} from "./trust"
+import { isMinKey, isTrustedOnly, isTrustedSource, isUnionKey, leafPaths, onlyTightens, strictness, type SettingsSource } from "./trust"
 
 /** A value a source gave that could not be used; reported to the user, the default (or earlier source) stays. */
 export interface SettingsProblem {
@@ -68,7 +59,7 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
       const echoedDefault = source === "workspaceConfiguration" && sameJson(leaf, getPath(defaults, path))
       if (!isTrustedSource(source)) {
         if ((isTrustedOnly(path) || isMinKey(path)) && echoedDefault) continue
-        if (isTrustedOnly(path) && !(isTightenOnlyBoolean(path) && leaf === false)) {
+        if (isTrustedOnly(path) && !onlyTightens(path, leaf)) {
           problems.push({ key: `agent.${path}`, source, message: UNTRUSTED_KEY })
           continue
         }

@@ -24,7 +24,11 @@ export async function approveCall(
   protectedDirs: readonly string[] | undefined,
   params: unknown,
 ): Promise<ApprovalStep> {
-  const decision = decideApproval(tool, preview.subject, { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs })
+  const subject = preview.subject
+  const sandbox = subject.kind === "command" ? subject.sandbox : undefined
+  const decision = decideApproval(tool, subject, { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs, sandbox })
+  if (subject.kind === "command" && settings.sandbox.mode === "required" && sandbox && !sandbox.available)
+    warnSandboxOnce(ctx, sandbox.reason)
   if (decision.decision === "allow") return { allowed: true }
   if (decision.decision === "deny") return { allowed: false, byUser: false, message: decision.reason }
 
@@ -54,8 +58,21 @@ export async function approveCall(
     if (prefixes) verdict.allowed ? remembered.allowCommands(prefixes) : remembered.denyCommands(prefixes)
     else verdict.allowed ? remembered.allowTool(tool) : remembered.rejectTool(tool)
   }
+  // Approved writes outside the sandbox's writable roots are bound writable for this one command.
+  if (verdict.allowed && subject.kind === "command" && decision.sandboxWritePaths) subject.grantedWritePaths = decision.sandboxWritePaths
   if (verdict.allowed) return { allowed: true, feedback: verdict.feedback, editedText: verdict.editedText }
   return { allowed: false, byUser: true, message: verdict.message, feedback: verdict.feedback }
+}
+
+let sandboxWarned = false
+/** Tells the user once per server (a task error event, which the log keeps too) that commands ask because the sandbox is unavailable. */
+function warnSandboxOnce(ctx: ToolContext, reason: string | undefined): void {
+  if (sandboxWarned) return
+  sandboxWarned = true
+  ctx.emit({
+    kind: "error",
+    message: `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${reason ?? "unknown reason"}.`,
+  })
 }
 
 /** The result the model gets for a call that was not allowed to run. */
