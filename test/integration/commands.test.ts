@@ -56,6 +56,16 @@ function groupMembers(pgid: number): string[] {
     .filter((l) => l && !/\sZ/.test(l))
 }
 
+/** Pids of the live host processes whose command line matches `pattern`. */
+function hostProcesses(pattern: RegExp): number[] {
+  const out = execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
+  return out
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && !m[2]!.startsWith("Z") && pattern.test(m[3]!))
+    .map((m) => Number(m[1]))
+}
+
 describe("execute_command through the built server", () => {
   it("streams output to the editor before the command exits, and gives the model the whole output and exit code", async () => {
     // Prints, then waits until the test (having seen the first chunk) creates `go`; bounded so it cannot hang.
@@ -125,27 +135,22 @@ describe("execute_command through the built server", () => {
   }
 
   it("kills the command's whole process group when the task is cancelled, including a child that ignores SIGTERM", async () => {
-    // The shell is its group's leader; a background child that ignores TERM and a foreground sleep join it.
-    const command = "echo pgid=$(ps -o pgid= -p $$ | tr -d ' '); (trap '' TERM; exec sleep 30) & sleep 30"
+    // A background child that ignores TERM and a foreground sleep; their durations mark them for the host's ps
+    // (inside the sandbox's PID namespace the command cannot see its host pids).
+    const marker = 3000 + Math.floor(Math.random() * 900)
+    const command = `echo started; (trap '' TERM; exec sleep ${marker}) & sleep ${marker + 1}`
     const { api, server, taskId } = await commandTask(command)
-    const line = await server.waitFor(
-      () => /pgid=(\d+)\n/.exec(streamed(server, taskId, "toolu_cmd")) ?? undefined,
-      15_000,
-      "the pgid line",
-    )
-    const pgid = Number(line[1])
-    expect(pgid).toBeGreaterThan(1)
-    // The group is really there (the check below could otherwise pass vacuously): shell and sleeps.
-    await server.waitFor(() => groupMembers(pgid).length >= 2 || undefined, 5000, "the sleeps to start")
+    await server.waitFor(() => streamed(server, taskId, "toolu_cmd").includes("started") || undefined, 15_000, "the command to start")
+    const sleeps = () => hostProcesses(new RegExp(`^sleep (${marker}|${marker + 1})$`))
+    // The processes are really there (the check below could otherwise pass vacuously).
+    await server.waitFor(() => sleeps().length === 2 || undefined, 5000, "the sleeps to start")
+    const pgid = Number(execFileSync("ps", ["-o", "pgid=", "-p", String(sleeps()[0])], { encoding: "utf8" }).trim())
 
     await server.request("agent/cancelTask", { taskId })
     await server.waitForStatus(taskId, "cancelled")
     // The sleeps would live 30 s on their own; the kill (TERM, then KILL after a grace period) ends them all.
-    await server.waitFor(
-      () => groupMembers(pgid).length === 0 || undefined,
-      8000,
-      `process group ${pgid} to be gone (left: ${groupMembers(pgid).join(", ")})`,
-    )
+    await server.waitFor(() => sleeps().length === 0 || undefined, 8000, `the sleeps to be gone (left: ${sleeps().join(", ")})`)
+    expect(sleeps()).toEqual([])
     expect(groupMembers(pgid)).toEqual([])
     const statuses = server
       .updatesOf(taskId)

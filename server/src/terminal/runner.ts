@@ -62,9 +62,12 @@ function trackGroup(pid: number): void {
   liveGroups.add(pid)
   if (exitHookInstalled) return
   exitHookInstalled = true
-  process.on("exit", () => {
-    for (const group of liveGroups) killGroup(group, "SIGKILL")
-  })
+  process.on("exit", () => killAllCommands("SIGKILL"))
+}
+
+/** Sends `signal` to every command group still running (shutdown: see ./shutdown.ts). */
+export function killAllCommands(signal: NodeJS.Signals): void {
+  for (const group of liveGroups) killGroup(group, signal)
 }
 /** How long to wait for the pipes after the shell exited (a background child may hold them open). */
 const PIPE_DRAIN_MS = 200

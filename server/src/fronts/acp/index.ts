@@ -3,6 +3,7 @@ import * as acp from "@agentclientprotocol/sdk"
 import { defaultStateDir } from "../../config/paths"
 import type { LogSink } from "../../core/logger"
 import { SettingsManager } from "../../core/settings"
+import { endOnSignals, SHUTDOWN_SIGNALS } from "../../terminal/shutdown"
 import { AcpAgent } from "./acp-agent"
 import { SessionStore } from "./session-store"
 
@@ -50,5 +51,6 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     () => stop(0),
     () => stop(1),
   )
-  process.on("SIGTERM", () => void stop(0))
+  // Closed stdin ends the connection (above); a signal ends the agent with every command it started.
+  endOnSignals(SHUTDOWN_SIGNALS, () => agent.dispose())
 }

@@ -72,6 +72,12 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     cancel()
   }
   process.on("SIGINT", onSigint)
+  // SIGTERM and SIGHUP (a closed terminal) end the run at once, with every command it started.
+  const { endOnSignals } = await import("../../terminal/shutdown")
+  const stopSignals = endOnSignals(["SIGTERM", "SIGHUP"], async () => {
+    cancel()
+    await core.dispose()
+  })
   try {
     try {
       taskId = (await core.newTask({ text, ...(args.mode ? { mode: args.mode } : {}) })).taskId
@@ -92,6 +98,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     return code
   } finally {
     process.off("SIGINT", onSigint)
+    stopSignals()
     await Promise.race([core.dispose(), new Promise((resolve) => setTimeout(resolve, CANCEL_GRACE_MS).unref())])
   }
 }

@@ -1,3 +1,4 @@
+import { endOnSignals, SHUTDOWN_SIGNALS } from "../../terminal/shutdown"
 import { createStdioConnection } from "./connection"
 import { startServer, type ServerOptions } from "./server"
 
@@ -8,5 +9,7 @@ export function startLspFront(options: ServerOptions): void {
   process.on("unhandledRejection", (reason) => {
     process.stderr.write(`agent-lsp: unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}\n`)
   })
+  // A closed stdin ends the server in connection.ts; a signal ends it here, with every command it started.
+  endOnSignals(SHUTDOWN_SIGNALS)
   startServer(createStdioConnection(), options)
 }
