@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import type { z } from "zod"
@@ -56,7 +56,14 @@ describe("README.md reference", () => {
   })
 
   it("documents every settings key of server/src/config/schema.ts", () => {
-    const text = readme()
+    // A feature's own page under docs/ (linked from the README) counts too, e.g. docs/sandbox.md.
+    const docsDir = fileURLToPath(new URL("../../docs/", import.meta.url))
+    const docs = existsSync(docsDir)
+      ? readdirSync(docsDir)
+          .filter((f) => f.endsWith(".md"))
+          .map((f) => readFileSync(`${docsDir}${f}`, "utf8"))
+      : []
+    const text = [readme(), ...docs].join("\n")
     const mentioned = mentionedKeys(text)
     const missing = settingsKeys(SettingsSchema).filter((k) => !mentioned.has(k))
     expect(missing, "settings keys missing from README.md (full `agent.x.y` or grouped `agent.x.{y, z}`)").toEqual([])

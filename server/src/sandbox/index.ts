@@ -1,4 +1,5 @@
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import { defaultStateDir } from "../config/paths"
@@ -92,8 +93,13 @@ export function sandboxCommand(
   const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
   if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
   const root = privateRoot()
-  const commandDir = mkdtempSync(join(root.dir, "cmd-"))
-  const tempDir = policy.tempDir ?? join(commandDir, "tmp")
+  // A folder of the command's own only when it needs one (no task /tmp given, or a proxy socket).
+  let commandDir: string | undefined
+  const ownDir = () => {
+    commandDir ??= mkdtempSync(join(root.dir, "cmd-"))
+    return commandDir
+  }
+  const tempDir = policy.tempDir ?? join(ownDir(), "tmp")
   mkdirSync(tempDir, { recursive: true, mode: 0o700 })
   const notes: string[] = []
   const env: Record<string, string> = { TMPDIR: SANDBOX_TMP }
@@ -105,7 +111,7 @@ export function sandboxCommand(
       const note = noteOnce("The sandbox's network is off: socat is not installed (fix: sudo apt-get install socat).")
       if (note) notes.push(note)
     } else {
-      proxy = startNetworkProxy(join(commandDir, "proxy.sock"), hostDecider(policy))
+      proxy = startNetworkProxy(join(ownDir(), "proxy.sock"), hostDecider(policy))
       argv = ["/bin/bash", "--noprofile", "--norc", "-c", bridgeScript(socat), "agent-lsp-sandbox", ...shellArgv]
       const url = `http://127.0.0.1:${PROXY_PORT}`
       for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
@@ -132,7 +138,8 @@ export function sandboxCommand(
       if (disposed) return
       disposed = true
       proxy?.close()
-      rmSync(commandDir, { recursive: true, force: true })
+      // Removed in the background: the command's end need not wait for it.
+      if (commandDir) void rm(commandDir, { recursive: true, force: true }).catch(() => undefined)
     },
   }
 }

@@ -87,7 +87,7 @@ export function hostAllowed(host: string, patterns: readonly string[]): boolean 
 export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
-    `- Read-only inside the workspace (at any depth, where they exist): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Read-only inside the workspace (at any depth, where they exist; names in any case): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",

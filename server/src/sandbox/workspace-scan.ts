@@ -27,7 +27,8 @@ export interface WorkspaceScan {
 export const MAX_ENTRIES = 300_000
 
 interface CacheEntry {
-  rules: string
+  /** The `.rooignore` text the scan used; undefined when there was none. */
+  rules: string | undefined
   dirs: Map<string, number>
   scan: WorkspaceScan
 }
@@ -41,7 +42,7 @@ export function scanWorkspace(folder: string): WorkspaceScan {
   if (hit && hit.rules === rulesText && unchanged(hit.dirs)) return hit.scan
   const dirs = new Map<string, number>()
   const scan = walk(folder, rulesText === undefined ? undefined : ignore().add(rulesText), dirs)
-  cache.set(folder, { rules: rulesText ?? "", dirs, scan })
+  cache.set(folder, { rules: rulesText, dirs, scan })
   return scan
 }
 

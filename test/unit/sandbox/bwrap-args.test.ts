@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest"
+import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
+import { hostAllowed } from "../../../server/src/sandbox/policy"
+import { parseAuthority } from "../../../server/src/sandbox/network-proxy"
+
+describe("bwrapArgs", () => {
+  const args = bwrapArgs({
+    workspaceFolders: ["/ws"],
+    tempDir: "/run/t",
+    emptyFile: "/run/empty",
+    maskedHostPaths: ["/nonexistent-home/.ssh"],
+    scans: [{ readOnly: ["/ws/.git/config"], maskedDirs: ["/ws/secrets"], maskedFiles: ["/ws/key.pem"] }],
+    extraWritablePaths: ["/ws/.envrc"],
+    cwd: "/ws/src",
+    newSession: false,
+  })
+  const at = (...pair: string[]) => args.findIndex((_, i) => pair.every((p, j) => args[i + j] === p))
+
+  it("mounts in the order that lets later rules win: root, tmp, workspace, read-only, approved writes, masks", () => {
+    expect(at("--ro-bind", "/", "/")).toBe(0)
+    expect(at("--bind", "/run/t", "/tmp")).toBeLessThan(at("--bind", "/ws", "/ws"))
+    expect(at("--bind", "/ws", "/ws")).toBeLessThan(at("--ro-bind", "/ws/.git/config", "/ws/.git/config"))
+    expect(at("--ro-bind", "/ws/.git/config", "/ws/.git/config")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
+    expect(at("--bind", "/ws/.envrc", "/ws/.envrc")).toBeLessThan(at("--tmpfs", "/ws/secrets"))
+    expect(at("--ro-bind", "/run/empty", "/ws/key.pem")).toBeGreaterThan(0)
+  })
+
+  it("skips hidden paths that do not exist, and unshares pid, net, ipc and uts, dying with its parent", () => {
+    expect(args).not.toContain("/nonexistent-home/.ssh")
+    for (const flag of ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent"])
+      expect(args).toContain(flag)
+    expect(args).not.toContain("--new-session")
+    expect(args.slice(-2)).toEqual(["--chdir", "/ws/src"])
+  })
+})
+
+describe("network host rules", () => {
+  it("matches exact hosts and *.domain subdomains, case-insensitively, and nothing else", () => {
+    expect(hostAllowed("Registry.NPMjs.org", ["registry.npmjs.org"])).toBe(true)
+    expect(hostAllowed("api.github.com", ["*.github.com"])).toBe(true)
+    expect(hostAllowed("github.com", ["*.github.com"])).toBe(false)
+    expect(hostAllowed("evilgithub.com", ["*.github.com"])).toBe(false)
+    expect(hostAllowed("registry.npmjs.org.evil.com", ["registry.npmjs.org"])).toBe(false)
+  })
+
+  it("reads CONNECT authorities and refuses malformed ones", () => {
+    expect(parseAuthority("example.com:443")).toEqual({ host: "example.com", port: 443 })
+    expect(parseAuthority("[::1]:8080")).toEqual({ host: "::1", port: 8080 })
+    expect(parseAuthority("example.com")).toBeUndefined()
+    expect(parseAuthority("a b:80")).toBeUndefined()
+    expect(parseAuthority("example.com:99999")).toBeUndefined()
+  })
+})
