@@ -70,7 +70,7 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   const { terminal } = context.settings
   const allow = [...terminal.allow, ...context.remembered.allowedCommandPrefixes]
   const deny = [...terminal.deny, ...context.remembered.deniedCommandPrefixes]
-  const line = parseCommandLine(subject.command)
+  const line = parseCommandLine(subject.command, subject.dialect)
   const verdict = checkCommandLine(line, allow, deny)
   if (verdict.denied) {
     return {
@@ -82,6 +82,7 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   if (line.commands.length === 0 && line.unknown.length === 0) reasons.push("an empty command line")
   if (verdict.unmatched.length > 0) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
   reasons.push(...writeReasons(subject, line, verdict.writes, context))
+  reasons.push(...(subject.askReasons ?? []))
   if (subject.uncheckedReads?.length)
     reasons.push(
       `reads ${subject.uncheckedReads.join(", ")} after changing to a directory named at run time, so .rooignore cannot be checked`,

@@ -21,7 +21,8 @@ export interface CommandOptions {
   maxBytes: number
   signal?: AbortSignal
   onOutput?: (text: string) => void
-  shell?: string
+  /** The argv the command line is appended to (terminal/env.ts commandShell); default: bash. */
+  shell?: readonly string[]
   env?: NodeJS.ProcessEnv
 }
 
@@ -65,7 +66,8 @@ export function startCommand(options: CommandOptions): RunningCommand {
   const startedAt = Date.now()
   const artifact = newArtifact()
   const window = new OutputWindow(options.maxLines, options.maxBytes)
-  const child = spawn(options.shell ?? commandShell(), ["-c", options.command], {
+  const [program, ...shellArgs] = options.shell ?? commandShell()
+  const child = spawn(program!, [...shellArgs, options.command], {
     cwd: options.cwd,
     env: options.env ?? commandEnv(),
     detached: true, // its own process group: pgid = pid
@@ -122,7 +124,7 @@ export function startCommand(options: CommandOptions): RunningCommand {
     }
     child.on("error", (error) => {
       artifact.stream.write(`agent-lsp: could not start the shell: ${error.message}\n`)
-      window.push(Buffer.from(`could not start the shell (${options.shell ?? commandShell()}): ${error.message}\n`))
+      window.push(Buffer.from(`could not start the shell (${program}): ${error.message}\n`))
       exit = { code: 127, signal: null }
       void settle()
     })

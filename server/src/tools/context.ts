@@ -100,7 +100,18 @@ export type ApprovalSubject =
    * paths (symlinks resolved) of the files its redirections write, as the tool found them; `uncheckedReads`
    * file arguments the `.rooignore` check could not resolve (after `cd $X`): such a line always asks.
    */
-  | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[]; uncheckedReads?: string[] }
+  | {
+      kind: "command"
+      command: string
+      cwd: string
+      absoluteCwd?: string
+      writePaths?: string[]
+      uncheckedReads?: string[]
+      /** The shell that will run the line (its reading differs: see shell/ ParsedCommandLine.bashOnly); default bash. */
+      dialect?: "bash" | "sh"
+      /** Why this line must ask whatever the lists say (bash missing, a dynamic word that may name an ignored file…). */
+      askReasons?: string[]
+    }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }

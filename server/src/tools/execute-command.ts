@@ -26,7 +26,7 @@ const params = z.object({
     .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
 })
 
-const description = `Run a shell command with /bin/sh (POSIX sh syntax; bash when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
+const description = `Run a shell command with bash (\`bash --noprofile --norc -c\`; /bin/sh only when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
 code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
 read_command_output. Set timeout for servers and watchers; you will be told when such a command ends. Prefer relative paths.`
 

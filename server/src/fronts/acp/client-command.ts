@@ -2,7 +2,7 @@ import { finished } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import type { AgentContext, CreateTerminalRequest, TerminalExitStatus } from "@agentclientprotocol/sdk"
 import { newArtifact } from "../../terminal/artifacts"
-import { commandShell, NON_INTERACTIVE_ENV } from "../../terminal/env"
+import { commandShell, gitHardeningEnv, NON_INTERACTIVE_ENV } from "../../terminal/env"
 import { OutputWindow } from "../../terminal/output-window"
 import type { CommandOptions, CommandOutcome, RunningCommand } from "../../terminal/runner"
 
@@ -75,12 +75,15 @@ export function startClientCommand(
 
   const run = async (): Promise<TerminalExitStatus> => {
     try {
+      // The same shell argv our own runner uses (bash --noprofile --norc -c by default), so the editor runs the
+      // line in the language the approval checks read; and the same git hardening (terminal/env.ts).
+      const [program, ...shellArgs] = options.shell ?? commandShell()
       const params: CreateTerminalRequest = {
         sessionId,
-        command: options.shell ?? commandShell(),
-        args: ["-c", options.command],
+        command: program!,
+        args: [...shellArgs, options.command],
         cwd: options.cwd,
-        env: Object.entries(NON_INTERACTIVE_ENV).map(([name, value]) => ({ name, value })),
+        env: Object.entries({ ...NON_INTERACTIVE_ENV, ...gitHardeningEnv() }).map(([name, value]) => ({ name, value })),
         outputByteLimit: OUTPUT_BYTE_LIMIT,
       }
       const created = await client.request("terminal/create", params, bounded())
