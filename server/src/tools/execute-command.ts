@@ -4,7 +4,7 @@ import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
 import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths"
-import { commandShell } from "../terminal/env"
+import { commandShell, shellDialect, shellReadingGap } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
 import type { RunningCommand } from "../terminal/runner"
@@ -52,9 +52,12 @@ export const executeCommand = defineTool({
     if (paths.ignored !== undefined) return { result: errorResult(rooIgnoreError(paths.ignored)) }
     const writePaths = await commandWritePaths(command, where.absPath)
     const unchecked = paths.unchecked.length > 0 ? { uncheckedReads: paths.unchecked } : {}
+    const choice = ctx.settings.terminal.shell
+    const askReasons = [shellReadingGap(choice), ...paths.askReasons].filter((r): r is string => r !== undefined)
+    const subject = { kind: "command" as const, command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths, ...unchecked }
     return {
       preview: {
-        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths, ...unchecked },
+        subject: { ...subject, dialect: shellDialect(choice), ...(askReasons.length > 0 ? { askReasons } : {}) },
         title: `Run: ${command}`,
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,
