@@ -1,4 +1,5 @@
 import {
+  fileWrites,
   parseCommandLine,
   programName,
   type NotUnderstood,
@@ -22,7 +23,10 @@ export interface CommandVerdict {
   /** Commands no allow prefix covers (or that set variables for themselves). */
   unmatched: SimpleCommand[]
   unknown: NotUnderstood[]
-  /** Redirections that write a file (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`), /dev/null and the like aside. */
+  /**
+   * Files the line writes: redirections (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`) and what programs
+   * write through options and operands (`sort -o F`, `cp a F`, `rm F`: shell/file-writes.ts), /dev/null aside.
+   */
   writes: Redirect[]
   /** What "allow always" would remember: one prefix per unmatched command that has one. */
   rememberPrefixes: string[]
@@ -51,9 +55,8 @@ export function checkCommandLine(line: ParsedCommandLine, allow: readonly string
     }
     if (!allowed && !(command.transparentWrapper && command.assignments.length === 0)) unmatched.push(command)
   }
-  const writes = line.redirects.filter(
-    (r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)),
-  )
+  // Redirections and the files programs write through their options and operands (shell/file-writes.ts).
+  const writes = fileWrites(line).filter((r) => !(r.target?.static && isHarmlessTarget(r.target.text)))
   const rememberPrefixes = line.unknown.length > 0 ? [] : unique(unmatched.map(suggestedPrefix).filter((p): p is string => p !== undefined))
   return { unmatched, unknown: line.unknown, writes, rememberPrefixes }
 }

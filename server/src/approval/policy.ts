@@ -110,11 +110,11 @@ function writeReasons(
   for (const write of writes) {
     const target = write.target
     if (!target?.static) {
-      reasons.push(`writes to a file named at run time (${write.operator}${target?.text ?? ""})`)
+      reasons.push(`writes to a file named at run time (${write.operator} ${target?.text ?? ""})`)
       continue
     }
     if (movesAround && !isAbsolute(target.text)) {
-      reasons.push(`writes ${target.text} after changing directory`)
+      reasons.push(`writes ${target.text} (${write.operator}) after changing directory`)
       continue
     }
     paths.push(resolve(cwd, target.text))
@@ -122,7 +122,7 @@ function writeReasons(
   for (const path of unique(paths)) {
     if (!folders.some((folder) => inside(folder, path))) reasons.push(`writes ${path}, outside the workspace`)
     else if (isProtectedPath(path, folders, protectedDirs)) reasons.push(`writes ${path}, a protected file: writes to it always ask`)
-    else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
+    else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} (a redirection or a writing option), and writes are not auto-approved`)
   }
   return reasons
 }

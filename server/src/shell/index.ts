@@ -11,6 +11,7 @@ export type { WorkingDirectories, WorkingDirectory } from "./working-dirs"
 export { programName } from "./wrappers"
 export { powershellCommands, type PowerShellCommand } from "./powershell"
 export { BashWalker } from "./bash-walker"
+export { commandWrites, fileWrites, WRITE_RULES, type WriteRule } from "./file-writes"
 
 /** Reads one command line with the bash grammar (installed by workspace/shell-grammars.ts, where IO lives). */
 export type LineReader = (text: string) => ParsedCommandLine

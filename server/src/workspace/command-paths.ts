@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, resolve } from "node:path"
 import { isIgnored, rulesFor } from "./ignore-rules"
-import { parseCommandLine, powershellCommands, type WorkingDirectories } from "../shell"
+import { fileWrites, parseCommandLine, powershellCommands, type WorkingDirectories } from "../shell"
 import { loadPowerShellParser, loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
@@ -217,13 +217,13 @@ function firstIgnoredArgument(program: string, args: string[], blocked: (arg: st
 }
 
 /**
- * The real paths (symlinks resolved, as far as the path exists) of the files the redirections in `command`
- * write, resolved against `cwd`: a `> link` whose link points into `.git/` is a write into `.git/`.
+ * The real paths (symlinks resolved, as far as the path exists) of the files `command` writes (redirections
+ * and writing options: shell/file-writes.ts), resolved against `cwd`: a `> link` whose link points into
+ * `.git/` is a write into `.git/`.
  */
 export async function commandWritePaths(command: string, cwd: string): Promise<string[]> {
   const paths: string[] = []
-  for (const redirect of (await parseShellLine(command)).redirects) {
-    if (redirect.kind !== "write" && redirect.kind !== "readWrite") continue
+  for (const redirect of fileWrites(await parseShellLine(command))) {
     if (!redirect.target?.static || redirect.target.text.startsWith("/dev/")) continue
     paths.push(realPathOf(resolve(cwd, redirect.target.text)))
   }
