@@ -42,7 +42,7 @@ export interface CommandVerdict {
 export function checkCommandLine(line: ParsedCommandLine, allow: readonly string[], deny: readonly string[]): CommandVerdict {
   const unmatched: SimpleCommand[] = []
   for (const command of line.commands) {
-    const allowed = command.assignments.length === 0 ? longestMatch(command.words, allow, false) : undefined
+    const allowed = command.assignments.length === 0 ? allowMatch(command, allow) : undefined
     const denied = longestMatch(command.words, deny, true)
     if (denied && (!allowed || denied.length >= allowed.length)) {
       return {
@@ -81,6 +81,20 @@ export function decideCommand(text: string, allow: readonly string[], deny: read
   return { decision: "allow" }
 }
 
+/** `.` and `source` are one builtin: it runs a script's text in the shell itself. */
+const SOURCING = new Set([".", "source"])
+
+/**
+ * The allow prefix covering `command`. A script run with `.`/`source` is allowed only by a prefix naming the
+ * whole command (`source ./env.sh`) or by `*`: a prefix `source` or `.` alone would allow any script.
+ */
+function allowMatch(command: SimpleCommand, allow: readonly string[]): { prefix: string; length: number } | undefined {
+  const found = longestMatch(command.words, allow, false)
+  const first = command.words[0]
+  if (!found || !first?.static || !SOURCING.has(first.text)) return found
+  return found.prefix.trim() === "*" || prefixWords(found.prefix).length >= command.words.length ? found : undefined
+}
+
 /** The longest prefix of `prefixes` that matches the argv `words`, with its length in characters. */
 export function longestMatch(
   words: readonly ShellWord[],
@@ -111,7 +125,7 @@ function matches(words: readonly ShellWord[], wanted: string[], byBaseName: bool
     if (!word.static) return false
     let text = word.text.toLowerCase()
     if (i === 0 && byBaseName) text = programName(text)
-    if (text === want) return true
+    if (text === want || (i === 0 && SOURCING.has(text) && SOURCING.has(want))) return true
     // A prefix word that ends in punctuation ("./scripts/", "--format=") may be the start of a longer word.
     return i === wanted.length - 1 && !/[a-z0-9]$/.test(want) && text.startsWith(want)
   })
