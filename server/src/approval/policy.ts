@@ -122,7 +122,8 @@ function writeReasons(
   for (const path of unique(paths)) {
     if (!folders.some((folder) => inside(folder, path))) reasons.push(`writes ${path}, outside the workspace`)
     else if (isProtectedPath(path, folders, protectedDirs)) reasons.push(`writes ${path}, a protected file: writes to it always ask`)
-    else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} (a redirection or a writing option), and writes are not auto-approved`)
+    else if (!context.settings.autoApprove.write)
+      reasons.push(`writes ${path} (a redirection or a writing option), and writes are not auto-approved`)
   }
   return reasons
 }

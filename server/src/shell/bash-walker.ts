@@ -150,6 +150,14 @@ export class BashWalker {
       const gap = heredocGap(node, src)
       if (gap) this.notUnderstood(gap, node.text)
     }
+    // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
+    if (
+      this.arithmeticDepth === 0 &&
+      (type === "word" || type === "number") &&
+      /^\d+$/.test(node.text) &&
+      /[<>]/.test(src[node.endIndex] ?? "")
+    )
+      this.notUnderstood("a number right before a redirection, which the shell reads as its file descriptor", node.text)
     if (LEAVES.has(type)) {
       if (
         this.arithmeticDepth > 0 &&

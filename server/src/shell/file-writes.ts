@@ -70,7 +70,12 @@ export const WRITE_RULES: readonly WriteRule[] = [
     namedByContent: true,
     summary: "`-x`: the archive's files, into `-C DIR` or the working folder",
   },
-  { program: "tar", when: ["-c", "--create", "-r", "--append", "-u", "--update", "-A"], options: ["-f", "--file"], summary: "`-c`/`-r`/`-u`: the archive `-f F`" },
+  {
+    program: "tar",
+    when: ["-c", "--create", "-r", "--append", "-u", "--update", "-A"],
+    options: ["-f", "--file"],
+    summary: "`-c`/`-r`/`-u`: the archive `-f F`",
+  },
   {
     program: "unzip",
     options: ["-d"],
@@ -122,7 +127,7 @@ export function commandWrites(command: SimpleCommand): Redirect[] {
   const name = command.words[0]
   if (!name?.static) return []
   const program = programName(name.text)
-  const args = command.words.slice(1)
+  const args = program === "tar" ? tarArgs(command.words.slice(1)) : command.words.slice(1)
   const out: Redirect[] = []
   const unknownArgs = command.wrappedBy !== undefined && RUN_TIME_ARGUMENTS.test(command.wrappedBy)
   for (const rule of WRITE_RULES) {
@@ -130,7 +135,7 @@ export function commandWrites(command: SimpleCommand): Redirect[] {
     if (rule.subcommands && !(args[0]?.static && rule.subcommands.includes(args[0].text))) continue
     if (rule.when && !args.some((w) => hasOption(w, rule.when!))) continue
     if (rule.unless && args.some((w) => hasOption(w, rule.unless!))) continue
-    const targets = ruleTargets(rule, program === "tar" ? tarArgs(args) : args)
+    const targets = ruleTargets(rule, args)
     if (unknownArgs && rule.operands) targets.push({ operator: program, target: { text: `${program} …`, static: false } })
     if (targets.length === 0 && rule.intoWorkingDir) targets.push({ operator: program, target: { text: ".", static: true } })
     for (const t of targets) {
@@ -215,7 +220,11 @@ function hasOption(word: ShellWord, options: readonly string[]): boolean {
 }
 
 /** The value of a file option at args[i] (`-o F`, `-oF`, `-xo F`, `--output F`, `--output=F`), if it is one. */
-function optionValue(args: ShellWord[], i: number, options: readonly string[]): { option: string; word: ShellWord; consumed: number } | undefined {
+function optionValue(
+  args: ShellWord[],
+  i: number,
+  options: readonly string[],
+): { option: string; word: ShellWord; consumed: number } | undefined {
   const text = args[i]!.text
   const next = args[i + 1]
   for (const option of options) {

@@ -103,6 +103,7 @@ export function bashOnlyConstruct(node: Node, src: string): string | undefined {
     case "for_statement":
       return node.firstChild?.type === "select" ? "a select loop" : undefined
     case "arithmetic_expansion":
+      if (node.firstChild?.type === "((") return "an arithmetic command ((…))"
       return node.firstChild?.type === "$[" ? "an arithmetic expansion $[…]" : undefined
     case "expansion": {
       const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type)

@@ -157,8 +157,7 @@ export async function checkCommandPaths(
       blockedIn(found.workingDirs),
     )
     if (hit !== undefined) return { ignored: hit, unchecked, askReasons: [] }
-    if (hasRules && isFileReading(program.text))
-      for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))
+    if (hasRules && isFileReading(program.text)) for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))
   }
   return { unchecked: [...new Set(unchecked)], askReasons: [...askReasons] }
 }

@@ -1,4 +1,8 @@
-import { describe, expect, it } from "vitest"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { commandEnv, commandShell, shellDialect, shellReadingGap } from "../../../server/src/terminal/env"
 
 describe("command environment", () => {
@@ -51,5 +55,50 @@ describe("command environment", () => {
     expect(shellDialect("bash", "/nonexistent/bash")).toBe("sh")
     expect(shellReadingGap("bash", "/nonexistent/bash")).toMatch(/bash is not installed at \/nonexistent\/bash/)
     expect(shellReadingGap("sh", "/nonexistent/bash")).toBeUndefined()
+  })
+})
+
+describe("git under the agent", () => {
+  /** A folder that looks like a bare repository whose config names an fsmonitor program that leaves a mark. */
+  function bareLooking(root: string, marker: string): string {
+    const dir = join(root, "vendored")
+    mkdirSync(join(dir, "objects"), { recursive: true })
+    mkdirSync(join(dir, "refs", "heads"), { recursive: true })
+    writeFileSync(join(dir, "HEAD"), "ref: refs/heads/main\n")
+    writeFileSync(
+      join(dir, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch ${marker}; false"\n`,
+    )
+    return dir
+  }
+
+  const base = { PATH: "/usr/bin:/bin", HOME: tmpdir() }
+
+  it("does not run a bare-looking folder's fsmonitor program on git status (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "git-hardening-"))
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }))
+    const marker = join(root, "fsmonitor-ran")
+    const dir = bareLooking(root, marker)
+    // Without the hardening git runs it: the test can see the attack work.
+    spawnSync("git", ["status"], { cwd: dir, env: base })
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+    const hardened = spawnSync("git", ["status"], { cwd: dir, env: commandEnv(base), encoding: "utf8" })
+    expect(existsSync(marker)).toBe(false)
+    expect(hardened.stderr).toMatch(/safe.bareRepository/)
+  })
+
+  it("does not run the fsmonitor program a repository's own .git/config names (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "git-hardening-"))
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }))
+    const marker = join(root, "fsmonitor-ran")
+    spawnSync("git", ["init", "-q", root], { env: base })
+    spawnSync("git", ["config", "core.fsmonitor", `touch ${marker}; false`], { cwd: root, env: base })
+    spawnSync("git", ["status"], { cwd: root, env: base })
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+    const hardened = spawnSync("git", ["status"], { cwd: root, env: commandEnv(base), encoding: "utf8" })
+    expect(hardened.status).toBe(0)
+    expect(existsSync(marker)).toBe(false)
   })
 })

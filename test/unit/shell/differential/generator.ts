@@ -39,7 +39,7 @@ const piece: fc.Arbitrary<string> = fc.oneof(
     "$'\\t#'",
     "$'\\\\'",
     "$'\\101'",
-    "\"a\\\"b\"",
+    '"a\\"b"',
     '"\\\\"',
     '"$x"',
     "${x}",
@@ -67,8 +67,21 @@ const programWord = fc.oneof(
 
 const redirect = fc.constantFrom(" > f", " 2>&1", " >> g", " < /dev/null", " &> f", " <<< x", " >& f", " 2>/dev/null")
 
-const delimiter = fc.constantFrom("EOF", "'EOF'", '"EOF"', "\\EOF", 'E"O"F', "E'O'F", "$'EOF'", '$"EOF"', "E\\OF", "'E'OF", "EOF\\\n", "-EOF")
-const endLine = fc.constantFrom("EOF", "'EOF'", '"EOF"', "E\"O\"F", "\\EOF", "$'EOF'", "EOF\\", "\tEOF", "EOF ", "-EOF")
+const delimiter = fc.constantFrom(
+  "EOF",
+  "'EOF'",
+  '"EOF"',
+  "\\EOF",
+  'E"O"F',
+  "E'O'F",
+  "$'EOF'",
+  '$"EOF"',
+  "E\\OF",
+  "'E'OF",
+  "EOF\\\n",
+  "-EOF",
+)
+const endLine = fc.constantFrom("EOF", "'EOF'", '"EOF"', 'E"O"F', "\\EOF", "$'EOF'", "EOF\\", "\tEOF", "EOF ", "-EOF")
 
 export type Statement = fc.Arbitrary<string>
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -48,8 +48,9 @@ export function stubFolder(): { root: string; stubs: string; cleanup: () => void
   mkdirSync(stubs)
   for (const name of STUB_NAMES) {
     const path = join(stubs, name)
-    // $0 tells a started stub from one read by `.`/source (then $0 is the shell's).
-    writeFileSync(path, `#!/bin/sh\nprintf '%s\\037' "$0" "$@" >> "$LOG"\nprintf '\\036' >> "$LOG"\n`)
+    // $0 tells a started stub from one read by `.`/source (then $0 is the shell's). One log file per process:
+    // stubs in a pipeline run at once, and their writes to one file would interleave.
+    writeFileSync(path, `#!/bin/sh\n{ printf '%s\\037' "$0" "$@"; printf '\\036'; } >> "$LOG.$$"\n`)
     chmodSync(path, 0o755)
   }
   symlinkSync("/bin/bash", join(stubs, "bash"))
@@ -57,7 +58,7 @@ export function stubFolder(): { root: string; stubs: string; cleanup: () => void
   return { root, stubs, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }) }
 }
 
-/** Runs every line under its shell; returns, per line, the stubs it started (in order). */
+/** Runs every line under its shell; returns, per line, the stubs it started (in order within each process). */
 export async function runLines(
   lines: readonly { line: string; dialect: Dialect }[],
   stubs: string,
@@ -82,7 +83,12 @@ export async function runLines(
       })
     }),
   )
-  const results = lines.map((_, i) => readLog(join(work, `${i}.log`)))
+  const logs = new Map<string, string[]>()
+  for (const file of readdirSync(work)) {
+    const match = /^(\d+)\.log\./.exec(file)
+    if (match) logs.set(match[1]!, [...(logs.get(match[1]!) ?? []), join(work, file)])
+  }
+  const results = lines.map((_, i) => (logs.get(String(i)) ?? []).flatMap(readLog))
   rmSync(work, { recursive: true, force: true })
   return results
 }
