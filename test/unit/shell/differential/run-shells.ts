@@ -63,7 +63,7 @@ export async function runLines(
   lines: readonly { line: string; dialect: Dialect }[],
   stubs: string,
   root: string,
-  parallel = 4,
+  parallel = 2,
 ): Promise<Invocation[][]> {
   const work = mkdtempSync(join(root, "run-"))
   const chunks: string[][] = Array.from({ length: parallel }, () => [])
