@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { decideCommand } from "../../../server/src/approval"
+import { decideApproval, decideCommand, TaskApprovals } from "../../../server/src/approval"
+import { defaultSettings } from "../../../server/src/config/schema"
 import { parseCommandLine } from "../../../server/src/shell"
 import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
 
@@ -95,5 +96,32 @@ describe("with the sh setting, bash-only constructs are not understood", () => {
     for (const line of ["ls -la | cat", "echo ${x:-a} ${#x} ${x%b}", "cat <<EOF\nx\nEOF", "ls 2>&1 >/dev/null", "f() { ls; }"]) {
       expect(reasons(line, "sh"), line).not.toMatch(/which \/bin\/sh reads differently/)
     }
+  })
+})
+
+describe("the policy reads a line in the dialect of the shell that will run it", () => {
+  const decide = (command: string, dialect: "bash" | "sh", askReasons?: string[]) => {
+    const settings = defaultSettings()
+    settings.terminal.allow = ["echo"]
+    settings.terminal.deny = ["rm"]
+    return decideApproval(
+      "execute_command",
+      { kind: "command", command, cwd: ".", absoluteCwd: "/ws", dialect, ...(askReasons ? { askReasons } : {}) },
+      { settings, workspaceFolders: ["/ws"], remembered: new TaskApprovals(), protectedDirs: [] },
+    )
+  }
+
+  it("allows a bash-only line under bash and asks for it under sh", () => {
+    expect(decide("echo $'plain' {a,b}", "bash").decision).toBe("allow")
+    const sh = decide("echo $'plain' {a,b}", "sh")
+    expect(sh.decision).toBe("ask")
+    expect(sh.reason).toMatch(/ANSI-C string.*which \/bin\/sh reads differently/)
+  })
+
+  it("asks, saying why, when bash is missing", () => {
+    const gap = "bash is not installed at /bin/bash, so the line runs with /bin/sh"
+    const decision = decide("echo hi", "sh", [gap])
+    expect(decision.decision).toBe("ask")
+    expect(decision.reason).toContain(gap)
   })
 })
