@@ -1,7 +1,7 @@
 import type { Node, Parser } from "web-tree-sitter"
 import type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
-import { ansiCGap, bashOnlyConstruct, commentGap, heredocGap, skippedText } from "./reading-gaps"
-import { joinedWord, wordValue } from "./words"
+import { bashOnlyConstruct, commentGap, nodeGap, skippedText } from "./reading-gaps"
+import { groupWords, joinedWord, wordValue } from "./words"
 import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
 
@@ -142,22 +142,8 @@ export class BashWalker {
     const type = node.type
     const bashOnly = bashOnlyConstruct(node, src)
     if (bashOnly) this.notUnderstood(bashOnly, node.text, this.result.bashOnly)
-    if (type === "ansi_c_string") {
-      const gap = ansiCGap(node)
-      if (gap) this.notUnderstood(gap, node.text)
-    }
-    if (type === "heredoc_redirect") {
-      const gap = heredocGap(node, src)
-      if (gap) this.notUnderstood(gap, node.text)
-    }
-    // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
-    if (
-      this.arithmeticDepth === 0 &&
-      (type === "word" || type === "number") &&
-      /^\d+$/.test(node.text) &&
-      /[<>]/.test(src[node.endIndex] ?? "")
-    )
-      this.notUnderstood("a number right before a redirection, which the shell reads as its file descriptor", node.text)
+    const gap = nodeGap(node, src, this.arithmeticDepth > 0)
+    if (gap) this.notUnderstood(gap, node.text)
     if (LEAVES.has(type)) {
       if (
         this.arithmeticDepth > 0 &&
@@ -396,22 +382,6 @@ function lastCommandOf(node: Node): Node | undefined {
   while (last && (last.type === "list" || last.type === "redirected_statement"))
     last = last.type === "list" ? last.lastNamedChild : (last.childForFieldName("body") ?? last.firstNamedChild)
   return last?.type === "command" ? last : undefined
-}
-
-/** Joins argument nodes the shell reads as one word (nothing but line continuations between them). */
-function groupWords(nodes: Node[], src: string): ShellWord[] {
-  const groups: Node[][] = []
-  for (const node of nodes) {
-    const last = groups[groups.length - 1]
-    const previous = last?.[last.length - 1]
-    if (previous && src.slice(previous.endIndex, node.startIndex).replaceAll("\\\n", "") === "") last!.push(node)
-    else groups.push([node])
-  }
-  return groups.map((group) => {
-    const parts = group.map((n) => (n.type === "command_name" ? (n.firstChild ?? n) : n))
-    if (parts.some((n) => !n.isNamed)) return { text: group.map((n) => n.text).join(""), static: false }
-    return joinedWord(parts)
-  })
 }
 
 function redirectKind(operator: string, target: ShellWord | undefined): RedirectKind {

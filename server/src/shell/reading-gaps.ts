@@ -62,6 +62,16 @@ export function commentGap(node: Node, src: string): string | undefined {
   return undefined
 }
 
+/** Why the shell may read `node` (of any type) differently from the parser; undefined when they agree. */
+export function nodeGap(node: Node, src: string, inArithmetic: boolean): string | undefined {
+  if (node.type === "ansi_c_string") return ansiCGap(node)
+  if (node.type === "heredoc_redirect") return heredocGap(node, src)
+  // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
+  if (!inArithmetic && (node.type === "word" || node.type === "number") && /^\d+$/.test(node.text) && /[<>]/.test(src[node.endIndex] ?? ""))
+    return "a number right before a redirection, which the shell reads as its file descriptor"
+  return undefined
+}
+
 /** `$'…'` whose content has escapes: bash and the parser must agree on where it ends and what it holds. */
 export function ansiCGap(node: Node): string | undefined {
   return node.text.slice(2, -1).includes("\\") ? "an ANSI-C string $'…' with backslash escapes" : undefined
