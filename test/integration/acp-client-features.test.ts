@@ -24,11 +24,21 @@ describe("ACP client terminals", () => {
     const create = client.requestsOf("terminal/create")
     expect(create).toHaveLength(1)
     const params = create[0]!.params
-    expect(params).toMatchObject({ sessionId, command: "/bin/sh", cwd: ws.root })
-    expect(params.args).toEqual(["-c", 'echo "from the terminal in $(pwd)"; echo "pager=$GIT_PAGER"; ls'])
+    // The same shell our own runner uses: bash without startup files, the language the approval checks read.
+    expect(params).toMatchObject({ sessionId, command: "/bin/bash", cwd: ws.root })
+    expect(params.args).toEqual(["--noprofile", "--norc", "-c", 'echo "from the terminal in $(pwd)"; echo "pager=$GIT_PAGER"; ls'])
     expect(params.outputByteLimit).toBeGreaterThan(0)
-    // Only what keeps the command non-interactive: none of the agent's own environment (its API key).
-    expect(params.env.map((e: { name: string }) => e.name).sort()).toEqual(["GIT_PAGER", "GIT_TERMINAL_PROMPT", "PAGER"])
+    // Only what keeps the command non-interactive, and git's hardening: none of the agent's own environment (its API key).
+    expect(params.env.map((e: { name: string }) => e.name).sort()).toEqual([
+      "GIT_CONFIG_COUNT",
+      "GIT_CONFIG_KEY_0",
+      "GIT_CONFIG_KEY_1",
+      "GIT_CONFIG_VALUE_0",
+      "GIT_CONFIG_VALUE_1",
+      "GIT_PAGER",
+      "GIT_TERMINAL_PROMPT",
+      "PAGER",
+    ])
     // The approval came first, then the terminal; it was released at the end.
     const order = client.requests.map((r) => r.method)
     expect(order.indexOf("session/request_permission")).toBeLessThan(order.indexOf("terminal/create"))

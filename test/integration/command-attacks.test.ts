@@ -7,8 +7,8 @@ import { tempWorkspace } from "../support/temp-workspace"
  * Issue 11: command lines that try to get past the terminal allow list, run by the built server with a real
  * shell. Under allow ["git status", "ls", "echo", "cat"] and autoApprove.write false, every attack must ask
  * (the test client answers "reject"), so each one's victim file survives untouched. Run with the default
- * /bin/sh, with terminal.shell "bash", and with SHELL=/usr/bin/zsh in the server's environment (zsh must
- * not be the shell that runs them).
+ * bash, with terminal.shell "sh", and with SHELL=/usr/bin/zsh in the server's environment (zsh must not be
+ * the shell that runs them).
  */
 
 /** Each attack gets the name of its own victim file (V) and must leave it as it was. */
@@ -58,6 +58,13 @@ const ATTACKS: [string, (v: string) => string][] = [
   ["backslash-newline before a separator", (v) => `ls \\\n; rm ${v}`],
   ["ANSI-C quoted program", (v) => `$'\\x72\\x6d' ${v}`],
   ["quoted program pieces", (v) => `'r'"m" ${v}`],
+  // Issue 22: where bash (or dash) and the parser read a line differently.
+  ["ANSI-C string hiding rm from the parser or from dash", (v) => `echo $'a\\' ; rm ${v} ; echo \\'`],
+  ["here-document with a partly quoted delimiter", (v) => `cat <<E"O"F\nx\nEOF\nrm ${v}\nE"O"F`],
+  ["here-document with an ANSI-C delimiter", (v) => `cat <<$'EOF'\nx\nEOF\nrm ${v}\n$'EOF'`],
+  ["here-document with a continuation on its delimiter line", (v) => `cat <<EOF \\\n&& ls\nrm ${v}\nEOF`],
+  ["escaped tab before #", (v) => `echo a\\\t#b; rm ${v}`],
+  ["alias", (v) => `shopt -s expand_aliases; alias ls='rm ${v}'\nls`],
   ["default value with a substitution", (v) => `echo \${NOT_SET_X:-$(rm ${v})}`],
   ["alias on the next line", (v) => `alias ls='rm ${v}'\nls`],
   ["semicolon", (v) => `ls; rm ${v}`],
@@ -200,25 +207,25 @@ function expectSafeRanUnasked(run: Awaited<ReturnType<typeof runTable>>) {
 }
 
 describe("command attacks against the built server", () => {
-  it("with /bin/sh, every attack asks and every victim survives; safe lines run unasked", async () => {
+  it("with the default bash, every attack asks and every victim survives; safe lines run unasked", async () => {
     const run = await runTable({})
     expectEveryAttackAsked(run)
     expectSafeRanUnasked(run)
-    expect(safeOutputs(run).join("\n")).toMatch(/<>/)
+    expect(safeOutputs(run).join("\n")).toMatch(/<bash>/)
   }, 180_000)
 
-  it("with bash (terminal.shell), the same", async () => {
-    const run = await runTable({ initializationOptions: { terminal: { allow: ["git status", "ls", "echo", "cat"], shell: "bash" } } })
+  it("with /bin/sh (terminal.shell), the same", async () => {
+    const run = await runTable({ initializationOptions: { terminal: { allow: ["git status", "ls", "echo", "cat"], shell: "sh" } } })
     expectEveryAttackAsked(run)
     expectSafeRanUnasked(run)
-    expect(safeOutputs(run).join("\n")).toMatch(/<bash>/)
+    expect(safeOutputs(run).join("\n")).toMatch(/<>/)
   }, 180_000)
 
   it("with SHELL=/usr/bin/zsh in the server's environment, zsh does not run the commands", async () => {
     const run = await runTable({ env: { SHELL: "/usr/bin/zsh" } })
     expectEveryAttackAsked(run)
     expectSafeRanUnasked(run) // includes echo "[$ZSH_VERSION]" printing "[]"
-    expect(safeOutputs(run).join("\n")).toMatch(/<>/)
+    expect(safeOutputs(run).join("\n")).toMatch(/<bash>/)
   }, 180_000)
 })
 

@@ -1,4 +1,5 @@
 import {
+  fileWrites,
   parseCommandLine,
   programName,
   type NotUnderstood,
@@ -22,7 +23,10 @@ export interface CommandVerdict {
   /** Commands no allow prefix covers (or that set variables for themselves). */
   unmatched: SimpleCommand[]
   unknown: NotUnderstood[]
-  /** Redirections that write a file (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`), /dev/null and the like aside. */
+  /**
+   * Files the line writes: redirections (`>`, `>>`, `>|`, `&>`, `<>`, `>&file`, `2>file`) and what programs
+   * write through options and operands (`sort -o F`, `cp a F`, `rm F`: shell/file-writes.ts), /dev/null aside.
+   */
   writes: Redirect[]
   /** What "allow always" would remember: one prefix per unmatched command that has one. */
   rememberPrefixes: string[]
@@ -38,7 +42,7 @@ export interface CommandVerdict {
 export function checkCommandLine(line: ParsedCommandLine, allow: readonly string[], deny: readonly string[]): CommandVerdict {
   const unmatched: SimpleCommand[] = []
   for (const command of line.commands) {
-    const allowed = command.assignments.length === 0 ? longestMatch(command.words, allow, false) : undefined
+    const allowed = command.assignments.length === 0 ? allowMatch(command, allow) : undefined
     const denied = longestMatch(command.words, deny, true)
     if (denied && (!allowed || denied.length >= allowed.length)) {
       return {
@@ -51,9 +55,8 @@ export function checkCommandLine(line: ParsedCommandLine, allow: readonly string
     }
     if (!allowed && !(command.transparentWrapper && command.assignments.length === 0)) unmatched.push(command)
   }
-  const writes = line.redirects.filter(
-    (r) => (r.kind === "write" || r.kind === "readWrite") && !(r.target?.static && isHarmlessTarget(r.target.text)),
-  )
+  // Redirections and the files programs write through their options and operands (shell/file-writes.ts).
+  const writes = fileWrites(line).filter((r) => !(r.target?.static && isHarmlessTarget(r.target.text)))
   const rememberPrefixes = line.unknown.length > 0 ? [] : unique(unmatched.map(suggestedPrefix).filter((p): p is string => p !== undefined))
   return { unmatched, unknown: line.unknown, writes, rememberPrefixes }
 }
@@ -76,6 +79,20 @@ export function decideCommand(text: string, allow: readonly string[], deny: read
     return { decision: "ask", unmatched: verdict.unmatched.map(describe), unknown, rememberPrefixes: verdict.rememberPrefixes }
   }
   return { decision: "allow" }
+}
+
+/** `.` and `source` are one builtin: it runs a script's text in the shell itself. */
+const SOURCING = new Set([".", "source"])
+
+/**
+ * The allow prefix covering `command`. A script run with `.`/`source` is allowed only by a prefix naming the
+ * whole command (`source ./env.sh`) or by `*`: a prefix `source` or `.` alone would allow any script.
+ */
+function allowMatch(command: SimpleCommand, allow: readonly string[]): { prefix: string; length: number } | undefined {
+  const found = longestMatch(command.words, allow, false)
+  const first = command.words[0]
+  if (!found || !first?.static || !SOURCING.has(first.text)) return found
+  return found.prefix.trim() === "*" || prefixWords(found.prefix).length >= command.words.length ? found : undefined
 }
 
 /** The longest prefix of `prefixes` that matches the argv `words`, with its length in characters. */
@@ -108,7 +125,7 @@ function matches(words: readonly ShellWord[], wanted: string[], byBaseName: bool
     if (!word.static) return false
     let text = word.text.toLowerCase()
     if (i === 0 && byBaseName) text = programName(text)
-    if (text === want) return true
+    if (text === want || (i === 0 && SOURCING.has(text) && SOURCING.has(want))) return true
     // A prefix word that ends in punctuation ("./scripts/", "--format=") may be the start of a longer word.
     return i === wanted.length - 1 && !/[a-z0-9]$/.test(want) && text.startsWith(want)
   })

@@ -85,7 +85,7 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   const sandboxAuto = sandboxed && context.settings.autoApprove.sandboxedCommands
   const allow = [...terminal.allow, ...context.remembered.allowedCommandPrefixes]
   const deny = [...terminal.deny, ...context.remembered.deniedCommandPrefixes]
-  const line = parseCommandLine(subject.command)
+  const line = parseCommandLine(subject.command, subject.dialect)
   const verdict = checkCommandLine(line, allow, deny)
   if (verdict.denied) {
     return {
@@ -102,6 +102,7 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   if (verdict.unmatched.length > 0 && !sandboxAuto) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
   const writes = writeReasons(subject, line, verdict.writes, context, sandboxAuto)
   reasons.push(...writes.reasons)
+  reasons.push(...(subject.askReasons ?? []))
   // Under the sandbox, .rooignored paths are masked, so a read the static check could not follow reads nothing hidden.
   if (subject.uncheckedReads?.length && !sandboxAuto)
     reasons.push(
@@ -144,11 +145,11 @@ function writeReasons(
   for (const write of writes) {
     const target = write.target
     if (!target?.static) {
-      reasons.push(`writes to a file named at run time (${write.operator}${target?.text ?? ""})`)
+      reasons.push(`writes to a file named at run time (${write.operator} ${target?.text ?? ""})`)
       continue
     }
     if (movesAround && !isAbsolute(target.text)) {
-      reasons.push(`writes ${target.text} after changing directory`)
+      reasons.push(`writes ${target.text} (${write.operator}) after changing directory`)
       continue
     }
     paths.push(resolve(cwd, target.text))
@@ -161,7 +162,7 @@ function writeReasons(
       reasons.push(`writes ${path}, a protected file: writes to it always ask`)
       sandboxWritePaths.push(path)
     } else if (!context.settings.autoApprove.write && !sandboxAuto)
-      reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
+      reasons.push(`writes ${path} (a redirection or a writing option), and writes are not auto-approved`)
   }
   return { reasons, sandboxWritePaths }
 }

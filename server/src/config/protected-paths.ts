@@ -1,5 +1,6 @@
+import { statSync } from "node:fs"
 import { homedir } from "node:os"
-import { isAbsolute, join, relative, sep } from "node:path"
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 
 /**
  * The one list of protected paths, read by the tools' approval policy (approval/) and by the OS sandbox
@@ -39,7 +40,8 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
  * True when `path` (relative to a workspace folder, or absolute) is protected: one of PROTECTED_NAMES
  * (`.rooignore`, `.roomodes`, `AGENTS.md`, `.nvim.lua`, `.exrc`, `.envrc`, …) at any depth, anything under
  * one of PROTECTED_DIRS (`.roo/`, `.vscode/`, `.git/`, `.helix/`, `.zed/`, `.idea/`, `.agent-lsp/`), or
- * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder).
+ * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder), or anything
+ * in a workspace folder that looks like a git repository's own folder (HEAD, objects/, refs/).
  */
 export function isProtectedPath(
   path: string,
@@ -54,12 +56,45 @@ export function isProtectedPath(
   } else {
     for (const folder of workspaceFolders) for (const dir of protectedDirs) if (inside(dir, join(folder, path))) return true
   }
-  return candidates.some((candidate) => {
+  const named = candidates.some((candidate) => {
     const segments = candidate.split("/").filter((s) => s !== "" && s !== ".")
     const lower = segments.map((s) => s.toLowerCase())
     if (PROTECTED_NAMES.has(lower[lower.length - 1] ?? "")) return true
     return lower.slice(0, -1).some((segment) => PROTECTED_DIRS.has(segment)) || PROTECTED_DIRS.has(lower[lower.length - 1] ?? "")
   })
+  return named || insideGitDirLike(path, workspaceFolders)
+}
+
+/**
+ * True when `path` is in (or is) a folder inside a workspace folder that git would take for a repository
+ * of its own: HEAD, objects/ and refs/ (a bare repository, or a .git folder under another name). Its
+ * config can name programs git runs (core.fsmonitor, hooks), so it is protected like `.git`. Looks at the
+ * disk: the folders between the path and its workspace folder.
+ */
+function insideGitDirLike(path: string, workspaceFolders: readonly string[]): boolean {
+  const absolutes = isAbsolute(path) ? [path] : workspaceFolders.map((folder) => join(folder, path))
+  return absolutes.some((abs) => {
+    const folder = workspaceFolders.find((f) => inside(f, abs))
+    if (folder === undefined) return false
+    for (let dir = resolve(abs); inside(folder, dir); dir = dirname(dir)) {
+      if (looksLikeGitDir(dir)) return true
+      if (dir === resolve(folder)) break
+    }
+    return false
+  })
+}
+
+/** HEAD, objects/ and refs/: what git takes for a repository's own folder. */
+export function looksLikeGitDir(dir: string): boolean {
+  try {
+    return (
+      statSync(join(dir, "HEAD"), { throwIfNoEntry: false })?.isFile() === true &&
+      statSync(join(dir, "objects"), { throwIfNoEntry: false })?.isDirectory() === true &&
+      statSync(join(dir, "refs"), { throwIfNoEntry: false })?.isDirectory() === true
+    )
+  } catch {
+    return false
+  }
 }
 
 function inside(dir: string, path: string): boolean {

@@ -174,9 +174,9 @@ export const SettingsSchema = z.object({
         .describe("Lines of a command's output the model sees (the middle is cut; the whole output is kept in a file)."),
       shell: z
         .enum(["sh", "bash"])
-        .default("sh")
+        .default("bash")
         .describe(
-          "The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read.",
+          "The shell that runs commands: bash (default, `/bin/bash --noprofile --norc`, the language the approval checks read) or /bin/sh (then bash-only syntax asks); never $SHELL, whose syntax (zsh, fish) the approval checks cannot read.",
         ),
     })
     .prefault({}),

@@ -1,6 +1,7 @@
 import type { Node, Parser } from "web-tree-sitter"
 import type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
-import { joinedWord, wordValue } from "./words"
+import { bashOnlyConstruct, commentGap, nodeGap, skippedText } from "./reading-gaps"
+import { groupWords, joinedWord, wordValue } from "./words"
 import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
 
@@ -91,7 +92,7 @@ const RESERVED = new Set([
 ])
 
 export class BashWalker {
-  readonly result: ParsedCommandLine = { commands: [], redirects: [], unknown: [] }
+  readonly result: ParsedCommandLine & { bashOnly: NotUnderstood[] } = { commands: [], redirects: [], unknown: [], bashOnly: [] }
   private assigns = false
   private arithmeticOnVariable = false
   private arithmeticDepth = 0
@@ -113,6 +114,8 @@ export class BashWalker {
     const tree = this.parser.parse(text)
     if (!tree) return this.unknownOnly("the parser gave up on this text", text)
     try {
+      const skipped = skippedText(tree.rootNode, text)
+      if (skipped !== undefined) this.notUnderstood(`text the parser skipped between words (${JSON.stringify(skipped)})`, text)
       this.visit(tree.rootNode, text)
     } finally {
       tree.delete()
@@ -127,9 +130,9 @@ export class BashWalker {
     return this.result
   }
 
-  private notUnderstood(reason: string, text: string): void {
+  private notUnderstood(reason: string, text: string, list: NotUnderstood[] = this.result.unknown): void {
     const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text
-    this.result.unknown.push({ reason, text: shown } satisfies NotUnderstood)
+    list.push({ reason, text: shown } satisfies NotUnderstood)
   }
 
   private visit(node: Node, src: string): void {
@@ -137,6 +140,10 @@ export class BashWalker {
     if (node.type === "ERROR") return this.notUnderstood("syntax the parser does not understand", node.text)
     if (!node.isNamed) return
     const type = node.type
+    const bashOnly = bashOnlyConstruct(node, src)
+    if (bashOnly) this.notUnderstood(bashOnly, node.text, this.result.bashOnly)
+    const gap = nodeGap(node, src, this.arithmeticDepth > 0)
+    if (gap) this.notUnderstood(gap, node.text)
     if (LEAVES.has(type)) {
       if (
         this.arithmeticDepth > 0 &&
@@ -220,11 +227,10 @@ export class BashWalker {
     if (arithmetic) this.arithmeticDepth--
   }
 
-  /** tree-sitter ends a word at `#` (`a#b`) where the shell does not: a comment must start a word. */
+  /** tree-sitter ends a word at `#` (`a#b`, `a\<tab>#b`) where the shell does not: a comment must start a word. */
   private comment(node: Node, src: string): void {
-    const before = src[node.startIndex - 1]
-    if (before !== undefined && !/[\s;&|()<>]/.test(before))
-      this.notUnderstood("a # inside a word, which the shell does not read as a comment", node.text)
+    const gap = commentGap(node, src)
+    if (gap) this.notUnderstood(gap, node.text)
   }
 
   private expansion(node: Node, src: string): void {
@@ -261,6 +267,7 @@ export class BashWalker {
     for (const command of part.commands) this.result.commands.push(via && !command.wrappedBy ? { ...command, wrappedBy: via } : command)
     this.result.redirects.push(...part.redirects)
     this.result.unknown.push(...part.unknown)
+    this.result.bashOnly.push(...(part.bashOnly ?? []))
   }
 
   private redirect(node: Node, src: string, owner?: SimpleCommand): void {
@@ -320,6 +327,8 @@ export class BashWalker {
     if (command.words.length === 0) return
     const name = command.words[0]!
     if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
+    if (programName(name.text) === "alias" && command.words.some((w, i) => i > 0 && (!w.static || w.text.includes("="))))
+      this.notUnderstood("defines an alias (a later word that looks like one program may run another)", command.source)
     if (RESERVED.has(name.text))
       return this.notUnderstood(
         `the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`,
@@ -373,22 +382,6 @@ function lastCommandOf(node: Node): Node | undefined {
   while (last && (last.type === "list" || last.type === "redirected_statement"))
     last = last.type === "list" ? last.lastNamedChild : (last.childForFieldName("body") ?? last.firstNamedChild)
   return last?.type === "command" ? last : undefined
-}
-
-/** Joins argument nodes the shell reads as one word (nothing but line continuations between them). */
-function groupWords(nodes: Node[], src: string): ShellWord[] {
-  const groups: Node[][] = []
-  for (const node of nodes) {
-    const last = groups[groups.length - 1]
-    const previous = last?.[last.length - 1]
-    if (previous && src.slice(previous.endIndex, node.startIndex).replaceAll("\\\n", "") === "") last!.push(node)
-    else groups.push([node])
-  }
-  return groups.map((group) => {
-    const parts = group.map((n) => (n.type === "command_name" ? (n.firstChild ?? n) : n))
-    if (parts.some((n) => !n.isNamed)) return { text: group.map((n) => n.text).join(""), static: false }
-    return joinedWord(parts)
-  })
 }
 
 function redirectKind(operator: string, target: ShellWord | undefined): RedirectKind {

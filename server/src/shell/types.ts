@@ -62,7 +62,16 @@ export interface ParsedCommandLine {
   redirects: Redirect[]
   /** What could not be understood; empty when the reading is complete. */
   unknown: NotUnderstood[]
+  /**
+   * Constructs only bash reads this way (ANSI-C and locale strings, `[[ ]]`, arrays, `<(…)`, `{a,b}`, `<<<`,
+   * `&>`, the `function` keyword, `select`, `((…))`, bash-only expansions…): under /bin/sh (dash) they mean
+   * something else, so parseCommandLine(text, "sh") counts them as not understood.
+   */
+  bashOnly?: NotUnderstood[]
 }
+
+/** The shell a line will run with: the reading differs (see ParsedCommandLine.bashOnly). */
+export type ShellDialect = "bash" | "sh"
 
 /** The static text of each word, or undefined when a word is dynamic. */
 export function staticArgv(command: SimpleCommand): string[] | undefined {

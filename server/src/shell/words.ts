@@ -145,3 +145,19 @@ export function ansiC(body: string): string | undefined {
   }
   return out
 }
+
+/** Joins argument nodes the shell reads as one word (nothing but line continuations between them). */
+export function groupWords(nodes: Node[], src: string): ShellWord[] {
+  const groups: Node[][] = []
+  for (const node of nodes) {
+    const last = groups[groups.length - 1]
+    const previous = last?.[last.length - 1]
+    if (previous && src.slice(previous.endIndex, node.startIndex).replaceAll("\\\n", "") === "") last!.push(node)
+    else groups.push([node])
+  }
+  return groups.map((group) => {
+    const parts = group.map((n) => (n.type === "command_name" ? (n.firstChild ?? n) : n))
+    if (parts.some((n) => !n.isNamed)) return { text: group.map((n) => n.text).join(""), static: false }
+    return joinedWord(parts)
+  })
+}

@@ -1,26 +1,82 @@
 /**
  * The environment a command runs with: the server's, minus secrets the agent holds (the Anthropic key and
  * other API keys / auth tokens, which a model-written command could print or send away), plus settings
- * that keep non-interactive runs from hanging in a pager.
+ * that keep non-interactive runs from hanging in a pager, plus git hardening (see GIT_HARDENING).
  */
 
+import { accessSync, constants } from "node:fs"
 import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...withoutSecrets(base), ...NON_INTERACTIVE_ENV }
+  return { ...withoutSecrets(base), ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(base) }
 }
 
 /**
  * What we add to a command's environment so it never waits for a pager or a password prompt; all an editor's
- * terminal (ACP terminal/create) is given, since the rest of our environment may hold secrets.
+ * terminal (ACP terminal/create) is given besides gitHardeningEnv, since the rest of our environment may hold
+ * secrets.
  */
 export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = { PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" }
 
 /**
- * The shell that runs commands: /bin/sh, or bash when the user chose it (agent.terminal.shell, a trusted-only
- * key). Never $SHELL: approval reads command lines as sh/bash syntax, and a zsh would run `=(cmd)` or glob
- * qualifiers that this reading does not see.
+ * Git settings every command gets, so an allowed `git status` cannot be turned into running a program:
+ * a folder that looks like a bare repository (HEAD, objects/, refs/, a config naming core.fsmonitor) is not
+ * used unless named with --git-dir (safe.bareRepository=explicit), and no fsmonitor program runs
+ * (core.fsmonitor=false). Nothing else a user's own git does changes.
  */
-export function commandShell(choice: "sh" | "bash" = "sh"): string {
-  return choice === "bash" ? "/bin/bash" : "/bin/sh"
+export const GIT_HARDENING: readonly (readonly [string, string])[] = [
+  ["safe.bareRepository", "explicit"],
+  ["core.fsmonitor", "false"],
+]
+
+/**
+ * GIT_CONFIG_COUNT/GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n for GIT_HARDENING, appended after the pairs `base`
+ * already sets (a user's own GIT_CONFIG_COUNT is kept, not clobbered; later pairs win in git).
+ */
+export function gitHardeningEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const given = Number.parseInt(base.GIT_CONFIG_COUNT ?? "", 10)
+  const start = Number.isInteger(given) && given > 0 && given < 1000 ? given : 0
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(start + GIT_HARDENING.length) }
+  GIT_HARDENING.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${start + i}`] = key
+    env[`GIT_CONFIG_VALUE_${start + i}`] = value
+  })
+  return env
+}
+
+/** The shells a command line can run with (agent.terminal.shell). */
+export type ShellChoice = "sh" | "bash"
+
+export const BASH_PATH = "/bin/bash"
+const SH_PATH = "/bin/sh"
+
+/**
+ * The argv a command line is appended to: bash without startup files by default (the language the approval
+ * checks read: tree-sitter-bash), /bin/sh only when the user chose it (agent.terminal.shell, trusted-only;
+ * then bash-only constructs ask) or when bash is missing (then every command asks: see shellReadingGap).
+ * Never $SHELL: a zsh would run `=(cmd)` or glob qualifiers that this reading does not see.
+ */
+export function commandShell(choice: ShellChoice = "bash", bashPath: string = BASH_PATH): string[] {
+  if (choice === "bash" && isExecutable(bashPath)) return [bashPath, "--noprofile", "--norc", "-c"]
+  return [SH_PATH, "-c"]
+}
+
+/** The dialect the approval checks must read a line in: what commandShell(choice) will really run. */
+export function shellDialect(choice: ShellChoice = "bash", bashPath: string = BASH_PATH): ShellChoice {
+  return commandShell(choice, bashPath)[0] === SH_PATH ? "sh" : "bash"
+}
+
+/** Why no line may run unasked with this choice (bash chosen but not installed), or undefined. */
+export function shellReadingGap(choice: ShellChoice = "bash", bashPath: string = BASH_PATH): string | undefined {
+  if (choice !== "bash" || isExecutable(bashPath)) return undefined
+  return `bash is not installed at ${bashPath}, so the line runs with /bin/sh, which may read it differently from the approval checks (install bash)`
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }

@@ -9,8 +9,8 @@ import { commandShell } from "./env"
 export interface LaunchRequest {
   command: string
   cwd: string
-  /** The shell program (default: terminal/env.ts commandShell()). */
-  shell?: string
+  /** The argv the line is appended to (default: terminal/env.ts commandShell(): bash --noprofile --norc -c). */
+  shell?: readonly string[]
   sandbox: CommandSandbox
   /** True when the caller starts the process in a new session itself (a detached spawn), so bwrap need not. */
   ownSession?: boolean
@@ -31,9 +31,9 @@ export type CommandLaunch =
   /** The sandbox could not be set up: nothing may run; `message` says why. */
   | { ok: false; message: string }
 
-/** The shell argv of a command line: `<shell> -c <line>`. */
-export function shellArgv(command: string, shell: string = commandShell()): string[] {
-  return [shell, "-c", command]
+/** The shell argv of a command line: `<shell argv…> <line>` (e.g. bash --noprofile --norc -c LINE). */
+export function shellArgv(command: string, shell: readonly string[] = commandShell()): string[] {
+  return [...shell, command]
 }
 
 export function commandLaunch(request: LaunchRequest): CommandLaunch {

@@ -24,7 +24,8 @@ export interface CommandOptions {
   maxBytes: number
   signal?: AbortSignal
   onOutput?: (text: string) => void
-  shell?: string
+  /** The argv the command line is appended to (terminal/env.ts commandShell); default: bash. */
+  shell?: readonly string[]
   env?: NodeJS.ProcessEnv
   /**
    * Where it runs: inside the OS sandbox (sandbox/), or outside it for a stated reason (the user turned the

@@ -114,6 +114,10 @@ export type ApprovalSubject =
        * roots (outside the workspace, or a protected path): exactly these paths are bound writable for it.
        */
       grantedWritePaths?: string[]
+      /** The shell that will run the line (its reading differs: see shell/ ParsedCommandLine.bashOnly); default bash. */
+      dialect?: "bash" | "sh"
+      /** Why this line must ask whatever the lists say (bash missing, a dynamic word that may name an ignored file…). */
+      askReasons?: string[]
     }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }

@@ -4,7 +4,7 @@ import { defineTool, errorResult, type ToolResult } from "./tool"
 import type { ApprovalSubject, ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
 import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths"
-import { commandShell } from "../terminal/env"
+import { commandShell, shellDialect, shellReadingGap } from "../terminal/env"
 import { rooIgnoreError } from "../workspace/ignore-rules"
 import { displayPath } from "../workspace/sandbox"
 import type { RunningCommand } from "../terminal/runner"
@@ -28,7 +28,7 @@ const params = z.object({
     .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
 })
 
-const description = `Run a shell command with /bin/sh (POSIX sh syntax; bash when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
+const description = `Run a shell command with bash (\`bash --noprofile --norc -c\`; /bin/sh only when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
 code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
 read_command_output. Set timeout for servers and watchers; you will be told when such a command ends. Prefer relative paths.`
 
@@ -54,6 +54,8 @@ export const executeCommand = defineTool({
     if (paths.ignored !== undefined) return { result: errorResult(rooIgnoreError(paths.ignored)) }
     const writePaths = await commandWritePaths(command, where.absPath)
     const unchecked = paths.unchecked.length > 0 ? { uncheckedReads: paths.unchecked } : {}
+    const choice = ctx.settings.terminal.shell
+    const askReasons = [shellReadingGap(choice), ...paths.askReasons].filter((r): r is string => r !== undefined)
     const subject: Extract<ApprovalSubject, { kind: "command" }> = {
       kind: "command",
       command,
@@ -61,6 +63,8 @@ export const executeCommand = defineTool({
       absoluteCwd: where.absPath,
       writePaths,
       ...unchecked,
+      dialect: shellDialect(choice),
+      ...(askReasons.length > 0 ? { askReasons } : {}),
       ...(ctx.settings.sandbox.mode === "required" ? { sandbox: sandboxStatus() } : {}),
     }
     return {

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, resolve } from "node:path"
 import { isIgnored, rulesFor } from "./ignore-rules"
-import { parseCommandLine, powershellCommands, staticArgv, type WorkingDirectories } from "../shell"
+import { fileWrites, parseCommandLine, powershellCommands, type WorkingDirectories } from "../shell"
 import { loadPowerShellParser, loadShellParser, parseShellLine } from "./shell-grammars"
 
 /**
@@ -69,7 +69,15 @@ export interface CommandPathCheck {
    * (`cd $X && cat y`); only reported when a workspace folder has a `.rooignore`. Such a line always asks.
    */
   unchecked: string[]
+  /**
+   * Why the line must ask: a file-reading command's word decided at run time (a glob, a variable, a
+   * substitution) that could name an ignored path, or a word naming a process's environ/mem/cmdline under /proc.
+   */
+  askReasons: string[]
 }
+
+/** A process's environment, memory or command line (API keys live in an editor's environ). */
+const PROCESS_SECRETS = /(^|\/)proc\/[^/\s]+\/(task\/[^/\s]+\/)?(environ|mem|cmdline|auxv)\b/
 
 /**
  * The first argument (as written) of a file-reading command in `command` that names a `.rooignore`d path,
@@ -109,7 +117,11 @@ export async function checkCommandPaths(
           return false
         }
         const abs = dir === "unknown" ? resolve(arg) : resolve(cwd, ...dir, arg)
-        return isIgnored(workspaceFolders, abs, statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false)
+        const isDirectory = statSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false
+        if (isIgnored(workspaceFolders, abs, isDirectory)) return true
+        // By its real path too: a symlink to an ignored file is that file.
+        const real = realPathIfExists(abs)
+        return real !== undefined && real !== abs && isIgnored(realFolders(workspaceFolders), real, isDirectory)
       })
     }
   if (dialect === "powershell") {
@@ -119,34 +131,70 @@ export async function checkCommandPaths(
         found.args.filter((a) => a.static).map((a) => a.text),
         blockedIn(),
       )
-      if (hit !== undefined) return { ignored: hit, unchecked }
+      if (hit !== undefined) return { ignored: hit, unchecked, askReasons: [] }
     }
-    return { unchecked }
+    return { unchecked, askReasons: [] }
   }
   await loadShellParser()
   const line = parseCommandLine(command)
+  const askReasons = new Set<string>()
   for (const redirect of line.redirects) {
-    if (
-      (redirect.kind === "read" || redirect.kind === "readWrite") &&
-      redirect.target?.static &&
-      blockedIn(redirect.workingDirs)(redirect.target.text)
-    )
-      return { ignored: redirect.target.text, unchecked }
+    if (redirect.kind !== "read" && redirect.kind !== "readWrite") continue
+    if (redirect.target && PROCESS_SECRETS.test(redirect.target.text)) askReasons.add(processSecretReason(redirect.target.text))
+    if (redirect.target?.static && blockedIn(redirect.workingDirs)(redirect.target.text))
+      return { ignored: redirect.target.text, unchecked, askReasons: [] }
+    if (redirect.target && !redirect.target.static && hasRules) askReasons.add(dynamicReason(redirect.target.text))
   }
   for (const found of line.commands) {
-    const argv = staticArgv(found)
-    if (!argv || argv.length === 0) continue
-    const hit = firstIgnoredArgument(argv[0]!, argv.slice(1), blockedIn(found.workingDirs))
-    if (hit !== undefined) return { ignored: hit, unchecked }
+    for (const word of found.words) if (PROCESS_SECRETS.test(word.text)) askReasons.add(processSecretReason(word.text))
+    const program = found.words[0]
+    if (!program?.static) continue
+    // Each static word is checked on its own; a dynamic one may name anything, so it asks where rules exist.
+    const args = found.words.slice(1)
+    const hit = firstIgnoredArgument(
+      program.text,
+      args.map((w) => (w.static ? w.text : "")),
+      blockedIn(found.workingDirs),
+    )
+    if (hit !== undefined) return { ignored: hit, unchecked, askReasons: [] }
+    if (hasRules && isFileReading(program.text)) for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))
   }
-  return { unchecked: [...new Set(unchecked)] }
+  return { unchecked: [...new Set(unchecked)], askReasons: [...askReasons] }
+}
+
+function dynamicReason(word: string): string {
+  return `${word} is decided at run time (a glob, variable or substitution) and could name a .rooignore'd file, so it cannot be checked`
+}
+
+function processSecretReason(word: string): string {
+  return `${word} names a process's environment, memory or command line under /proc, which can hold secrets`
+}
+
+function realPathIfExists(path: string): string | undefined {
+  try {
+    return realpathSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+function realFolders(folders: readonly string[]): string[] {
+  return folders.map((folder) => realPathIfExists(folder) ?? folder)
+}
+
+function isFileReading(program: string): boolean {
+  return FILE_READING_COMMANDS.has(commandBaseName(program))
+}
+
+function commandBaseName(program: string): string {
+  return basename(program.replaceAll("\\", "/"))
+    .toLowerCase()
+    .replace(/\.exe$/, "")
 }
 
 /** The first file operand of a file-reading command that `blocked` refuses. */
 function firstIgnoredArgument(program: string, args: string[], blocked: (arg: string) => boolean): string | undefined {
-  const name = basename(program.replaceAll("\\", "/"))
-    .toLowerCase()
-    .replace(/\.exe$/, "")
+  const name = commandBaseName(program)
   if (!FILE_READING_COMMANDS.has(name)) return undefined
   let skipPattern = PATTERN_FIRST.has(name)
   for (let i = 0; i < args.length; i++) {
@@ -168,13 +216,13 @@ function firstIgnoredArgument(program: string, args: string[], blocked: (arg: st
 }
 
 /**
- * The real paths (symlinks resolved, as far as the path exists) of the files the redirections in `command`
- * write, resolved against `cwd`: a `> link` whose link points into `.git/` is a write into `.git/`.
+ * The real paths (symlinks resolved, as far as the path exists) of the files `command` writes (redirections
+ * and writing options: shell/file-writes.ts), resolved against `cwd`: a `> link` whose link points into
+ * `.git/` is a write into `.git/`.
  */
 export async function commandWritePaths(command: string, cwd: string): Promise<string[]> {
   const paths: string[] = []
-  for (const redirect of (await parseShellLine(command)).redirects) {
-    if (redirect.kind !== "write" && redirect.kind !== "readWrite") continue
+  for (const redirect of fileWrites(await parseShellLine(command))) {
     if (!redirect.target?.static || redirect.target.text.startsWith("/dev/")) continue
     paths.push(realPathOf(resolve(cwd, redirect.target.text)))
   }

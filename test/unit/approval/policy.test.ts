@@ -240,7 +240,7 @@ describe("decideApproval: redirections are writes", () => {
       protectedDirs: [],
     })
     expect(decision).toMatchObject({ decision: "ask", rememberPrefixes: [] })
-    expect(decision.reason).toMatch(/writes \/ws\/f through a redirection/)
+    expect(decision.reason).toMatch(/writes \/ws\/f \(a redirection or a writing option\), and writes are not auto-approved/)
   })
 })
 

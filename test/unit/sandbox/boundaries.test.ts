@@ -55,7 +55,7 @@ async function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise
   const running = startCommand({
     command,
     cwd: ws.root,
-    shell: "/bin/bash",
+    shell: ["/bin/bash", "--noprofile", "--norc", "-c"],
     hardTimeoutSeconds: 30,
     maxLines: 1000,
     maxBytes: 100_000,

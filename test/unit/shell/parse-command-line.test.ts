@@ -39,7 +39,7 @@ describe("parseCommandLine: every simple command", () => {
     ["ls\\ -la; rm x", ["ls -la", "rm x"]],
     ["echo a\\\nb", ["echo ab"]],
     ["ec\\\nho hi", ["echo hi"]],
-    ["'ls' \"-la\" $'\\x41\\n'", ["ls -la A\n"]],
+    ["'ls' \"-la\" $'A b'", ["ls -la A b"]],
     ['echo "a\\"b\\$c\\\\d"', ['echo a"b$c\\d']],
     ["echo {a,b} * ~/x", ["echo ‹{a,b}› ‹*› ‹~/x›"]],
     ["FOO=1 ls", ["FOO=1 ls"]],
@@ -149,6 +149,7 @@ describe("parseCommandLine: what it does not understand", () => {
     ["if true; then ls", /syntax|missing/],
     ["ls <> f", /parser does not understand/],
     ["f() (rm x)", /defines a function/],
+    ["'ls' \"-la\" $'\\x41\\n'", /ANSI-C string/],
   ])("%j", (text, reason) => {
     const line = parseCommandLine(text)
     expect(line.unknown.map((u) => u.reason).join(" | ")).toMatch(reason)

@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest"
-import { commandEnv, commandShell } from "../../../server/src/terminal/env"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it, onTestFinished } from "vitest"
+import { commandEnv, commandShell, shellDialect, shellReadingGap } from "../../../server/src/terminal/env"
 
 describe("command environment", () => {
   it("drops the Anthropic key and other API keys and auth tokens, keeps the rest", () => {
@@ -12,12 +16,89 @@ describe("command environment", () => {
       GITHUB_AUTH_TOKEN: "gh",
       AWS_SECRET_KEY: "aws",
     })
-    expect(env).toEqual({ PATH: "/bin", HOME: "/home/u", PAGER: "cat", GIT_PAGER: "cat", GIT_TERMINAL_PROMPT: "0" })
+    expect(env).toEqual({
+      PATH: "/bin",
+      HOME: "/home/u",
+      PAGER: "cat",
+      GIT_PAGER: "cat",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_CONFIG_COUNT: "2",
+      GIT_CONFIG_KEY_0: "safe.bareRepository",
+      GIT_CONFIG_VALUE_0: "explicit",
+      GIT_CONFIG_KEY_1: "core.fsmonitor",
+      GIT_CONFIG_VALUE_1: "false",
+    })
   })
 
-  it("runs commands with /bin/sh, or bash when chosen, never $SHELL", () => {
-    expect(commandShell()).toBe("/bin/sh")
-    expect(commandShell("sh")).toBe("/bin/sh")
-    expect(commandShell("bash")).toBe("/bin/bash")
+  it("appends git's hardening after the pairs the user's environment already sets, keeping them", () => {
+    const env = commandEnv({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Me" })
+    expect(env).toMatchObject({
+      GIT_CONFIG_COUNT: "3",
+      GIT_CONFIG_KEY_0: "user.name",
+      GIT_CONFIG_VALUE_0: "Me",
+      GIT_CONFIG_KEY_1: "safe.bareRepository",
+      GIT_CONFIG_KEY_2: "core.fsmonitor",
+      GIT_CONFIG_VALUE_2: "false",
+    })
+  })
+
+  it("runs commands with bash without startup files by default, /bin/sh only when chosen, never $SHELL", () => {
+    expect(commandShell()).toEqual(["/bin/bash", "--noprofile", "--norc", "-c"])
+    expect(commandShell("bash")).toEqual(["/bin/bash", "--noprofile", "--norc", "-c"])
+    expect(commandShell("sh")).toEqual(["/bin/sh", "-c"])
+    expect(shellDialect("bash")).toBe("bash")
+    expect(shellReadingGap("bash")).toBeUndefined()
+  })
+
+  it("falls back to /bin/sh where bash is missing, reads the line as sh, and says why every such line asks", () => {
+    expect(commandShell("bash", "/nonexistent/bash")).toEqual(["/bin/sh", "-c"])
+    expect(shellDialect("bash", "/nonexistent/bash")).toBe("sh")
+    expect(shellReadingGap("bash", "/nonexistent/bash")).toMatch(/bash is not installed at \/nonexistent\/bash/)
+    expect(shellReadingGap("sh", "/nonexistent/bash")).toBeUndefined()
+  })
+})
+
+describe("git under the agent", () => {
+  /** A folder that looks like a bare repository whose config names an fsmonitor program that leaves a mark. */
+  function bareLooking(root: string, marker: string): string {
+    const dir = join(root, "vendored")
+    mkdirSync(join(dir, "objects"), { recursive: true })
+    mkdirSync(join(dir, "refs", "heads"), { recursive: true })
+    writeFileSync(join(dir, "HEAD"), "ref: refs/heads/main\n")
+    writeFileSync(
+      join(dir, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = "touch ${marker}; false"\n`,
+    )
+    return dir
+  }
+
+  const base = { PATH: "/usr/bin:/bin", HOME: tmpdir() }
+
+  it("does not run a bare-looking folder's fsmonitor program on git status (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "git-hardening-"))
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }))
+    const marker = join(root, "fsmonitor-ran")
+    const dir = bareLooking(root, marker)
+    // Without the hardening git runs it: the test can see the attack work.
+    spawnSync("git", ["status"], { cwd: dir, env: base })
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+    const hardened = spawnSync("git", ["status"], { cwd: dir, env: commandEnv(base), encoding: "utf8" })
+    expect(existsSync(marker)).toBe(false)
+    expect(hardened.stderr).toMatch(/safe.bareRepository/)
+  })
+
+  it("does not run the fsmonitor program a repository's own .git/config names (real git)", () => {
+    const root = mkdtempSync(join(tmpdir(), "git-hardening-"))
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }))
+    const marker = join(root, "fsmonitor-ran")
+    spawnSync("git", ["init", "-q", root], { env: base })
+    spawnSync("git", ["config", "core.fsmonitor", `touch ${marker}; false`], { cwd: root, env: base })
+    spawnSync("git", ["status"], { cwd: root, env: base })
+    expect(existsSync(marker)).toBe(true)
+    rmSync(marker)
+    const hardened = spawnSync("git", ["status"], { cwd: root, env: commandEnv(base), encoding: "utf8" })
+    expect(hardened.status).toBe(0)
+    expect(existsSync(marker)).toBe(false)
   })
 })

@@ -23,7 +23,7 @@ const base = (command: string, extra: Partial<CommandOptions> = {}): CommandOpti
   hardTimeoutSeconds: 0,
   maxLines: 500,
   maxBytes: 50 * 1024,
-  shell: "/bin/sh",
+  shell: ["/bin/sh", "-c"],
   // Through the real OS sandbox: process-group kills, streaming and timeouts must hold through bwrap.
   sandbox: { kind: "sandboxed", policy: { workspaceFolders: [ws.root], network: { allowedHosts: [] } } },
   ...extra,

@@ -63,7 +63,7 @@ describe(".rooignore arguments after cd", () => {
 
   it("a cd to a place named at run time leaves relative arguments unchecked, so the line always asks", async () => {
     const found = await checkCommandPaths("cd $X && cat y", ws.root, [ws.root])
-    expect(found).toEqual({ unchecked: ["y"] })
+    expect(found).toEqual({ unchecked: ["y"], askReasons: [] })
     expect((await checkCommandPaths('cd "$(mktemp -d)"; cat y', ws.root, [ws.root])).unchecked).toEqual(["y"])
     // Absolute arguments are still checked wherever the shell went.
     expect((await checkCommandPaths(`cd $X && cat ${ws.path(".env")}`, ws.root, [ws.root])).ignored).toBe(ws.path(".env"))
@@ -88,7 +88,7 @@ describe(".rooignore arguments after cd", () => {
   it("reports nothing unchecked in a workspace without .rooignore", async () => {
     const plain = await tempWorkspace({ "a.txt": "a" })
     try {
-      expect(await checkCommandPaths("cd $X && cat y", plain.root, [plain.root])).toEqual({ unchecked: [] })
+      expect(await checkCommandPaths("cd $X && cat y", plain.root, [plain.root])).toEqual({ unchecked: [], askReasons: [] })
     } finally {
       await plain.cleanup()
     }

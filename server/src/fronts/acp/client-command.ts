@@ -2,7 +2,7 @@ import { finished } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import type { AgentContext, CreateTerminalRequest, TerminalExitStatus } from "@agentclientprotocol/sdk"
 import { newArtifact } from "../../terminal/artifacts"
-import { NON_INTERACTIVE_ENV } from "../../terminal/env"
+import { gitHardeningEnv, NON_INTERACTIVE_ENV } from "../../terminal/env"
 import { commandLaunch } from "../../terminal/launch"
 import { OutputWindow } from "../../terminal/output-window"
 import type { CommandOptions, CommandOutcome, RunningCommand } from "../../terminal/runner"
@@ -83,12 +83,14 @@ export function startClientCommand(
     }
     for (const note of launch.notes) append(`agent-lsp: ${note}\n`)
     try {
+      // The same argv our own runner starts (bwrap … -- bash --noprofile --norc -c LINE by default), so the
+      // editor runs the line sandboxed, in the language the approval checks read, with the same git hardening.
       const params: CreateTerminalRequest = {
         sessionId,
         command: launch.file,
         args: launch.args,
         cwd: options.cwd,
-        env: Object.entries({ ...NON_INTERACTIVE_ENV, ...launch.env }).map(([name, value]) => ({ name, value })),
+        env: Object.entries({ ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(), ...launch.env }).map(([name, value]) => ({ name, value })),
         outputByteLimit: OUTPUT_BYTE_LIMIT,
       }
       const created = await client.request("terminal/create", params, bounded())

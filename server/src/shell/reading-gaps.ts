@@ -1,0 +1,133 @@
+import type { Node } from "web-tree-sitter"
+
+/**
+ * Places where tree-sitter-bash and the shell that runs the line may not agree on where a word, a comment
+ * or a here-document ends: there a hidden command could run unseen, so the walker records them as not
+ * understood. The cases come from reading bash's and dash's parsers and from the differential test
+ * (test/unit/shell/bash-differential.property.test.ts), which runs generated lines under the real shells.
+ */
+
+/**
+ * Text between two parts of the tree that is neither a blank nor a line continuation: tree-sitter skips
+ * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word.
+ * Walks the tree with its own stack (a 2,000-link line must not exhaust the call stack).
+ */
+export function skippedText(root: Node, src: string): string | undefined {
+  const stack: Node[] = [root]
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    let at = node.startIndex
+    for (const child of node.children) {
+      if (!child) continue
+      const between = src.slice(at, child.startIndex)
+      if (!/^(?:\s|\\\r?\n)*$/.test(between)) return between
+      at = child.endIndex
+      if (child.childCount > 0) stack.push(child)
+    }
+    if (node.childCount > 0 && !/^(?:\s|\\\r?\n)*$/.test(src.slice(at, node.endIndex))) return src.slice(at, node.endIndex)
+  }
+  return undefined
+}
+
+/** A here-document delimiter both readers agree on: a plain word, or one word fully in '…' or "…". */
+const PLAIN_DELIMITER = /^[A-Za-z0-9_.,:+@%=/-]+$/
+const QUOTED_DELIMITER = /^(?:'([A-Za-z0-9_.,:+@%=/ -]+)'|"([A-Za-z0-9_.,:+@%=/ -]+)")$/
+
+/** Why the shell may end this here-document elsewhere than the parser did; undefined when they agree. */
+export function heredocGap(node: Node, src: string): string | undefined {
+  const start = node.children.find((c) => c?.type === "heredoc_start")
+  const end = node.children.find((c) => c?.type === "heredoc_end")
+  const body = node.children.find((c) => c?.type === "heredoc_body")
+  if (!start) return "a here-document without a delimiter"
+  const quoted = QUOTED_DELIMITER.exec(start.text)
+  const delimiter = PLAIN_DELIMITER.test(start.text) ? start.text : (quoted?.[1] ?? quoted?.[2])
+  if (delimiter === undefined)
+    return "a here-document delimiter that is not a plain word or one fully quoted word (the shell may end it elsewhere)"
+  if (end && end.text !== delimiter) return "a here-document whose end line differs from its delimiter"
+  // The rest of the `<<` line is read before the body: a continuation there moves where the body starts.
+  const lineEnd = body?.startIndex ?? end?.startIndex ?? node.endIndex
+  if (src.slice(node.startIndex, lineEnd).includes("\\\n")) return "a backslash-newline on a here-document's delimiter line"
+  // Unquoted, bash joins a body line ending in `\` with the next one, so a delimiter line after it does not end it.
+  if (!quoted && body && /\\\r?\n/.test(body.text)) return "a backslash-newline inside an unquoted here-document"
+  return undefined
+}
+
+/** Why a `#` the parser read as a comment start may not be one for the shell; undefined when it is. */
+export function commentGap(node: Node, src: string): string | undefined {
+  const before = src[node.startIndex - 1]
+  if (before === undefined || before === "\n") return undefined
+  if (!/[\s;&|()<>]/.test(before)) return "a # inside a word, which the shell does not read as a comment"
+  // `a\<tab>#b`: the blank is escaped, so it belongs to the word and the # does too.
+  if (src[node.startIndex - 2] === "\\") return "an escaped blank before #, which the shell reads as part of a word"
+  return undefined
+}
+
+/** Why the shell may read `node` (of any type) differently from the parser; undefined when they agree. */
+export function nodeGap(node: Node, src: string, inArithmetic: boolean): string | undefined {
+  if (node.type === "ansi_c_string") return ansiCGap(node)
+  if (node.type === "heredoc_redirect") return heredocGap(node, src)
+  // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
+  if (!inArithmetic && (node.type === "word" || node.type === "number") && /^\d+$/.test(node.text) && /[<>]/.test(src[node.endIndex] ?? ""))
+    return "a number right before a redirection, which the shell reads as its file descriptor"
+  return undefined
+}
+
+/** `$'…'` whose content has escapes: bash and the parser must agree on where it ends and what it holds. */
+export function ansiCGap(node: Node): string | undefined {
+  return node.text.slice(2, -1).includes("\\") ? "an ANSI-C string $'…' with backslash escapes" : undefined
+}
+
+/** POSIX parameter expansion operators; anything else in `${…}` is bash's own. */
+const POSIX_EXPANSION_OPERATORS = new Set(["${", "}", "-", ":-", "=", ":=", "?", ":?", "+", ":+", "%", "%%", "#", "##"])
+
+/** Why `node` means something else under /bin/sh (dash) than under bash; undefined when it does not. */
+export function bashOnlyConstruct(node: Node, src: string): string | undefined {
+  switch (node.type) {
+    case "ansi_c_string":
+      return "an ANSI-C string $'…'"
+    case "translated_string":
+      return 'a locale string $"…"'
+    case "string":
+      return src[node.startIndex - 1] === "$" && node.text.startsWith('"') ? 'a locale string $"…"' : undefined
+    case "array":
+    case "subscript":
+      return "an array"
+    case "process_substitution":
+      return "a process substitution"
+    case "brace_expression":
+      return "a brace expansion {a..b}"
+    case "concatenation":
+      return /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text) && node.children.some((c) => c?.type === "word" && /[{}]/.test(c.text))
+        ? "a brace expansion {a,b}"
+        : undefined
+    case "word":
+      return node.parent?.type !== "concatenation" && /(^|[^\\])\{[^}]*(,|\.\.)[^}]*\}/.test(node.text) ? "a brace expansion" : undefined
+    case "herestring_redirect":
+      return "a here-string <<<"
+    case "c_style_for_statement":
+      return "an arithmetic for loop"
+    case "test_command":
+      return node.firstChild?.type === "[[" ? "a [[ ]] test" : node.firstChild?.type === "((" ? "an arithmetic command ((…))" : undefined
+    case "function_definition":
+      return node.firstChild?.type === "function" ? "the function keyword" : undefined
+    case "for_statement":
+      return node.firstChild?.type === "select" ? "a select loop" : undefined
+    case "arithmetic_expansion":
+      if (node.firstChild?.type === "((") return "an arithmetic command ((…))"
+      return node.firstChild?.type === "$[" ? "an arithmetic expansion $[…]" : undefined
+    case "expansion": {
+      const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type)
+      return operators.some((o) => !POSIX_EXPANSION_OPERATORS.has(o)) ? "a bash-only parameter expansion" : undefined
+    }
+    case "file_redirect": {
+      const operator = node.children.find((c) => c && !c.isNamed)?.type ?? ""
+      if (operator.startsWith("&>")) return `the redirection ${operator}`
+      const target = node.childForFieldName("destination")?.text ?? ""
+      return (operator === ">&" || operator === "<&") && !/^(\d+|-)$/.test(target) ? `the redirection ${operator} to a file` : undefined
+    }
+    case "pipeline":
+      return node.children.some((c) => c?.type === "|&") ? "the pipe |&" : undefined
+    default:
+      return undefined
+  }
+}

@@ -1,0 +1,137 @@
+import fc from "fast-check"
+
+/**
+ * Command lines built from the constructs where a static reading and the real shell are most likely to
+ * disagree: every quoting form, here-documents with every delimiter form, continuations, comments,
+ * substitutions, separators, escapes, ANSI-C and locale strings, `.`/`source`, `eval`, `exec`, `command`,
+ * `builtin`, functions, aliases, subshells and redirections. Programs are only the stub names below (each a
+ * stub on the test's PATH that logs its argv); words never hold the control characters the log uses.
+ */
+
+/** The programs a generated line may start; each is a stub that logs its argv. */
+export const STUB_NAMES = ["aa", "bb", "rm", "touch", "EOF", "x"] as const
+
+const stub = fc.constantFrom(...STUB_NAMES)
+const plainText = fc.constantFrom("a", "b", "x", "EOF", "1", "-n", "f", ".", "--output=f")
+
+/** One piece of a word, in one quoting form or another. */
+const piece: fc.Arbitrary<string> = fc.oneof(
+  plainText,
+  plainText.map((t) => `'${t}'`),
+  plainText.map((t) => `"${t}"`),
+  plainText.map((t) => `$'${t}'`),
+  plainText.map((t) => `$"${t}"`),
+  fc.constantFrom(
+    "\\ ",
+    "\\\t",
+    "\\#",
+    "\\;",
+    "\\\\",
+    "\\'",
+    '\\"',
+    "\\\n",
+    "#",
+    "'#'",
+    "$'\\''",
+    "$'a\\'b'",
+    "$'\\x72\\x6d'",
+    "$'\\n'",
+    "$'\\t#'",
+    "$'\\\\'",
+    "$'\\101'",
+    '"a\\"b"',
+    '"\\\\"',
+    '"$x"',
+    "${x}",
+    "${x:-aa}",
+    "${x//a/b}",
+    "*",
+    "{a,b}",
+    "~",
+    "$'",
+    "'",
+    '"',
+  ),
+)
+
+const word = fc.array(piece, { minLength: 1, maxLength: 3 }).map((parts) => parts.join(""))
+
+const programWord = fc.oneof(
+  { weight: 4, arbitrary: stub },
+  { weight: 1, arbitrary: stub.map((s) => `'${s}'`) },
+  { weight: 1, arbitrary: stub.map((s) => `"${s}"`) },
+  { weight: 1, arbitrary: stub.map((s) => `$'${s}'`) },
+  { weight: 1, arbitrary: stub.map((s) => `${s[0]}\\\n${s.slice(1)}`) },
+  { weight: 1, arbitrary: stub.map((s) => `\\${s}`) },
+)
+
+const redirect = fc.constantFrom(" > f", " 2>&1", " >> g", " < /dev/null", " &> f", " <<< x", " >& f", " 2>/dev/null")
+
+const delimiter = fc.constantFrom(
+  "EOF",
+  "'EOF'",
+  '"EOF"',
+  "\\EOF",
+  'E"O"F',
+  "E'O'F",
+  "$'EOF'",
+  '$"EOF"',
+  "E\\OF",
+  "'E'OF",
+  "EOF\\\n",
+  "-EOF",
+)
+const endLine = fc.constantFrom("EOF", "'EOF'", '"EOF"', 'E"O"F', "\\EOF", "$'EOF'", "EOF\\", "\tEOF", "EOF ", "-EOF")
+
+export type Statement = fc.Arbitrary<string>
+
+/** A simple command: optional assignment, a program, words, and perhaps a redirection. */
+const simple: Statement = fc
+  .tuple(
+    fc.option(fc.constantFrom("y=1 ", "x=aa ", "PATH=$PATH "), { nil: "" }),
+    programWord,
+    fc.array(word, { maxLength: 3 }),
+    fc.option(redirect, { nil: "" }),
+  )
+  .map(([assign, program, args, redir]) => `${assign}${[program, ...args].join(" ")}${redir}`)
+
+const separator = fc.constantFrom("; ", " && ", " || ", " | ", "\n", " & ", " \\\n; ", " |& ", ";\n", " # c\n", " \\\t# c; ")
+
+function statementOf(depth: number): Statement {
+  if (depth <= 0) return simple
+  const inner = fc.constant(null).chain(() => statementOf(depth - 1))
+  const quotedInner = inner.map((s) => s.replaceAll("'", "'\\''"))
+  return fc.oneof(
+    { weight: 6, arbitrary: simple },
+    { weight: 1, arbitrary: inner.map((s) => `(${s})`) },
+    { weight: 1, arbitrary: inner.map((s) => `{ ${s}; }`) },
+    { weight: 1, arbitrary: inner.map((s) => `echo $(${s})`) },
+    { weight: 1, arbitrary: inner.map((s) => `echo "$(${s})"`) },
+    { weight: 1, arbitrary: fc.tuple(stub, word).map(([p, w]) => `echo \`${p} ${w}\``) },
+    { weight: 1, arbitrary: quotedInner.map((s) => `eval '${s}'`) },
+    { weight: 1, arbitrary: inner.map((s) => `eval ${s}`) },
+    { weight: 1, arbitrary: quotedInner.map((s) => `bash -c '${s}'`) },
+    { weight: 1, arbitrary: inner.map((s) => `exec ${s}`) },
+    { weight: 1, arbitrary: inner.map((s) => `command ${s}`) },
+    { weight: 1, arbitrary: fc.tuple(word).map(([w]) => `builtin echo ${w}`) },
+    { weight: 1, arbitrary: inner.map((s) => `f() { ${s}; }; f`) },
+    { weight: 1, arbitrary: fc.tuple(stub, stub).map(([a, b]) => `shopt -s expand_aliases; alias ${a}=${b}\n${a} x`) },
+    { weight: 1, arbitrary: word.map((w) => `. ./missing ${w}`) },
+    { weight: 1, arbitrary: word.map((w) => `source ${w}`) },
+    { weight: 1, arbitrary: inner.map((s) => `if aa; then ${s}; fi`) },
+    { weight: 1, arbitrary: inner.map((s) => `for i in 1; do ${s}; done`) },
+    { weight: 1, arbitrary: inner.map((s) => `[[ -n ${"$"}(${s}) ]]`) },
+    { weight: 1, arbitrary: inner.map((s) => `cat <(${s})`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(stub, delimiter, fc.array(fc.oneof(inner, endLine, word), { maxLength: 3 }), endLine, inner)
+        .map(([p, d, body, end, after]) => `${p} <<${d}\n${[...body, end].join("\n")}\n${after}`),
+    },
+  )
+}
+
+/** A whole generated command line: statements joined by separators. */
+export const commandLine: fc.Arbitrary<string> = fc
+  .tuple(statementOf(2), fc.array(fc.tuple(separator, statementOf(2)), { maxLength: 3 }))
+  .map(([first, rest]) => rest.reduce((line, [sep, statement]) => `${line}${sep}${statement}`, first))

@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from "vitest"
+import { decideApproval, decideCommand, TaskApprovals } from "../../../server/src/approval"
+import { defaultSettings } from "../../../server/src/config/schema"
+import { parseCommandLine } from "../../../server/src/shell"
+import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
+
+beforeAll(async () => {
+  await loadShellParser()
+})
+
+const reasons = (text: string, dialect: "bash" | "sh" = "bash") =>
+  parseCommandLine(text, dialect)
+    .unknown.map((u) => u.reason)
+    .join(" | ")
+
+describe("lines the shell may read differently from the parser ask", () => {
+  it("never runs an ANSI-C-string line hiding touch and rm under allow echo / deny rm", () => {
+    for (const line of ["echo $'a\\' ; touch t ; rm x ; echo \\'", "echo $'\\'' ; touch t; rm x", "echo $'a\\'b'; touch t; rm x #'"]) {
+      expect(decideCommand(line, ["echo"], ["rm"]).decision, line).not.toBe("allow")
+    }
+  })
+
+  it.each([
+    ['partly quoted E"O"F', 'cat <<E"O"F\nx\nEOF\nrm a\nE"O"F'],
+    ["partly quoted E'O'F", "cat <<E'O'F\nx\nEOF\nrm a\nE'O'F"],
+    ["an ANSI-C delimiter", "cat <<$'EOF'\nx\nEOF\nrm a\n$'EOF'"],
+    ["a locale-string delimiter", 'cat <<$"EOF"\nx\nEOF\nrm a\n$"EOF"'],
+    ["an escaped delimiter inside", "cat <<E\\OF\nx\nEOF\nrm a\nE\\OF"],
+    ["a backslash-newline on the delimiter line", "cat <<EOF \\\n&& ls\nrm a\nEOF"],
+    ["a backslash-newline in an unquoted body", "cat <<EOF\nx\\\nEOF\nrm a\nEOF"],
+  ])("asks for a here-document with %s", (_, line) => {
+    expect(reasons(line)).toMatch(/here-document/)
+    expect(decideCommand(line, ["cat", "ls", "echo"], []).decision).toBe("ask")
+  })
+
+  it("reads plain and fully quoted here-document delimiters as the shell does", () => {
+    for (const line of [
+      "cat <<EOF\nrm a\nEOF\nls",
+      "cat <<'EOF'\nrm a\nEOF\nls",
+      'cat <<"EOF"\nrm a\nEOF\nls',
+      "cat <<-EOF\n\trm a\n\tEOF\nls",
+    ]) {
+      expect(decideCommand(line, ["cat", "ls"], []).decision, line).toBe("allow")
+    }
+  })
+
+  it("asks for an escaped tab or space before #, which the shell keeps in the word", () => {
+    expect(reasons("echo a\\\t#b; rm x")).toMatch(/escaped blank before #/)
+    expect(decideCommand("echo a\\\t#b; rm x", ["echo"], []).decision).toBe("ask")
+    expect(decideCommand("echo a\\ #b; rm x", ["echo"], []).decision).toBe("ask")
+  })
+
+  it("asks for an escaped blank at a word's edge, which the parser drops", () => {
+    expect(reasons('x "a"\\  >& f')).toMatch(/skipped between words/)
+    expect(decideCommand("echo \\ a", ["echo"], []).decision).toBe("ask")
+  })
+
+  it("asks for an alias definition, whose name may later run another program", () => {
+    const line = "shopt -s expand_aliases; alias ls=rm\nls x"
+    expect(reasons(line)).toMatch(/alias/)
+    expect(decideCommand(line, ["*"], []).decision).toBe("ask")
+  })
+
+  it("asks for an ANSI-C string with escapes but still matches the deny list against its value", () => {
+    expect(reasons("echo $'a\\nb'")).toMatch(/ANSI-C string/)
+    expect(decideCommand("$'\\x72\\x6d' x", ["*"], ["rm"]).decision).toBe("deny")
+    expect(decideCommand("echo $'plain'", ["echo"], []).decision).toBe("allow")
+  })
+})
+
+describe("with the sh setting, bash-only constructs are not understood", () => {
+  it.each([
+    ["an ANSI-C string", "echo $'a'"],
+    ["a locale string", 'echo $"a"'],
+    ["a [[ ]] test", "[[ -f x ]] && echo y"],
+    ["an array", "a=(1 2); echo ok"],
+    ["a process substitution", "cat <(ls)"],
+    ["a brace expansion", "echo {a,b}"],
+    ["a sequence brace expansion", "echo {1..3}"],
+    ["a here-string", "cat <<< x"],
+    ["the &> redirection", "ls &> /dev/null"],
+    ["the function keyword", "function f { ls; }"],
+    ["a select loop", "select x in a; do ls; done"],
+    ["an arithmetic command", "((x = 1))"],
+    ["an arithmetic for loop", "for ((i=0;i<1;i++)); do ls; done"],
+    ["a bash-only expansion", "echo ${x//a/b}"],
+    ["a substring expansion", "echo ${x:1}"],
+    ["the |& pipe", "ls |& cat"],
+    ["a redirection >& to a file", "ls >& f"],
+  ])("asks for %s", (_, line) => {
+    expect(reasons(line, "sh")).toMatch(/which \/bin\/sh reads differently/)
+    expect(reasons(line, "bash")).not.toMatch(/which \/bin\/sh reads differently/)
+  })
+
+  it("reads POSIX lines under sh as under bash", () => {
+    for (const line of ["ls -la | cat", "echo ${x:-a} ${#x} ${x%b}", "cat <<EOF\nx\nEOF", "ls 2>&1 >/dev/null", "f() { ls; }"]) {
+      expect(reasons(line, "sh"), line).not.toMatch(/which \/bin\/sh reads differently/)
+    }
+  })
+})
+
+describe("the policy reads a line in the dialect of the shell that will run it", () => {
+  const decide = (command: string, dialect: "bash" | "sh", askReasons?: string[]) => {
+    const settings = defaultSettings()
+    settings.terminal.allow = ["echo"]
+    settings.terminal.deny = ["rm"]
+    return decideApproval(
+      "execute_command",
+      { kind: "command", command, cwd: ".", absoluteCwd: "/ws", dialect, ...(askReasons ? { askReasons } : {}) },
+      { settings, workspaceFolders: ["/ws"], remembered: new TaskApprovals(), protectedDirs: [] },
+    )
+  }
+
+  it("allows a bash-only line under bash and asks for it under sh", () => {
+    expect(decide("echo $'plain' {a,b}", "bash").decision).toBe("allow")
+    const sh = decide("echo $'plain' {a,b}", "sh")
+    expect(sh.decision).toBe("ask")
+    expect(sh.reason).toMatch(/ANSI-C string.*which \/bin\/sh reads differently/)
+  })
+
+  it("asks, saying why, when bash is missing", () => {
+    const gap = "bash is not installed at /bin/bash, so the line runs with /bin/sh"
+    const decision = decide("echo hi", "sh", [gap])
+    expect(decision.decision).toBe("ask")
+    expect(decision.reason).toContain(gap)
+  })
+})
