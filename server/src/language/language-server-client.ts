@@ -1,19 +1,48 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { pathToFileURL } from "node:url"
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node"
+import {
+  CancellationTokenSource,
+  createMessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type MessageConnection,
+} from "vscode-jsonrpc/node"
 import { commandEnv } from "../terminal/env"
-import type { LspDiagnostic } from "./problems"
 import { PublishLog } from "./publish-log"
 
-/** What the agent tells a language server it can do: documents and their diagnostics, nothing else. */
+/** An LSP Diagnostic as a language server publishes it (only the fields we read). */
+export interface LspDiagnostic {
+  range: { start: { line: number; character: number } }
+  severity?: number
+  code?: string | number
+  source?: string
+  message: string
+}
+
+/**
+ * What the agent tells a language server it can do: documents, their diagnostics, and the requests of the
+ * lsp and rename_symbol tools (answers in markdown, hierarchical symbols, plain `changes` for renames).
+ */
 const CLIENT_CAPABILITIES = {
   textDocument: {
     synchronization: { dynamicRegistration: false, didSave: false, willSave: false, willSaveWaitUntil: false },
     publishDiagnostics: { relatedInformation: false, versionSupport: false, codeDescriptionSupport: false, dataSupport: false },
+    definition: { linkSupport: true },
+    implementation: { linkSupport: true },
+    references: {},
+    hover: { contentFormat: ["markdown", "plaintext"] },
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    callHierarchy: {},
+    rename: { prepareSupport: false },
   },
-  workspace: { configuration: true, workspaceFolders: true },
+  workspace: { configuration: true, workspaceFolders: true, symbol: {}, workspaceEdit: { documentChanges: true } },
   window: { workDoneProgress: false },
 }
+
+/** Documents one server keeps open for the lsp tool before the least recently used is closed. */
+const MAX_SYNCED_DOCUMENTS = 50
+/** The polite shutdown's bound: the agent's own exit must not hang on a server. */
+const SHUTDOWN_WAIT_MS = 2000
 
 export interface LanguageServerConfig {
   /** The LSP language id sent with didOpen (e.g. "typescript"). */
@@ -22,9 +51,9 @@ export interface LanguageServerConfig {
 }
 
 /**
- * One language server the agent started to check the files it edits: an LSP client over the server's
- * stdio that opens documents, follows their changes and records what the server publishes. It never sees
- * the API keys (its environment is a command's, see terminal/env.ts).
+ * One language server the agent started (agent.languageServers): an LSP client over the server's stdio
+ * that opens documents, follows their changes, records what the server publishes and asks it the lsp
+ * tool's questions. It never sees the API keys (its environment is a command's, see terminal/env.ts).
  */
 export class LanguageServerClient {
   readonly diagnostics = new PublishLog()
@@ -32,11 +61,13 @@ export class LanguageServerClient {
   private readonly connection: MessageConnection
   private readonly ready: Promise<void>
   private readonly versions = new Map<string, number>()
+  /** The text the server has of each document opened through sync(), least recently used first. */
+  private readonly synced = new Map<string, string>()
   private exited: string | undefined
 
   constructor(
     readonly config: LanguageServerConfig,
-    rootPath: string,
+    readonly rootPath: string,
     private readonly log: (message: string) => void,
   ) {
     const [program, ...args] = config.command
@@ -44,6 +75,8 @@ export class LanguageServerClient {
     this.process.stderr?.resume() // servers log freely on stderr; reading it keeps them from blocking
     this.process.on("error", (error) => this.onExit(`could not start: ${error.message}`))
     this.process.on("exit", (code, signal) => this.onExit(`exited (${signal ?? `code ${code}`})`))
+    // A server that dies mid-write must not take the agent down with an EPIPE.
+    this.process.stdin?.on("error", () => undefined)
     this.connection = createMessageConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!))
     this.connection.onNotification("textDocument/publishDiagnostics", (params: { uri: string; diagnostics: LspDiagnostic[] }) => {
       if (params && typeof params.uri === "string" && Array.isArray(params.diagnostics))
@@ -62,7 +95,7 @@ export class LanguageServerClient {
   private async initialize(rootUri: string): Promise<void> {
     await this.connection.sendRequest("initialize", {
       processId: process.pid,
-      clientInfo: { name: "agent-lsp diagnostics" },
+      clientInfo: { name: "agent-lsp" },
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "workspace" }],
       capabilities: CLIENT_CAPABILITIES,
@@ -104,19 +137,66 @@ export class LanguageServerClient {
   }
 
   async close(uri: string): Promise<void> {
+    this.synced.delete(uri)
     if (!this.versions.delete(uri)) return
     this.diagnostics.forget(uri)
     await this.connection.sendNotification("textDocument/didClose", { textDocument: { uri } }).catch(() => undefined)
   }
 
+  /**
+   * Makes the server hold `text` for `uri` (didOpen, or didChange when it holds another text), keeping at
+   * most MAX_SYNCED_DOCUMENTS open this way (the least recently used is closed).
+   */
+  async sync(uri: string, text: string): Promise<void> {
+    const held = this.synced.get(uri)
+    this.synced.delete(uri)
+    this.synced.set(uri, text)
+    if (held === text && this.isOpen(uri)) return
+    if (this.isOpen(uri)) await this.change(uri, text)
+    else await this.open(uri, text)
+    while (this.synced.size > MAX_SYNCED_DOCUMENTS) {
+      const oldest = this.synced.keys().next().value as string
+      await this.close(oldest)
+    }
+  }
+
+  /**
+   * One request, cancelled on the wire ($/cancelRequest) when `timeoutMs` passes or `signal` aborts first;
+   * the server's start counts against the same bound.
+   */
+  async request(method: string, params: unknown, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+    const source = new CancellationTokenSource()
+    let timer: NodeJS.Timeout | undefined
+    const onAbort = () => source.cancel()
+    signal.addEventListener("abort", onAbort, { once: true })
+    try {
+      const stopped = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          source.cancel()
+          reject(new Error(`${this.name} did not answer ${method} within ${timeoutMs / 1000} s`))
+        }, timeoutMs)
+        source.token.onCancellationRequested(() => reject(new Error(`${method} was cancelled`)))
+      })
+      const answered = this.ready.then(() => this.connection.sendRequest(method, params, source.token))
+      answered.catch(() => undefined)
+      if (signal.aborted) source.cancel()
+      return await Promise.race([answered, stopped])
+    } finally {
+      clearTimeout(timer)
+      signal.removeEventListener("abort", onAbort)
+      source.dispose()
+    }
+  }
+
   /** shutdown + exit, then a kill if the server lingers (bounded: the agent's own exit must not hang). */
-  async dispose(): Promise<void> {
+  async dispose(reason = "shut down"): Promise<void> {
     if (!this.exited) {
+      this.exited = reason
       const polite = (async () => {
         await this.connection.sendRequest("shutdown")
         await this.connection.sendNotification("exit")
       })().catch(() => undefined)
-      await Promise.race([polite, new Promise((resolve) => setTimeout(resolve, 2000).unref())])
+      await Promise.race([polite, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())])
     }
     this.connection.dispose()
     if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
