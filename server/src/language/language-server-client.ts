@@ -41,6 +41,8 @@ const CLIENT_CAPABILITIES = {
 
 /** Documents one server keeps open for the lsp tool before the least recently used is closed. */
 const MAX_SYNCED_DOCUMENTS = 50
+/** A document counts as analysed once its diagnostics were published and then none came for this long. */
+const ANALYSIS_QUIET_MS = 150
 /** The polite shutdown's bound: the agent's own exit must not hang on a server. */
 const SHUTDOWN_WAIT_MS = 2000
 
@@ -145,19 +147,33 @@ export class LanguageServerClient {
 
   /**
    * Makes the server hold `text` for `uri` (didOpen, or didChange when it holds another text), keeping at
-   * most MAX_SYNCED_DOCUMENTS open this way (the least recently used is closed).
+   * most MAX_SYNCED_DOCUMENTS open this way (the least recently used is closed). Resolves with the
+   * diagnostics mark taken before the document was sent, or undefined when the server already had it.
    */
-  async sync(uri: string, text: string): Promise<void> {
+  async sync(uri: string, text: string): Promise<number | undefined> {
     const held = this.synced.get(uri)
     this.synced.delete(uri)
     this.synced.set(uri, text)
-    if (held === text && this.isOpen(uri)) return
+    if (held === text && this.isOpen(uri)) return undefined
+    await this.ready
+    const mark = this.diagnostics.mark()
     if (this.isOpen(uri)) await this.change(uri, text)
     else await this.open(uri, text)
     while (this.synced.size > MAX_SYNCED_DOCUMENTS) {
       const oldest = this.synced.keys().next().value as string
       await this.close(oldest)
     }
+    return mark
+  }
+
+  /**
+   * Waits (at most `timeoutMs`) until the server has analysed a document just sent: its diagnostics
+   * published after `mark` and settled. Until then a server may answer from a partial view:
+   * typescript-language-server answers from its syntax-only server while the project loads, so a
+   * definition stops at the import and references miss files.
+   */
+  async analysed(uri: string, mark: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    await this.diagnostics.settled(uri, mark, ANALYSIS_QUIET_MS, timeoutMs, signal)
   }
 
   /**

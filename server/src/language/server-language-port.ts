@@ -15,6 +15,8 @@ const METHODS = {
   rename: "textDocument/rename",
 } as const
 
+/** Of agent.lsp.timeoutSeconds, what waiting for a document's analysis leaves for the request itself. */
+const REQUEST_RESERVE_MS = 5_000
 /** Largest file opened in a language server for a question (the server reads it whole). */
 const MAX_FILE_BYTES = 10 * 1024 * 1024
 
@@ -47,8 +49,11 @@ export class ServerLanguagePort implements LanguagePort {
     const path = request.path!
     const uri = pathToFileURL(path).toString()
     const text = await readSmallText(path)
-    await withinDeadline(client.sync(uri, text), deadline, signal, `${client.name} did not start within ${timeoutMs / 1000} s`)
+    const mark = await withinDeadline(client.sync(uri, text), deadline, signal, `${client.name} did not start within ${timeoutMs / 1000} s`)
     const left = () => Math.max(deadline - Date.now(), 1)
+    // A document just opened or changed: let the server analyse it first (bounded; a server that publishes
+    // no diagnostics costs this wait once per document).
+    if (mark !== undefined) await client.analysed(uri, mark, Math.max(left() - REQUEST_RESERVE_MS, 1), signal)
     const textDocument = { uri }
     const position = request.position ?? { line: 0, character: 0 }
     switch (request.operation) {

@@ -84,8 +84,8 @@ async function renamedFiles(
           `Nothing was renamed: it would change ${target.shown}, a protected file (agent and editor configuration). Rename by hand, or ask the user.`,
         ),
       }
-    if (file.version !== undefined && target.document && target.document.version !== file.version)
-      return { failure: editFailure(`Nothing was renamed: ${target.shown} changed while the rename was computed. Try again.`) }
+    // The edit's own `version` is the language server's count, which need not be ours (eglot counts per
+    // server): the text it applies to is checked instead, here and again when the edit is committed.
     const after = applyTextEdits(target.before!, file.edits)
     if ("error" in after) return { failure: editFailure(`Nothing was renamed: in ${target.shown}, ${after.error}. Try again.`) }
     out.push({ target, after: after.text })
