@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs"
-import { mkdir, writeFile } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { expectSameAsOracle, paramsOf, QUESTIONS } from "../support/lsp-questions"
 import { RICH_CAPABILITIES } from "../support/server-harness"
@@ -28,6 +27,7 @@ async function project(extra: Record<string, string> = {}) {
   await writeProject(ws.root, { ...PROJECT, ...extra })
   const oracle = await TypescriptOracle.start(ws.root)
   onTestFinished(() => oracle.stop())
+  await oracle.warm()
   return { ws, oracle }
 }
 
@@ -38,7 +38,8 @@ describe("the lsp tool in the built server", () => {
     ws = await tempWorkspace()
     await writeProject(ws.root)
     oracle = await TypescriptOracle.start(ws.root)
-  }, 60_000)
+    await oracle.warm()
+  }, 150_000)
   afterAll(async () => {
     await oracle?.stop()
     await ws?.cleanup()
@@ -105,6 +106,7 @@ describe("rename_symbol", () => {
     const tsconfig = JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ["src", ".vscode"] })
     const { ws, oracle } = await project({ ".vscode/usage.ts": usage, "tsconfig.json": tsconfig })
     await oracle.open(".vscode/usage.ts")
+    await oracle.warm([".vscode/usage.ts"])
     const at = positionOf(ws.root, "src/shape.ts", "describeShape")
     const rename = { id: "toolu_rename", name: "rename_symbol", input: { filePath: "src/shape.ts", ...at, newName: "renderShape" } }
     const { server, api } = await startSession([{ toolCalls: [rename] }, done], { workspace: ws.root, capabilities: EDITOR_CAPABILITIES })

@@ -118,6 +118,26 @@ export class TypescriptOracle {
     return new TypescriptOracle(proc, connection, root)
   }
 
+  /**
+   * Opens the project's files and waits until the project is loaded, as in an editor that has had them open
+   * for a while: typescript-language-server answers from a syntax-only server until then (a definition
+   * stops at the import). Polls one cross-file definition; bounded.
+   */
+  async warm(files: string[] = ["src/shape.ts", "src/circle.ts", "src/main.ts"]): Promise<void> {
+    for (const file of files) await this.open(file)
+    const at = positionOf(this.root, "src/main.ts", "describeShape", 1)
+    const deadline = Date.now() + 120_000
+    while (Date.now() < deadline) {
+      const found = await this.request("textDocument/definition", {
+        textDocument: { uri: this.uri("src/main.ts") },
+        position: { line: at.line - 1, character: at.character - 1 },
+      })
+      if (JSON.stringify(found).includes("shape.ts")) return
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    throw new Error("typescript-language-server did not load the project within 120 s")
+  }
+
   uri(path: string): string {
     return pathToFileURL(join(this.root, path)).toString()
   }
