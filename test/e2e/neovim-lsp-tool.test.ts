@@ -65,7 +65,7 @@ function script(): string {
     observed.status = state.active and state.tasks[state.active] and state.tasks[state.active].status
     local shown = {}
     for _, win in ipairs(vim.api.nvim_list_wins()) do shown[vim.api.nvim_win_get_buf(win)] = true end
-    for _, file in ipairs(${JSON.stringify(FILES)}) do
+    for _, file in ipairs({ ${FILES.map((f) => JSON.stringify(f)).join(", ")} }) do
       local b = vim.fn.bufnr(file)
       local entry = { after = {}, undone = {}, modified = false, shown = shown[b] == true }
       if b ~= -1 and vim.api.nvim_buf_is_loaded(b) then

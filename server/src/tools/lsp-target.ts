@@ -37,6 +37,8 @@ export async function resolveLspTarget(
     return {
       failure: errorResult("This operation needs `line` and `character`: the 1-based position of the symbol, as read_file shows lines."),
     }
+  if (input.line < 1 || input.character < 1)
+    return { failure: errorResult("`line` and `character` are 1-based: the first line and the first column are 1.") }
   const lines = read.text.split(/\r?\n/)
   const lineText = lines[input.line - 1]
   if (lineText === undefined)

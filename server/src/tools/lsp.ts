@@ -17,17 +17,16 @@ const OPERATIONS = [
   "outgoingCalls",
 ] as const satisfies readonly LanguageOperation[]
 
+// Every token here is in every request of every mode with the read group: descriptions are minimal.
 const params = z.object({
   operation: z.enum(OPERATIONS),
-  filePath: z.string().optional().describe("File to ask about (not needed for workspaceSymbol)"),
-  line: z.number().int().min(1).optional().describe("1-based line of the symbol"),
-  character: z.number().int().min(1).optional().describe("1-based column of the symbol"),
-  query: z.string().optional().describe("Symbol name to look for (workspaceSymbol)"),
+  filePath: z.string().optional(),
+  line: z.number().int().optional(),
+  character: z.number().int().optional(),
+  query: z.string().optional(),
 })
 
-const description = `Ask the language server about code: definitions, references, implementations, hover (types, docs), \
-a file's symbol outline, workspace symbols by name, and callers/callees. Exact, and cheaper than text search for \
-navigating code. Locations are "path:line:character  source line".`
+const description = "Exact code navigation by the language server. 1-based line, character; query for workspaceSymbol."
 
 /**
  * lsp: opencode's language-server tool (params in its shape), answered by the editor's language servers

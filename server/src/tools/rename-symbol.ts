@@ -18,7 +18,7 @@ const params = z.object({
 })
 
 const description = `Rename a symbol everywhere it is used, through the language server (exact, unlike text \
-replacement): one approval shows every file's diff.`
+replacement). line and character are 1-based, on the symbol's name.`
 
 /**
  * rename_symbol: the language server's textDocument/rename (the editor's, via agent/languageFeature, or the
