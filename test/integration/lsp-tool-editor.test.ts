@@ -79,7 +79,11 @@ describe("rename_symbol", () => {
     const { ws, oracle } = await project()
     const at = positionOf(ws.root, "src/shape.ts", "describeShape")
     const rename = { id: "toolu_rename", name: "rename_symbol", input: { filePath: "src/shape.ts", ...at, newName: "renderShape" } }
-    const { server, api } = await startSession([{ toolCalls: [rename] }, done], { workspace: ws.root, capabilities: EDITOR_CAPABILITIES })
+    const { server, api } = await startSession([{ toolCalls: [rename] }, done], {
+      workspace: ws.root,
+      capabilities: EDITOR_CAPABILITIES,
+      initializationOptions: { agent: { tools: { enabled: ["rename_symbol"] } } },
+    })
     server.handlers.languageFeature = (params) => answerLanguageFeature(oracle, params)
     for (const file of FILES) server.openDocument(ws.path(file), undefined, "typescript")
     const { taskId } = await server.request("agent/newTask", { text: "Rename describeShape to renderShape." })
@@ -109,7 +113,11 @@ describe("rename_symbol", () => {
     await oracle.warm([".vscode/usage.ts"])
     const at = positionOf(ws.root, "src/shape.ts", "describeShape")
     const rename = { id: "toolu_rename", name: "rename_symbol", input: { filePath: "src/shape.ts", ...at, newName: "renderShape" } }
-    const { server, api } = await startSession([{ toolCalls: [rename] }, done], { workspace: ws.root, capabilities: EDITOR_CAPABILITIES })
+    const { server, api } = await startSession([{ toolCalls: [rename] }, done], {
+      workspace: ws.root,
+      capabilities: EDITOR_CAPABILITIES,
+      initializationOptions: { agent: { tools: { enabled: ["rename_symbol"] } } },
+    })
     server.handlers.languageFeature = (params) => answerLanguageFeature(oracle, params)
     const { taskId } = await server.request("agent/newTask", { text: "Rename describeShape." })
     await server.waitForStatus(taskId, "completed", 120_000)

@@ -77,7 +77,8 @@ export function toLsp(value: unknown): unknown {
   if ("start" in v && "end" in v && typeof v.start === "object" && typeof v.end === "object")
     return { start: toLsp(v.start), end: toLsp(v.end) }
   if ("newText" in v && "range" in v) return { range: toLsp(v.range), newText: v.newText }
-  if (typeof v.value === "string" && !("name" in v)) return typeof v.language === "string" ? { language: v.language, value: v.value } : { value: v.value }
+  if (typeof v.value === "string" && !("name" in v))
+    return typeof v.language === "string" ? { language: v.language, value: v.value } : { value: v.value }
   const out: Record<string, unknown> = {}
   for (const [key, field] of Object.entries(v)) {
     if (typeof field === "function" || key.startsWith("_")) continue

@@ -21,17 +21,9 @@ const params = z.object({
   indentation: z
     .object({
       anchor_line: z.number().int().min(1).optional().describe("Line to build the block around (default: offset)"),
-      max_levels: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe("Enclosing levels to include; 0 = the whole top-level block (default)"),
+      max_levels: z.number().int().min(0).optional().describe("Enclosing levels to include; 0 = the whole top-level block (default)"),
       include_siblings: z.boolean().optional().describe("Include sibling blocks (default false)"),
-      include_header: z
-        .boolean()
-        .optional()
-        .describe("Include leading comments and enclosing headers (default true)"),
+      include_header: z.boolean().optional().describe("Include leading comments and enclosing headers (default true)"),
       max_lines: z.number().int().min(1).optional().describe("Line cap (default: limit)"),
     })
     .optional()

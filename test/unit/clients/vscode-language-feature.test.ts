@@ -93,7 +93,12 @@ describe("the VS Code extension's answers to agent/languageFeature", () => {
       Uri: { parse: (value: string) => new Uri(value) },
       Position,
     }
-    const answer = await languageFeature(vscode, { operation: "rename", uri: "file:///w/a.ts", position: { line: 0, character: 9 }, newName: "g" })
+    const answer = await languageFeature(vscode, {
+      operation: "rename",
+      uri: "file:///w/a.ts",
+      position: { line: 0, character: 9 },
+      newName: "g",
+    })
     expect(calls[0]![0]).toBe("vscode.executeDocumentRenameProvider")
     expect(answer).toEqual({
       changes: { "file:///w/a.ts": [{ range: { start: { line: 0, character: 9 }, end: { line: 0, character: 10 } }, newText: "g" }] },
