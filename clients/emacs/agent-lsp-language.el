@@ -38,9 +38,14 @@ Below the server's `agent.timeouts.editorSeconds' (30 by default)."
   "Non-nil when SERVER is a live eglot server other than agent-lsp's."
   (and server (not (cl-typep server 'agent-lsp-server)) (jsonrpc-running-p server)))
 
+(defvar eglot--cached-server)
+
 (defun agent-lsp-language--server-of (uri)
   "The eglot server managing URI's buffer, visiting the file unseen if need be."
-  (let* ((path (eglot--uri-to-path uri))
+  (let* (;; Eglot's request dispatcher let-binds this to agent-lsp's server, and a buffer visited now
+         ;; would take that (default) value as its own server: unbind it here.
+         (eglot--cached-server nil)
+         (path (eglot--uri-to-path uri))
          (buffer (and (file-exists-p path) (or (find-buffer-visiting path) (find-file-noselect path)))))
     (when buffer
       (with-current-buffer buffer

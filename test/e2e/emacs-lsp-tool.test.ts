@@ -112,7 +112,7 @@ describe("Emacs answers the lsp tool from the file's own eglot server (emacs --b
       position: { line: at.line - 1, character: at.character - 1 },
       context: { includeDeclaration: true },
     })
-    expect(placesIn(refs), refs).toEqual([...new Set(oracle.placesOf(expected))])
+    expect(placesIn(refs), `${refs}\n${context}`).toEqual([...new Set(oracle.placesOf(expected))])
     const symbols = toolResultText(last.find((b: any) => b.tool_use_id === "toolu_symbols"))
     expect(symbols, context).toMatch(/^src\/circle\.ts: \d+ symbols/)
     expect(symbols).toMatch(/class Circle {2}3-8/)

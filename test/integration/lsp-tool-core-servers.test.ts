@@ -1,13 +1,16 @@
-import { writeFile } from "node:fs/promises"
+import { readFileSync } from "node:fs"
+import { rm, writeFile } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultSettings, type Settings } from "../../server/src/config/schema"
 import { LanguageServers } from "../../server/src/language/language-servers"
 import { ServerLanguagePort } from "../../server/src/language/server-language-port"
 import { lsp } from "../../server/src/tools/lsp"
+import { renameSymbol } from "../../server/src/tools/rename-symbol"
 import { expectSameAsOracle, paramsOf, placesIn, QUESTIONS } from "../support/lsp-questions"
 import { makeToolContext } from "../support/tool-context"
 import { tempWorkspace } from "../support/temp-workspace"
-import { TYPESCRIPT_SERVERS, TypescriptOracle, writeProject } from "../support/typescript-oracle"
+import { PROJECT, positionOf, TYPESCRIPT_SERVERS, TypescriptOracle, writeProject } from "../support/typescript-oracle"
+import { callTool as callEditTool, text } from "../unit/tools/edit/call-tool"
 import { callTool, textOf } from "../unit/tools/read/run-tool"
 
 /**
@@ -83,4 +86,49 @@ describe("the lsp tool over the core's own typescript-language-server", () => {
     expect(leftOut).toBeGreaterThan(0)
     expect(text).toContain(`(${leftOut} left out: outside the workspace or .rooignore'd)`)
   }, 60_000)
+})
+
+describe("rename_symbol over the core's own typescript-language-server (headless: on disk)", () => {
+  let ws: Awaited<ReturnType<typeof tempWorkspace>>
+  let servers: LanguageServers
+  const settings: Settings = {
+    ...defaultSettings(),
+    languageServers: TYPESCRIPT_SERVERS,
+    lsp: { ...defaultSettings().lsp, timeoutSeconds: 120 },
+  }
+  const ctx = () => makeToolContext(ws.root, { settings, language: new ServerLanguagePort(servers, () => settings) })
+  const FILES = ["src/shape.ts", "src/circle.ts", "src/main.ts"]
+
+  beforeAll(async () => {
+    ws = await tempWorkspace()
+    await writeProject(ws.root)
+    servers = new LanguageServers({ folders: () => [ws.root], settings: () => settings, log: () => undefined })
+  })
+  afterAll(async () => {
+    await servers?.dispose()
+    await ws?.cleanup()
+  })
+
+  it("refuses the whole rename when one of its files is .rooignore'd, writing nothing", async () => {
+    await writeFile(ws.path(".rooignore"), "src/circle.ts\n")
+    const at = positionOf(ws.root, "src/shape.ts", "describeShape")
+    const { result, preview } = await callEditTool(renameSymbol, { filePath: "src/shape.ts", ...at, newName: "renderShape" }, ctx())
+    expect(preview).toBeUndefined()
+    expect(result.isError).toBe(true)
+    expect(text(result)).toContain("Nothing was renamed")
+    expect(text(result)).toContain("Access blocked by .rooignore")
+    for (const file of FILES) expect(readFileSync(ws.path(file), "utf8")).toBe(PROJECT[file])
+    await rm(ws.path(".rooignore"))
+  }, 150_000)
+
+  it("renames in every file on disk, the one preview holding every file's diff", async () => {
+    const at = positionOf(ws.root, "src/shape.ts", "describeShape")
+    const { result, preview } = await callEditTool(renameSymbol, { filePath: "src/shape.ts", ...at, newName: "renderShape" }, ctx())
+    expect(result.isError, text(result)).toBe(false)
+    expect(preview?.subject).toMatchObject({ kind: "write", paths: expect.arrayContaining(FILES) })
+    for (const file of FILES) {
+      expect(preview?.diff).toContain(`+++ b/${file}`)
+      expect(readFileSync(ws.path(file), "utf8")).toBe(PROJECT[file]!.replaceAll("describeShape", "renderShape"))
+    }
+  }, 150_000)
 })

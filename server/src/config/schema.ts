@@ -132,7 +132,7 @@ export const SettingsSchema = z.object({
         .positive()
         .default(30)
         .describe(
-          "Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed.",
+          "Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration, languageFeature) may take before it counts as failed.",
         ),
     })
     .prefault({}),
@@ -335,7 +335,7 @@ export const SettingsSchema = z.object({
         .boolean()
         .default(true)
         .describe(
-          "Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers.",
+          "Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in agent.languageServers.",
         ),
       languageServers: LanguageServersSchema.describe(
         "Deprecated: the old name of agent.languageServers, still read (agent.languageServers wins for a language both name). Trusted sources only.",

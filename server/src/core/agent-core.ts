@@ -45,7 +45,7 @@ export interface AgentCoreDeps {
   indexSearchWaitMs?: number
   /**
    * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
-   * the language servers of diagnostics.languageServers itself.
+   * the language servers of agent.languageServers itself.
    */
   diagnostics?: DiagnosticsPort
   /**
