@@ -109,6 +109,11 @@ export class LanguageServerClient {
     return `language server ${this.config.languageId} (${this.config.command[0]})`
   }
 
+  /** The server's process id (undefined when it could not be started). */
+  get pid(): number | undefined {
+    return this.process.pid
+  }
+
   /** Why the server is gone, or undefined while it runs. */
   get failure(): string | undefined {
     return this.exited
@@ -215,6 +220,12 @@ export class LanguageServerClient {
       await Promise.race([polite, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())])
     }
     this.connection.dispose()
+    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
+  }
+
+  /** Kills the server at once (the agent is exiting: no time for a polite shutdown). */
+  killNow(): void {
+    this.exited ??= "killed on exit"
     if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
   }
 

@@ -33,8 +33,9 @@ export interface LanguageServersOptions {
  */
 export class LanguageServers {
   private readonly clients = new Map<string, { client: LanguageServerClient; idle?: NodeJS.Timeout }>()
+  /** On the agent's exit only synchronous work runs: the servers are killed, not asked to shut down. */
   private readonly killOnExit = () => {
-    for (const { client } of this.clients.values()) void client.dispose("killed on exit")
+    for (const { client } of this.clients.values()) client.killNow()
   }
 
   constructor(private readonly options: LanguageServersOptions) {
