@@ -86,7 +86,9 @@ The last one started or updated.")
 
 (defconst agent-lsp--experimental
   '((agent . (:requestApproval t :askFollowup t :saveDocuments t
-              :taskUpdates t :deferredAnswers t))
+              :taskUpdates t :deferredAnswers t
+              ;; agent/languageFeature: answered by the file's eglot server (agent-lsp-language.el).
+              :languageFeature t))
     ;; agent/diagnostics: answered from Flymake (agent-lsp-diagnostics.el).
     (agentDiagnostics . t))
   "What this package adds to `capabilities.experimental'.")
@@ -290,6 +292,7 @@ Asking here would block the process filter."
 (require 'agent-lsp-ask)
 (require 'agent-lsp-edits)
 (require 'agent-lsp-diagnostics)
+(require 'agent-lsp-language)
 
 (provide 'agent-lsp)
 ;;; agent-lsp.el ends here

@@ -1,6 +1,17 @@
 import { z } from "zod"
 import { AgentMethods } from "./names"
-import { ApprovalOption, Diagnostic, ModeSummary, Range, TaskStatus, TaskSummary, TaskUpdate, Todo, TranscriptEntry } from "./types"
+import {
+  ApprovalOption,
+  Diagnostic,
+  ModeSummary,
+  Position,
+  Range,
+  TaskStatus,
+  TaskSummary,
+  TaskUpdate,
+  Todo,
+  TranscriptEntry,
+} from "./types"
 
 /** One request or notification of the contract: its method name and the zod schemas of both ends. */
 export interface MethodTriple<M extends string, P extends z.ZodType, R extends z.ZodType> {
@@ -318,6 +329,40 @@ export const Diagnostics = request(
   "serverToClient",
 )
 
+/** The language-server requests the lsp and rename_symbol tools make, by the names the model uses. */
+export const LanguageOperation = z.enum([
+  "goToDefinition",
+  "findReferences",
+  "hover",
+  "documentSymbol",
+  "workspaceSymbol",
+  "goToImplementation",
+  "incomingCalls",
+  "outgoingCalls",
+  "rename",
+])
+export type LanguageOperation = z.infer<typeof LanguageOperation>
+
+export const LanguageFeature = request(
+  AgentMethods.languageFeature,
+  "Asks the editor's own language servers one question for the lsp tool or a rename (clients that declared experimental.agent.languageFeature). The editor sends the matching LSP request (textDocument/definition, references, hover, documentSymbol, workspace/symbol, implementation, callHierarchy/incomingCalls or outgoingCalls after prepareCallHierarchy, rename) to the servers of the file's buffer, loaded without being shown, and answers with their result.",
+  z.object({
+    operation: LanguageOperation.describe(
+      "goToDefinition, findReferences, hover, documentSymbol, workspaceSymbol, goToImplementation, incomingCalls, outgoingCalls or rename.",
+    ),
+    uri: z.string().optional().describe("The file (every operation but workspaceSymbol)."),
+    position: Position.optional().describe("Where in the file (zero-based LSP Position; not for documentSymbol or workspaceSymbol)."),
+    query: z.string().optional().describe("What to look for (workspaceSymbol)."),
+    newName: z.string().optional().describe("The new name (rename)."),
+  }),
+  z
+    .unknown()
+    .describe(
+      "The language server's own LSP result for that request (Location[] or LocationLink[], Hover, DocumentSymbol[] or SymbolInformation[], CallHierarchyIncomingCall[] / OutgoingCall[], WorkspaceEdit), or null when no language server covers the file.",
+    ),
+  "serverToClient",
+)
+
 /** Every method of the contract, keyed like AgentMethods. */
 export const AgentProtocol = {
   newTask: NewTask,
@@ -341,6 +386,7 @@ export const AgentProtocol = {
   askFollowup: AskFollowup,
   saveDocuments: SaveDocuments,
   diagnostics: Diagnostics,
+  languageFeature: LanguageFeature,
 } as const satisfies Record<keyof typeof AgentMethods, MethodTriple<string, z.ZodType, z.ZodType>>
 
 export type ParamsOf<K extends keyof typeof AgentProtocol> = z.infer<(typeof AgentProtocol)[K]["params"]>

@@ -29,6 +29,8 @@ export const AgentMethods = {
   saveDocuments: "agent/saveDocuments",
   /** Declared as capabilities.experimental.agentDiagnostics (PROTOCOL.md): the editor's own diagnostics. */
   diagnostics: "agent/diagnostics",
+  /** Declared as capabilities.experimental.agent.languageFeature: the editor's language servers answer the lsp tool. */
+  languageFeature: "agent/languageFeature",
 } as const
 
 export type AgentMethodKey = keyof typeof AgentMethods
@@ -54,7 +56,14 @@ export const AgentCommands = {
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]
 
 /** Keys of capabilities.experimental.agent a client may declare. */
-export const AgentClientCapabilityKeys = ["requestApproval", "askFollowup", "saveDocuments", "taskUpdates", "deferredAnswers"] as const
+export const AgentClientCapabilityKeys = [
+  "requestApproval",
+  "askFollowup",
+  "saveDocuments",
+  "taskUpdates",
+  "deferredAnswers",
+  "languageFeature",
+] as const
 
 /** Arguments and effect of each agent.* command (protocol/PROTOCOL.md is generated from these). */
 export const AgentCommandDocs: Record<keyof typeof AgentCommands, { arguments: string; effect: string }> = {
@@ -96,4 +105,6 @@ export const AgentCapabilityDocs: Record<(typeof AgentClientCapabilityKeys)[numb
     "The client saves buffers on agent/saveDocuments (else the server writes the file atomically, never behind unsaved user changes).",
   taskUpdates: "The client shows agent/taskUpdate (else the server keeps a markdown transcript document per task).",
   deferredAnswers: "The client may answer {deferred: true} at once and agent/respond later.",
+  languageFeature:
+    "The client answers agent/languageFeature from its own language servers (else the lsp and rename_symbol tools use the servers of agent.languageServers).",
 }

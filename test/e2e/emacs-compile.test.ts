@@ -23,6 +23,7 @@ describe("clients/emacs byte-compiles", () => {
           "agent-lsp-transcript.el",
           "agent-lsp-server.el",
           "agent-lsp-diagnostics.el",
+          "agent-lsp-language.el",
           "agent-lsp-mirror.el",
         ]),
       )

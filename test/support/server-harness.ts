@@ -27,6 +27,8 @@ export interface ClientHandlers {
   showDocument: (params: any) => unknown
   /** agent/diagnostics (clients declaring experimental.agentDiagnostics); default: no problems. */
   diagnostics: (params: { uris: string[] }) => unknown
+  /** agent/languageFeature (clients declaring experimental.agent.languageFeature); default: null (no server). */
+  languageFeature: (params: any) => unknown
 }
 
 export interface StartOptions {
@@ -105,6 +107,7 @@ export class ServerHarness {
       configuration: (params) => params.items.map(() => null),
       showDocument: () => ({ success: true }),
       diagnostics: (params) => ({ diagnostics: params.uris.map((uri) => ({ uri, items: [] })) }),
+      languageFeature: () => null,
     }
     proc.stderr.on("data", (d) => (this.stderr += d.toString()))
     proc.on("exit", (code) => {
@@ -126,6 +129,7 @@ export class ServerHarness {
     connection.onRequest("workspace/configuration", (p) => (record("workspace/configuration")(p), this.handlers.configuration(p)))
     connection.onRequest("window/showDocument", (p) => (record("window/showDocument")(p), this.handlers.showDocument(p)))
     connection.onRequest("agent/diagnostics", (p: any) => (record("agent/diagnostics")(p), this.handlers.diagnostics(p)))
+    connection.onRequest("agent/languageFeature", (p: any) => (record("agent/languageFeature")(p), this.handlers.languageFeature(p)))
     connection.onRequest("window/workDoneProgress/create", (p) => (record("window/workDoneProgress/create")(p), null))
     connection.onRequest("client/registerCapability", () => null)
     connection.onNotification((method: string, params: any) => {

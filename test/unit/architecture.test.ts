@@ -51,6 +51,7 @@ const BELOW_FRONTS: Area[] = [
   "skills",
   "diagnostics",
   "sandbox",
+  "language",
 ]
 
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
@@ -69,8 +70,8 @@ const RULES: Record<Area, Rule> = {
   // DESIGN.md's core row names task/, checkpoints/, mcp/, index/, config/; the core also builds the mode
   // registry and the MCP tools it hands the task service, and owns the per-workspace browser and skills.
   core: {
-    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics"],
-    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/ — never a front",
+    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics", "language"],
+    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/, language/ — never a front",
   },
   task: {
     ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config"],
@@ -99,9 +100,15 @@ const RULES: Record<Area, Rule> = {
   skills: { ours: ["config", "workspace"], text: "skills/ may import config/ and workspace/" },
   // Language servers the agent starts run with a command's key-free environment (terminal/env.ts).
   diagnostics: {
+    ours: ["config", "workspace", "terminal", "tools", "language"],
+    onlyFiles: { tools: ["server/src/tools/context"] },
+    text: "diagnostics/ may import config/, workspace/, terminal/, language/ and tools/context.ts (port types)",
+  },
+  // DESIGN.md's language/: the language servers the core starts, run with a command's key-free environment.
+  language: {
     ours: ["config", "workspace", "terminal", "tools"],
     onlyFiles: { tools: ["server/src/tools/context"] },
-    text: "diagnostics/ may import config/, workspace/, terminal/ and tools/context.ts (port types)",
+    text: "language/ may import config/, workspace/, terminal/ and tools/context.ts (port types)",
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk, openai and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },

@@ -12,10 +12,14 @@ import { SettingsSchema } from "../../server/src/config/schema"
  */
 const readmePath = fileURLToPath(new URL("../../README.md", import.meta.url))
 
+const docsDir = fileURLToPath(new URL("../../docs/", import.meta.url))
+
+/** README.md and the user docs beside it (docs/*.md, which the README links): one reference. */
 function readme(): string {
   if (!existsSync(readmePath))
     expect.fail("README.md does not exist at the top of the repository: write it (see DESIGN.md and STYLE.md habit 10)")
-  return readFileSync(readmePath, "utf8")
+  const docs = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith(".md")) : []
+  return [readFileSync(readmePath, "utf8"), ...docs.map((f) => readFileSync(`${docsDir}${f}`, "utf8"))].join("\n")
 }
 
 // Wrappers that do not change a key's place in the tree.

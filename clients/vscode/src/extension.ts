@@ -8,6 +8,7 @@ import { askFollowup, ProposedTexts, requestApproval } from "./approvals"
 import { AgentCommands, type SelectionContext } from "./commands"
 import { SETTING_KEYS } from "./setting-keys"
 import { editorDiagnostics } from "./diagnostics"
+import { languageFeature } from "./language-feature"
 import { saveDocuments } from "./save-documents"
 import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
 import { TaskState } from "./task-state"
@@ -83,6 +84,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     lc.onRequest(AgentMethods.askFollowup, (params: ParamsOf<"askFollowup">) => askFollowup(vscode, state, params)),
     lc.onRequest(AgentMethods.saveDocuments, (params: ParamsOf<"saveDocuments">) => saveDocuments(vscode, params)),
     lc.onRequest(AgentMethods.diagnostics, (params: ParamsOf<"diagnostics">) => editorDiagnostics(vscode, params)),
+    lc.onRequest(AgentMethods.languageFeature, (params: ParamsOf<"languageFeature">) => languageFeature(vscode, params)),
   )
 
   context.subscriptions.push(

@@ -61,6 +61,21 @@ export const McpServerConfig = z.union([
 ])
 export type McpServerConfig = z.infer<typeof McpServerConfig>
 
+/** Language servers the agent starts itself, by LSP language id (agent.languageServers). */
+export const LanguageServersSchema = z
+  .record(
+    z.string(),
+    z.object({
+      command: z
+        .array(z.string().min(1))
+        .min(1)
+        .describe('The language server\'s command line, e.g. ["typescript-language-server", "--stdio"].'),
+      extensions: z.array(z.string().min(1)).min(1).describe('File extensions it serves, e.g. [".ts", ".tsx"].'),
+    }),
+  )
+  .default({})
+export type LanguageServersConfig = z.infer<typeof LanguageServersSchema>
+
 export const SettingsSchema = z.object({
   provider: ProviderName.default("anthropic").describe(
     'Which API the agent talks to: "anthropic" (the Messages API) or "openai" (any OpenAI-compatible Chat Completions server: OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp). Read only from trusted sources.',
@@ -117,7 +132,7 @@ export const SettingsSchema = z.object({
         .positive()
         .default(30)
         .describe(
-          "Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration) may take before it counts as failed.",
+          "Seconds each request to the editor (applyEdit, saveDocuments, showDocument, workspace/configuration, languageFeature) may take before it counts as failed.",
         ),
     })
     .prefault({}),
@@ -136,7 +151,7 @@ export const SettingsSchema = z.object({
       enabled: z
         .array(z.string())
         .default([])
-        .describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch)."),
+        .describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch, rename_symbol)."),
     })
     .prefault({}),
   prompt: z
@@ -314,29 +329,43 @@ export const SettingsSchema = z.object({
         ),
     })
     .prefault({}),
+  languageServers: LanguageServersSchema.describe(
+    "Language servers the agent starts itself, by LSP language id: they check edited files (diagnostics) and answer the lsp and rename_symbol tools for editors that do not answer agent/diagnostics or agent/languageFeature, and for the ACP and headless fronts. Each starts at its language's first use and stops when idle. Trusted sources only: they are programs to run.",
+  ),
+  lsp: z
+    .object({
+      maxResults: z
+        .number()
+        .int()
+        .min(1)
+        .max(500)
+        .default(50)
+        .describe("Most locations or symbols one lsp tool call lists (the rest are counted)."),
+      serverIdleSeconds: z
+        .number()
+        .positive()
+        .default(300)
+        .describe("A language server the agent started is shut down after this long without a request."),
+      timeoutSeconds: z
+        .number()
+        .positive()
+        .default(20)
+        .describe(
+          "The longest wait for a language server the agent started to answer one lsp or rename_symbol request, its start included.",
+        ),
+    })
+    .prefault({}),
   diagnostics: z
     .object({
       enabled: z
         .boolean()
         .default(true)
         .describe(
-          "Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in diagnostics.languageServers.",
+          "Tell the model about problems (type errors, lint errors) that an edit introduced, when a source of diagnostics exists: the editor's own (agent/diagnostics) or a language server configured in agent.languageServers.",
         ),
-      languageServers: z
-        .record(
-          z.string(),
-          z.object({
-            command: z
-              .array(z.string().min(1))
-              .min(1)
-              .describe('The language server\'s command line, e.g. ["typescript-language-server", "--stdio"].'),
-            extensions: z.array(z.string().min(1)).min(1).describe('File extensions it checks, e.g. [".ts", ".tsx"].'),
-          }),
-        )
-        .default({})
-        .describe(
-          "Language servers the agent starts itself to check edited files, by LSP language id, for editors that do not answer agent/diagnostics (and the ACP and headless fronts). Trusted sources only: they are programs to run.",
-        ),
+      languageServers: LanguageServersSchema.describe(
+        "Deprecated: the old name of agent.languageServers, still read (agent.languageServers wins for a language both name). Trusted sources only.",
+      ),
       minSeverity: z
         .enum(["error", "warning"])
         .default("error")

@@ -30,6 +30,7 @@ export const TRUSTED_ONLY_KEYS = [
   "codebaseIndex.qdrantUrl",
   "codebaseIndex.apiKeyEnv",
   "diagnostics.languageServers",
+  "languageServers",
   "client.serverPath",
   "files.readOutsideWorkspace",
   // "off" runs commands outside the OS sandbox; allowedHosts opens the network (a workspace may set mode "required").
@@ -103,7 +104,7 @@ export function strictness(path: string, value: number): number {
 }
 
 /** Maps whose keys are names the user chose (data), not settings paths. */
-const DATA_MAPS = ["mcpServers", "profiles", "modeProfiles", "diagnostics.languageServers"]
+const DATA_MAPS = ["mcpServers", "profiles", "modeProfiles", "diagnostics.languageServers", "languageServers"]
 
 /** Dotted paths (e.g. "terminal.allow") present in `value`, depth-first; arrays and data maps are leaves. */
 export function leafPaths(value: unknown, prefix = ""): string[] {

@@ -12,7 +12,9 @@ import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
 import type { Logger, TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
-import type { AskPort, DiagnosticsPort, EditorPort, TerminalPort } from "../tools/context"
+import { LanguageServers } from "../language/language-servers"
+import { editorFirst, ServerLanguagePort } from "../language/server-language-port"
+import type { AskPort, DiagnosticsPort, EditorPort, LanguagePort, TerminalPort } from "../tools/context"
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
@@ -43,9 +45,14 @@ export interface AgentCoreDeps {
   indexSearchWaitMs?: number
   /**
    * The editor's own diagnostics, when the front has them (LSP agent/diagnostics). Otherwise the core starts
-   * the language servers of diagnostics.languageServers itself.
+   * the language servers of agent.languageServers itself.
    */
   diagnostics?: DiagnosticsPort
+  /**
+   * The editor's language servers, when the front has them (LSP agent/languageFeature); asked first, and
+   * the core's own servers (agent.languageServers) where they have none for a file.
+   */
+  language?: LanguagePort
 }
 
 /**
@@ -62,8 +69,10 @@ export class AgentCore {
   readonly modes: ModeRegistry
   /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
   readonly index: CodebaseIndexService
-  /** Language servers the core started (when the front brought no diagnostics of its own). */
-  private readonly languageServers: LanguageServerDiagnostics | undefined
+  /** Language servers the core starts (agent.languageServers): diagnostics, the lsp tool, renames. */
+  private readonly languageServers: LanguageServers
+  /** Diagnostics from those servers, when the front brought no diagnostics of its own. */
+  private readonly serverDiagnostics: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -86,8 +95,10 @@ export class AgentCore {
     const hub = this.hub
     const checkpoints = this.checkpoints
     const index = this.index
+    this.languageServers = new LanguageServers({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+    const serverLanguage = new ServerLanguagePort(this.languageServers, settings)
     if (!deps.diagnostics) {
-      this.languageServers = new LanguageServerDiagnostics({ folders: deps.folders, settings, log: (m) => log.warn(m) })
+      this.serverDiagnostics = new LanguageServerDiagnostics({ servers: this.languageServers, settings, log: (m) => log.warn(m) })
       // A cold language server takes seconds for its first file: start it now, not at the first edit.
       if (this.languageServers.configured && settings().diagnostics.enabled) this.languageServers.warm()
     }
@@ -103,7 +114,8 @@ export class AgentCore {
       modes: this.modes,
       mcp: hub,
       codebaseIndexes: () => index.ports(),
-      diagnostics: deps.diagnostics ?? this.languageServers,
+      diagnostics: deps.diagnostics ?? this.serverDiagnostics,
+      language: deps.language ? editorFirst(deps.language, serverLanguage) : serverLanguage,
       beforeFirstRequest: (task) => this.waitForMcp(task),
       pipelineOptions: {
         dynamicTools: () => mcpDynamicTools(hub),
@@ -243,7 +255,7 @@ export class AgentCore {
     await this.index.dispose()
     await this.hub.dispose()
     await this.tasks.dispose()
-    await this.languageServers?.dispose()
+    await this.languageServers.dispose()
   }
 
   /** Logs every MCP state change and tells the user once about each server error. */

@@ -1,8 +1,8 @@
-import { extname } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import type { Settings } from "../config/schema"
+import type { LanguageServerClient } from "../language/language-server-client"
+import type { LanguageServers } from "../language/language-servers"
 import type { DiagnosticsPort, DiagnosticsWatch, FileProblems, Problem } from "../tools/context"
-import { LanguageServerClient } from "./language-server-client"
 import { toProblems } from "./problems"
 
 /** A publish, then this long without another, counts as the server's answer for a change. */
@@ -11,43 +11,26 @@ const QUIET_MS = 800
 const MAX_OPEN_DOCUMENTS = 20
 
 export interface LanguageServerDiagnosticsOptions {
-  folders: () => readonly string[]
+  /** The core's language servers (shared with the lsp tool). */
+  servers: LanguageServers
   settings: () => Settings
   log: (message: string) => void
 }
 
 /**
- * Diagnostics from language servers the agent starts itself (diagnostics.languageServers), for editors that
+ * Diagnostics from language servers the agent starts itself (agent.languageServers), for editors that
  * do not answer agent/diagnostics and for the ACP and headless fronts. A file is opened in its server with
  * its text before the edit and changed to the text after it; what the server publishes, once settled, is
  * the file's problems.
  */
 export class LanguageServerDiagnostics implements DiagnosticsPort {
-  private readonly clients = new Map<string, LanguageServerClient>()
   /** Per URI, the text the server has (documents kept open, oldest first). */
   private readonly open = new Map<string, { client: LanguageServerClient; text: string }>()
 
   constructor(private readonly options: LanguageServerDiagnosticsOptions) {}
 
-  /** True when at least one language server is configured. */
-  get configured(): boolean {
-    return Object.keys(this.options.settings().diagnostics.languageServers).length > 0
-  }
-
-  /** Starts every configured server now: a cold server takes seconds before it answers its first file. */
-  warm(): void {
-    const root = this.options.folders()[0]
-    if (!root) return
-    for (const languageId of Object.keys(this.options.settings().diagnostics.languageServers))
-      void this.clientFor(languageId, root)
-        ?.whenReady()
-        .catch(() => undefined)
-  }
-
   async watch(path: string, text: string | undefined, signal: AbortSignal): Promise<DiagnosticsWatch | undefined> {
-    const languageId = this.languageOf(path)
-    const root = this.options.folders().find((f) => path.startsWith(f)) ?? this.options.folders()[0]
-    const client = languageId && root ? this.clientFor(languageId, root) : undefined
+    const client = this.options.servers.forPath(path)
     if (!client || client.failure) return undefined
     const uri = pathToFileURL(path).toString()
     const before = text === undefined ? [] : await this.problemsOf(client, uri, text, signal)
@@ -57,16 +40,10 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
   /** What the started servers last published, for every file they published for (they are asked nothing). */
   async current(): Promise<FileProblems[]> {
     const out: FileProblems[] = []
-    for (const client of this.clients.values())
+    for (const client of this.options.servers.running())
       for (const { uri, items } of client.diagnostics.all())
         if (uri.startsWith("file:")) out.push({ path: fileURLToPath(uri), problems: toProblems(items) })
     return out
-  }
-
-  async dispose(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => c.dispose()))
-    this.clients.clear()
-    this.open.clear()
   }
 
   /** The file's problems with `text` as its content: sent to the server unless it already has that text. */
@@ -103,24 +80,6 @@ export class LanguageServerDiagnostics implements DiagnosticsPort {
       this.open.delete(oldest)
       void entry.client.close(oldest)
     }
-  }
-
-  private languageOf(path: string): string | undefined {
-    const ext = extname(path).toLowerCase()
-    const servers = this.options.settings().diagnostics.languageServers
-    return Object.keys(servers).find((id) => servers[id]!.extensions.some((e) => e.toLowerCase() === ext || `.${e.toLowerCase()}` === ext))
-  }
-
-  private clientFor(languageId: string, root: string): LanguageServerClient | undefined {
-    const config = this.options.settings().diagnostics.languageServers[languageId]
-    if (!config) return undefined
-    const key = `${root}\u0000${languageId}\u0000${config.command.join("\u0000")}`
-    let client = this.clients.get(key)
-    if (!client || client.failure) {
-      client = new LanguageServerClient({ languageId, command: config.command }, root, this.options.log)
-      this.clients.set(key, client)
-    }
-    return client
   }
 }
 

@@ -1,13 +1,7 @@
+import type { LspDiagnostic } from "../language/language-server-client"
 import type { Problem } from "../tools/context"
 
-/** An LSP Diagnostic as a language server publishes it (only the fields we read). */
-export interface LspDiagnostic {
-  range: { start: { line: number; character: number } }
-  severity?: number
-  code?: string | number
-  source?: string
-  message: string
-}
+export type { LspDiagnostic } from "../language/language-server-client"
 
 const SEVERITY: Record<number, Problem["severity"]> = { 1: "error", 2: "warning", 3: "information", 4: "hint" }
 

@@ -10,8 +10,8 @@ export type ToolGroupName = (typeof TOOL_GROUP_NAMES)[number]
 
 /** Which tools each group holds. Dynamic MCP tools (`mcp--<server>--<tool>`) belong to `mcp`. */
 export const TOOL_GROUPS: Readonly<Record<ToolGroupName, readonly string[]>> = {
-  read: ["read_file", "search_files", "list_files", "list_code_definition_names", "codebase_search"],
-  edit: ["write_to_file", "apply_diff", "edit", "search_replace", "edit_file", "insert_content", "apply_patch"],
+  read: ["read_file", "search_files", "list_files", "list_code_definition_names", "codebase_search", "lsp"],
+  edit: ["write_to_file", "apply_diff", "edit", "search_replace", "edit_file", "insert_content", "apply_patch", "rename_symbol"],
   command: ["execute_command", "read_command_output"],
   browser: ["browser_action"],
   mcp: ["use_mcp_tool", "access_mcp_resource"],

@@ -40,6 +40,7 @@ export interface LoopEnv {
   browsers: ToolContext["browsers"]
   /** Problems after edits (the front's, or language servers the core started). */
   diagnostics?: ToolContext["diagnostics"]
+  language?: ToolContext["language"]
   /**
    * Awaited before the loop's first model request (the core waits for MCP servers, incl. the user's trust
    * answer, so their tools are in that request); resolves with a note for the task, or undefined.
@@ -322,5 +323,6 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     ...(env.mcp ? { mcp: env.mcp } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
+    ...(env.language ? { language: env.language } : {}),
   }
 }

@@ -38,6 +38,8 @@ export interface TaskServiceDeps {
   codebaseIndexes?: () => NonNullable<ToolContext["codebaseIndexes"]>
   /** Problems after edits, handed to tools through ToolContext.diagnostics. */
   diagnostics?: ToolContext["diagnostics"]
+  /** Language servers, handed to tools through ToolContext.language (lsp, rename_symbol). */
+  language?: ToolContext["language"]
   /** Where commands run, handed to tools through ToolContext.terminal. */
   terminal: ToolContext["terminal"]
 }

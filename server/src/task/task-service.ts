@@ -231,6 +231,7 @@ class Service implements TaskService {
       mcp: this.deps.mcp,
       codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,
+      language: this.deps.language,
       terminal: this.deps.terminal,
       background: this.background,
       browsers: this.browsers,

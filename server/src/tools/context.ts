@@ -1,5 +1,5 @@
 import type { Settings } from "../config/schema"
-import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { ApprovalOption, ApprovalOptionKind, LanguageOperation, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
@@ -59,6 +59,12 @@ export interface EditorPort {
   applyEdit(edit: EditRequest): Promise<EditOutcome>
   /** agent/saveDocuments: asks the editor to save these absolute paths; resolves with the ones it saved. */
   saveDocuments(paths: string[]): Promise<string[]>
+  /**
+   * Present when the editor takes several files' edits as one workspace/applyEdit (one step the user can
+   * review and undo together); each is version-checked and confirmed like applyEdit. All or nothing is
+   * the editor's promise; on failure the disk is untouched.
+   */
+  applyEdits?(edits: EditRequest[]): Promise<EditOutcome>
   /**
    * Present when the editor serves file contents itself (ACP `fs/read_text_file`): every read, including the
    * text an edit is computed from and checked against, goes through it first; undefined = the editor has no
@@ -222,6 +228,32 @@ export interface DiagnosticsWatch {
   after(text: string, signal: AbortSignal): Promise<Problem[] | undefined>
 }
 
+/** One question to a language server (the lsp tool, rename_symbol). Positions are LSP's: zero-based, UTF-16. */
+export interface LanguageRequest {
+  operation: LanguageOperation
+  /** Absolute path of the file asked about (every operation but workspaceSymbol, where it picks the server). */
+  path?: string
+  position?: { line: number; character: number }
+  query?: string
+  newName?: string
+}
+
+export type LanguageAnswer =
+  /** `result`: the language server's own LSP result (Location[], Hover, DocumentSymbol[], WorkspaceEdit, …). */
+  | { kind: "answered"; result: unknown }
+  /** No language server covers the file (or none is configured). */
+  | { kind: "noServer" }
+  /** `message` is written for the model: which server failed and how. */
+  | { kind: "failed"; message: string }
+
+/**
+ * Language intelligence: the editor's language servers (LSP agent/languageFeature) or the ones the core
+ * starts itself (agent.languageServers). Every answer comes within a bound.
+ */
+export interface LanguagePort {
+  request(request: LanguageRequest, signal: AbortSignal): Promise<LanguageAnswer>
+}
+
 /**
  * Where command lines run: our own runner (terminal/local-terminal.ts: LSP, CLI, ACP without terminals) or
  * the editor's terminals (ACP `terminal/*`). Approval has happened before `start` is called; the port only
@@ -253,6 +285,8 @@ export interface ToolContext {
   readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */
   readonly diagnostics?: DiagnosticsPort
+  /** Language servers (lsp, rename_symbol); absent when no source exists (the tools then say so). */
+  readonly language?: LanguagePort
   /** Where execute_command runs its command lines (the front's choice). */
   readonly terminal: TerminalPort
   /** Commands the model's timeout left running, of this task service (execute_command, read_command_output). */

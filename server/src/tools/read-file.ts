@@ -11,28 +11,20 @@ import { displayPath } from "../workspace/sandbox"
 const DEFAULT_LIMIT = 2000
 
 const params = z.object({
-  path: z.string().describe("Path of the file to read, relative to the workspace root"),
+  path: z.string().describe("Path relative to the workspace root"),
   mode: z
     .enum(["slice", "indentation"])
     .optional()
-    .describe("'slice' (default): lines from offset; 'indentation': the code block (e.g. the function) around indentation.anchor_line"),
-  offset: z.number().int().min(1).optional().describe("1-based line to start from (default 1); use it to page through large files"),
-  limit: z.number().int().min(1).optional().describe(`Maximum number of lines to return (default ${DEFAULT_LIMIT})`),
+    .describe("'slice' (default) or 'indentation': the code block (e.g. function) around indentation.anchor_line"),
+  offset: z.number().int().min(1).optional().describe("1-based first line (default 1), for paging"),
+  limit: z.number().int().min(1).optional().describe(`Most lines to return (default ${DEFAULT_LIMIT})`),
   indentation: z
     .object({
       anchor_line: z.number().int().min(1).optional().describe("Line to build the block around (default: offset)"),
-      max_levels: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe("Enclosing levels to climb from the anchor; 0 = the whole top-level block (default 0)"),
-      include_siblings: z.boolean().optional().describe("Also include the sibling blocks at the same level (default false)"),
-      include_header: z
-        .boolean()
-        .optional()
-        .describe("Include comments above the block and the enclosing blocks' header lines (default true)"),
-      max_lines: z.number().int().min(1).optional().describe("Hard cap on returned lines (default: limit)"),
+      max_levels: z.number().int().min(0).optional().describe("Enclosing levels to include; 0 = the whole top-level block (default)"),
+      include_siblings: z.boolean().optional().describe("Include sibling blocks (default false)"),
+      include_header: z.boolean().optional().describe("Include leading comments and enclosing headers (default true)"),
+      max_lines: z.number().int().min(1).optional().describe("Line cap (default: limit)"),
     })
     .optional()
     .describe("Options for mode 'indentation'"),
@@ -41,7 +33,7 @@ const params = z.object({
 type Params = z.infer<typeof params>
 
 // The modes and paging are said once, in the schema's property descriptions.
-const description = `Read a file and return its lines numbered as "N | text" (for discussion and for apply_diff). \
+const description = `Read a file and return its lines numbered as "N | text". \
 Lines longer than 2000 characters are cut. Images (png, jpg, gif, webp, up to 5 MB) are returned as images. \
 Reads the editor's open buffer when the file is open, else the disk. Use list_files for directories.`
 

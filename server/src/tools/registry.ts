@@ -4,6 +4,8 @@ import { listFiles } from "./list-files"
 import { searchFiles } from "./search-files"
 import { listCodeDefinitionNames } from "./list-code-definition-names"
 import { codebaseSearch } from "./codebase-search"
+import { lsp } from "./lsp"
+import { renameSymbol } from "./rename-symbol"
 import { writeToFile } from "./write-to-file"
 import { applyDiff } from "./apply-diff"
 import { edit } from "./edit"
@@ -32,6 +34,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   searchFiles,
   listCodeDefinitionNames,
   codebaseSearch,
+  lsp,
   writeToFile,
   applyDiff,
   edit,
@@ -39,6 +42,7 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   editFile,
   insertContent,
   applyPatch,
+  renameSymbol,
   executeCommand,
   readCommandOutput,
   browserAction,

@@ -369,6 +369,7 @@ describe("VS Code start-up", () => {
       saveDocuments: true,
       taskUpdates: true,
       deferredAnswers: true,
+      languageFeature: true,
     })
   })
 

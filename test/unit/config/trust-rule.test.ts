@@ -42,6 +42,7 @@ describe("the trust rule: a workspace can only tighten", () => {
         browser: { executablePath: "/tmp/evil", remoteUrl: "ws://evil" },
         codebaseIndex: { embedder: "openai", qdrantUrl: "http://evil", apiKeyEnv: "ANTHROPIC_API_KEY" },
         diagnostics: { languageServers: { ts: { command: "evil" } } },
+        languageServers: { typescript: { command: ["/tmp/evil", "--stdio"], extensions: [".ts"] } },
         stateDir: "/tmp/x",
         client: { serverPath: "/tmp/evil" },
         files: { readOutsideWorkspace: true },
@@ -59,6 +60,7 @@ describe("the trust rule: a workspace can only tighten", () => {
           "agent.codebaseIndex.qdrantUrl",
           "agent.codebaseIndex.apiKeyEnv",
           "agent.diagnostics.languageServers",
+          "agent.languageServers",
           "agent.stateDir",
           "agent.client.serverPath",
           "agent.files.readOutsideWorkspace",
@@ -67,6 +69,7 @@ describe("the trust rule: a workspace can only tighten", () => {
       expect(problems.every((p) => p.source === source && p.message.includes("only read from the global settings file"))).toBe(true)
       expect(settings.files.readOutsideWorkspace).toBe(false)
       expect(settings.stateDir).toBeUndefined()
+      expect(settings.languageServers).toEqual({})
     })
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { defaultSettings } from "../../../server/src/config/schema"
 import { LanguageServerDiagnostics } from "../../../server/src/diagnostics/language-server-diagnostics"
+import { LanguageServers } from "../../../server/src/language/language-servers"
 
 function withServer(command: string[], timeoutSeconds: number, log: string[]) {
   const defaults = defaultSettings()
@@ -8,7 +9,9 @@ function withServer(command: string[], timeoutSeconds: number, log: string[]) {
     ...defaults,
     diagnostics: { ...defaults.diagnostics, timeoutSeconds, languageServers: { typescript: { command, extensions: [".ts"] } } },
   }
-  return new LanguageServerDiagnostics({ folders: () => ["/tmp"], settings: () => settings, log: (m) => log.push(m) })
+  const servers = new LanguageServers({ folders: () => ["/tmp"], settings: () => settings, log: (m) => log.push(m) })
+  const diagnostics = new LanguageServerDiagnostics({ servers, settings: () => settings, log: (m) => log.push(m) })
+  return Object.assign(diagnostics, { dispose: () => servers.dispose() })
 }
 
 describe("a configured language server that does not work", () => {

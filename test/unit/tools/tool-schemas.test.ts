@@ -32,7 +32,7 @@ describe("tool schemas as the model sees them", () => {
     }
   })
 
-  it("registers every tool of issue 3 exactly once, and the aliases", () => {
+  it("registers every tool of issues 3 and 24 exactly once, and the aliases", () => {
     expect(ALL_TOOLS.map((tool) => tool.name).sort()).toEqual(
       [
         "read_file",
@@ -40,6 +40,7 @@ describe("tool schemas as the model sees them", () => {
         "search_files",
         "list_code_definition_names",
         "codebase_search",
+        "lsp",
         "write_to_file",
         "apply_diff",
         "edit",
@@ -47,6 +48,7 @@ describe("tool schemas as the model sees them", () => {
         "edit_file",
         "insert_content",
         "apply_patch",
+        "rename_symbol",
         "execute_command",
         "read_command_output",
         "browser_action",

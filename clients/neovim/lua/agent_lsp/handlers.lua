@@ -74,6 +74,7 @@ function M.handlers()
     [names.methods.askFollowup] = on_ask_followup,
     [names.methods.saveDocuments] = save.handler,
     [names.methods.diagnostics] = require("agent_lsp.diagnostics").handler,
+    [names.methods.languageFeature] = require("agent_lsp.language").handler,
     ["workspace/applyEdit"] = save.wrap_apply_edit(vim.lsp.handlers["workspace/applyEdit"]),
   }
 end

@@ -23,6 +23,7 @@ return {
     askFollowup = "agent/askFollowup",
     saveDocuments = "agent/saveDocuments",
     diagnostics = "agent/diagnostics",
+    languageFeature = "agent/languageFeature",
   },
   commands = {
     newTask = "agent.newTask",
@@ -45,5 +46,6 @@ return {
     "saveDocuments",
     "taskUpdates",
     "deferredAnswers",
+    "languageFeature",
   },
 }

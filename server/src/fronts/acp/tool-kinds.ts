@@ -12,6 +12,7 @@ const KINDS: Record<string, ToolKind> = {
   access_mcp_resource: "fetch",
   search_files: "search",
   codebase_search: "search",
+  lsp: "search",
   write_to_file: "edit",
   apply_diff: "edit",
   insert_content: "edit",
@@ -19,6 +20,7 @@ const KINDS: Record<string, ToolKind> = {
   search_replace: "edit",
   edit_file: "edit",
   apply_patch: "edit",
+  rename_symbol: "edit",
   execute_command: "execute",
   browser_action: "fetch",
   switch_mode: "switch_mode",
@@ -41,7 +43,7 @@ export function toolTitle(tool: string, params: unknown): string {
 export function toolLocations(params: unknown, cwd: string): ToolCallLocation[] {
   if (!params || typeof params !== "object") return []
   const p = params as Record<string, unknown>
-  const raw = p.path ?? p.file_path
+  const raw = p.path ?? p.file_path ?? p.filePath
   const path = typeof raw === "string" && raw !== "" ? raw : undefined
   if (!path) return []
   const line = [p.line, p.start_line, p.offset].find((v): v is number => typeof v === "number" && v > 0)

@@ -20,6 +20,8 @@ export interface ClientFeatures {
     saveDocuments: boolean
     taskUpdates: boolean
     deferredAnswers: boolean
+    /** The client answers agent/languageFeature from its own language servers (the lsp tool, renames). */
+    languageFeature: boolean
   }
   /** capabilities.experimental.agentDiagnostics: the client answers agent/diagnostics with its own diagnostics. */
   agentDiagnostics: boolean
@@ -47,6 +49,7 @@ export function clientFeaturesFrom(params: Pick<InitializeParams, "capabilities"
       saveDocuments: flag("saveDocuments"),
       taskUpdates: flag("taskUpdates"),
       deferredAnswers: flag("deferredAnswers"),
+      languageFeature: flag("languageFeature"),
     },
     // PROTOCOL.md names it experimental.agentDiagnostics; experimental.agent.diagnostics is accepted too.
     agentDiagnostics: experimental.agentDiagnostics === true || flag("diagnostics"),

@@ -50,7 +50,36 @@ export class LspEditorPort implements EditorPort {
     const workspaceEdit: WorkspaceEdit = this.features().documentChanges
       ? { documentChanges: [{ textDocument: { uri: doc.uri, version: doc.version }, edits: [change] }] }
       : { changes: { [doc.uri]: [change] } }
-    return this.sendAndConfirm(edit, workspaceEdit)
+    return this.sendAndConfirm([edit], workspaceEdit, edit.label)
+  }
+
+  /**
+   * Several open buffers' edits as ONE workspace/applyEdit (a rename: one step the user reviews and undoes
+   * per buffer), each versioned and confirmed by its didChange like applyEdit.
+   */
+  async applyEdits(edits: EditRequest[]): Promise<EditOutcome> {
+    const changes: { doc: NonNullable<ReturnType<DocumentStore["textDocument"]>>; change: TextEdit; edit: EditRequest }[] = []
+    for (const edit of edits) {
+      const doc = this.documents.textDocument(edit.path)
+      if (!doc) return { ok: false, reason: `${edit.path} is not open in the editor; nothing was changed.` }
+      if (edit.version !== undefined && edit.version !== doc.version)
+        return {
+          ok: false,
+          reason: `The editor's buffer of ${edit.path} changed while the edit was prepared (version ${edit.version} → ${doc.version}); nothing was changed. Redo the edit.`,
+        }
+      if (doc.getText() !== edit.newText)
+        changes.push({ doc, edit, change: minimalEdit(doc.getText(), edit.newText, (o) => doc.positionAt(o)) })
+    }
+    if (changes.length === 0) return { ok: true }
+    const workspaceEdit: WorkspaceEdit = this.features().documentChanges
+      ? { documentChanges: changes.map(({ doc, change }) => ({ textDocument: { uri: doc.uri, version: doc.version }, edits: [change] })) }
+      : { changes: Object.fromEntries(changes.map(({ doc, change }) => [doc.uri, [change]])) }
+    const label = edits.find((e) => e.label)?.label
+    return this.sendAndConfirm(
+      changes.map((c) => c.edit),
+      workspaceEdit,
+      label,
+    )
   }
 
   /** A new file (or one not open): CreateFile plus insert, confirmed through the didOpen/didChange that follows if the editor opens it. */
@@ -82,14 +111,19 @@ export class LspEditorPort implements EditorPort {
     }
   }
 
-  private async sendAndConfirm(edit: EditRequest, workspaceEdit: WorkspaceEdit): Promise<EditOutcome> {
+  private async sendAndConfirm(edits: EditRequest[], workspaceEdit: WorkspaceEdit, label: string | undefined): Promise<EditOutcome> {
     const deadline = Date.now() + this.editorTimeoutMs()
     // Registered before sending (a fast didChange comes before the answer); its own timer is only a backstop.
-    const confirmation = this.documents.expect(edit.path, edit.newText, this.editorTimeoutMs())
+    const expectations = edits.map((edit) => this.documents.expect(edit.path, edit.newText, this.editorTimeoutMs()))
+    const confirmation = {
+      promise: Promise.all(expectations.map((e) => e.promise)).then((all) => all.every(Boolean)),
+      cancel: () => expectations.forEach((e) => e.cancel()),
+      giveUp: () => expectations.forEach((e) => e.giveUp()),
+    }
     let applied: boolean
     let failure: string | undefined
     try {
-      const sent = await this.request({ label: edit.label ?? "agent edit", edit: workspaceEdit })
+      const sent = await this.request({ label: label ?? "agent edit", edit: workspaceEdit })
       if (sent.outcome !== "answered") {
         confirmation.cancel()
         return { ok: false, reason: this.noAnswer("apply the edit") }

@@ -16,6 +16,7 @@ import { agentCommands, runCommand, type CommandHandler } from "./commands"
 import type { DocumentStore } from "./documents"
 import { LspDiagnosticsPort } from "./diagnostics-port"
 import { LspEditorPort } from "./editor-port"
+import { LspLanguagePort } from "./language-port"
 import { IndexProgress } from "./index-progress"
 import { localTerminal } from "../../terminal/local-terminal"
 import { TaskUpdateSender } from "./task-updates"
@@ -129,6 +130,7 @@ export class LspServices {
         notify: (message) => this.showWarning(message),
         // The features are fixed at initialize, so the choice of source is made once.
         ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
+        ...(features().agent.languageFeature ? { language: new LspLanguagePort(connection, documents, settings) } : {}),
       })
       const progress = new IndexProgress(connection, features)
       core.index.onStatus((status) => progress.update(status))

@@ -1,4 +1,4 @@
-import type { LspDiagnostic } from "./problems"
+import type { LspDiagnostic } from "./language-server-client"
 
 interface Published {
   /** Increases with every publishDiagnostics of any file. */

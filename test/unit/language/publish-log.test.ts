@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { PublishLog } from "../../../server/src/diagnostics/publish-log"
+import { PublishLog } from "../../../server/src/language/publish-log"
 
 const diag = (message: string) => ({ range: { start: { line: 0, character: 0 } }, message })
 const never = new AbortController().signal

@@ -1,0 +1,122 @@
+import { fileURLToPath } from "node:url"
+import { z } from "zod"
+import { isProtectedPath } from "../config/protected-paths"
+import { applyTextEdits } from "../edits/text-edits"
+import { fileDiff } from "../edits/unified-diff"
+import type { ToolContext } from "./context"
+import { commitRename, type RenamedFile } from "./edit-support/commit-many"
+import { editFailure, isFailure, loadEditTarget } from "./edit-support/target"
+import { workspaceEditFiles } from "./lsp-results"
+import { resolveLspTarget } from "./lsp-target"
+import { defineTool, type PrepareOutcome, type ToolResult } from "./tool"
+
+const params = z.object({
+  filePath: z.string().describe("File where the symbol is"),
+  line: z.number().int().min(1).describe("1-based line of the symbol"),
+  character: z.number().int().min(1).describe("1-based column of the symbol"),
+  newName: z.string().min(1).describe("The new name"),
+})
+
+const description = `Rename a symbol everywhere it is used, through the language server (exact, unlike text \
+replacement). line and character are 1-based, on the symbol's name.`
+
+/**
+ * rename_symbol: the language server's textDocument/rename (the editor's, via agent/languageFeature, or the
+ * core's own) gives a WorkspaceEdit; every file it touches must be writable (inside the workspace, not
+ * .rooignore'd, not protected) or the whole rename is refused. It lands as one workspace/applyEdit over the
+ * open buffers (version-checked, then saved) and atomic writes for the other files.
+ */
+export const renameSymbol = defineTool({
+  name: "rename_symbol",
+  group: "edit",
+  params,
+  description,
+  available: () => true,
+  touchedPaths: (input) => [input.filePath],
+  async prepare(input, ctx) {
+    const target = await resolveLspTarget(ctx, input, true)
+    if ("failure" in target) return { result: { ...target.failure, countsAsMistake: true } }
+    const at = `${target.shown}:${input.line}:${input.character}`
+    if (!ctx.language) return { result: noServer(target.shown!) }
+    const answer = await ctx.language.request(
+      { operation: "rename", path: target.absPath!, position: target.position!, newName: input.newName },
+      ctx.signal,
+    )
+    if (answer.kind === "noServer") return { result: noServer(target.shown!) }
+    if (answer.kind === "failed") return { result: editFailure(answer.message) }
+    const parsed = workspaceEditFiles(answer.result)
+    if ("error" in parsed) return { result: editFailure(`Nothing was renamed: ${parsed.error}.`) }
+    if (parsed.files.length === 0)
+      return {
+        result: editFailure(
+          `The language server cannot rename anything at ${at}. Put line and character on the symbol's name (read_file shows the lines).`,
+        ),
+      }
+    const files = await renamedFiles(ctx, parsed.files)
+    if ("failure" in files) return { result: files.failure }
+    return preview(ctx, files, input.newName, at)
+  },
+})
+
+function noServer(shown: string): ToolResult {
+  return editFailure(
+    `No language server answers for ${shown}, so rename_symbol cannot work here. Rename with search_files and apply_diff instead.`,
+  )
+}
+
+/** Every file of the rename with its text before and after; a file that may not be written refuses the whole rename. */
+async function renamedFiles(
+  ctx: ToolContext,
+  files: { uri: string; edits: Parameters<typeof applyTextEdits>[1]; version?: number }[],
+): Promise<RenamedFile[] | { failure: ToolResult }> {
+  const out: RenamedFile[] = []
+  for (const file of files) {
+    const absPath = file.uri.startsWith("file:") ? fileURLToPath(file.uri) : undefined
+    if (!absPath) return { failure: editFailure(`Nothing was renamed: the rename would change ${file.uri}, which is not a file.`) }
+    const target = await loadEditTarget(ctx, absPath, true)
+    if (isFailure(target))
+      return {
+        failure: editFailure(`Nothing was renamed: it would change ${absPath}, which may not be edited here. ${firstText(target.failure)}`),
+      }
+    if (isProtectedPath(target.absPath, ctx.workspaceFolders) || isProtectedPath(target.realPath, ctx.workspaceFolders))
+      return {
+        failure: editFailure(
+          `Nothing was renamed: it would change ${target.shown}, a protected file (agent and editor configuration). Rename by hand, or ask the user.`,
+        ),
+      }
+    // The edit's own `version` is the language server's count, which need not be ours (eglot counts per
+    // server): the text it applies to is checked instead, here and again when the edit is committed.
+    const after = applyTextEdits(target.before!, file.edits)
+    if ("error" in after) return { failure: editFailure(`Nothing was renamed: in ${target.shown}, ${after.error}. Try again.`) }
+    out.push({ target, after: after.text })
+  }
+  return out
+}
+
+function preview(ctx: ToolContext, files: RenamedFile[], newName: string, at: string): PrepareOutcome {
+  const diffs = files.map((f) => fileDiff(f.target.shown, f.target.before, f.after))
+  const lines = files.map((f, i) => `${f.target.shown} (+${diffs[i]!.added} -${diffs[i]!.removed})`)
+  const title = `Rename the symbol at ${at} to ${newName} in ${files.length} file${files.length === 1 ? "" : "s"}`
+  return {
+    preview: {
+      subject: { kind: "write", paths: files.map((f) => f.target.shown), realPaths: files.map((f) => f.target.realPath) },
+      title,
+      detail: lines.join("\n"),
+      diff: diffs.map((d) => d.diff).join(""),
+    },
+    run: async () => {
+      const outcome = await commitRename(ctx, files, "rename_symbol")
+      if (!outcome.ok) return editFailure(outcome.message, `rename_symbol failed: ${at}`)
+      return {
+        isError: false,
+        content: [{ type: "text", text: `Renamed to ${newName} in ${files.length} files: ${lines.join(", ")}. ${outcome.message}` }],
+        summary: `${title}: done`,
+      }
+    },
+  }
+}
+
+function firstText(result: ToolResult): string {
+  const block = result.content[0]
+  return block?.type === "text" ? block.text : ""
+}
