@@ -353,12 +353,6 @@ export const SettingsSchema = z.object({
         .default("info")
         .describe("The least severe log messages the server writes (to the editor's log, and the log file if set)."),
       file: z.string().min(1).optional().describe("A file the server also appends its log to; unset means the editor's log only."),
-      acpStderrLevel: z
-        .enum(["error", "warn", "info", "debug"])
-        .default("warn")
-        .describe(
-          "In ACP mode (agent-lsp --acp), the least severe messages also written to stderr; ACP clients such as acp.el show every stderr line as an error, so routine progress goes only to the log file unless this is raised.",
-        ),
     })
     .prefault({}),
   /** Where tasks, transcripts and checkpoints live; undefined = $XDG_STATE_HOME/agent-lsp. */

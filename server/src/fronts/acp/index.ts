@@ -18,9 +18,9 @@ export interface AcpFrontOptions {
  */
 export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
   /**
-   * Log lines and notices go to stderr (stdout carries nothing but ACP messages), but only from
-   * agent.log.acpStderrLevel up (warnings by default): clients such as acp.el show every stderr chunk as an
-   * error. Everything agent.log.level lets through still reaches agent.log.file.
+   * Log lines and notices go to stderr (stdout carries nothing but ACP messages), but only warnings and
+   * errors unless agent.log.level is "debug": clients such as acp.el show every stderr chunk as an error.
+   * Everything agent.log.level lets through still reaches agent.log.file.
    */
   let stderrLevel: LogLevel = "warn"
   const sink: LogSink = (level, line) => {
@@ -28,7 +28,7 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
   }
   const settings = new SettingsManager((message) => sink("warn", message))
   await settings.loadInitial(undefined, options.globalSettingsFile)
-  stderrLevel = settings.value.log.acpStderrLevel
+  if (settings.value.log.level === "debug") stderrLevel = "debug"
   const auth = new AcpAuth(() => settings.value)
   const agent = new AcpAgent({
     version: options.version,

@@ -23,6 +23,16 @@ class Prompter {
     })
   }
 
+  /** Asks for a secret: on a terminal the typed text is concealed (SGR 8) until the line ends. */
+  async askSecret(question: string): Promise<string> {
+    if (!process.stdout.isTTY) return this.ask(question)
+    try {
+      return await this.ask(`${question}\x1b[8m`)
+    } finally {
+      process.stdout.write("\x1b[28m")
+    }
+  }
+
   async ask(question: string): Promise<string> {
     process.stdout.write(question)
     const queued = this.lines.shift()
@@ -76,10 +86,10 @@ export async function login(): Promise<number> {
         process.stderr.write(`agent-lsp login: "${baseUrl}" is not an http(s) URL.\n`)
         return 2
       }
-      const apiKey = await prompter.ask("API key (empty if the server needs none): ")
+      const apiKey = await prompter.askSecret("API key (empty if the server needs none): ")
       stored = { provider: "openai", baseUrl, ...(apiKey ? { apiKey } : {}), savedAt: new Date().toISOString() }
     } else {
-      const apiKey = await prompter.ask(`${picked === "anthropic" ? "Anthropic" : "OpenAI"} API key: `)
+      const apiKey = await prompter.askSecret(`${picked === "anthropic" ? "Anthropic" : "OpenAI"} API key: `)
       if (!apiKey) {
         process.stderr.write("agent-lsp login: no key given; nothing was stored.\n")
         return 2
