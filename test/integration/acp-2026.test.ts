@@ -58,7 +58,9 @@ describe("ACP 2026 session lifecycle", () => {
     const checkpoints = filesUnder(state, "checkpoints.jsonl")
     expect(checkpoints.map((f) => readFileSync(f, "utf8")).join("")).toContain('"taskId"')
 
+    expect(filesUnder(join(state, "acp-edits"), ".jsonl")).toHaveLength(1)
     expect(await client.agent.request("session/delete", { sessionId })).toBeDefined()
+    expect(filesUnder(join(state, "acp-edits"), ".jsonl")).toEqual([])
     expect(filesUnder(join(state, "tasks"), ".jsonl")).toEqual([])
     expect(checkpoints.map((f) => readFileSync(f, "utf8")).join("")).toBe("")
     expect((await client.agent.request("session/list", {})).sessions.map((s) => s.sessionId)).not.toContain(sessionId)
@@ -269,5 +271,7 @@ describe("ACP questions, diffs and replay", () => {
     const { client } = await startAcpClient({ apiUrl: api.url, stateHome: first.client.stateHome })
     await client.agent.request("session/load", { sessionId, cwd: ws.root, mcpServers: [] })
     await client.waitForUpdate(sessionId, (u) => u.sessionUpdate === "agent_message_chunk" && u.content.text === "The file now says beta.")
+    const replayed = await client.waitForUpdate(sessionId, (u) => u.sessionUpdate === "tool_call" && u.toolCallId === "toolu_w")
+    expect(replayed.content).toContainEqual({ type: "diff", path: join(ws.root, "a.txt"), oldText: "alpha\n", newText: "beta\n" })
   })
 })

@@ -12,6 +12,7 @@ import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
 import type { ModelOverride } from "./model-for-mode"
+import { TaskModels } from "./task-models"
 import { interruptedResult, unansweredToolUses, userText, withImages } from "./messages"
 import type { ImageBlock } from "../model/provider"
 import { TaskBrowsers } from "../browser/registry"
@@ -69,8 +70,7 @@ class Service implements TaskService {
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
   private readonly subtasks = new SubtaskWaiters()
-  /** Models chosen per task (ACP's model config option); subtasks use their root's. */
-  private readonly models = new Map<string, ModelOverride>()
+  private readonly models = new TaskModels()
 
   constructor(private readonly deps: TaskServiceOptions) {
     this.store = new TaskStore(deps.stateDir)
@@ -93,7 +93,7 @@ class Service implements TaskService {
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    if (model) this.models.set(rt.taskId, model)
+    this.models.set(rt.taskId, model)
     rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
     this.start(rt)
     return { taskId: rt.taskId }
@@ -144,8 +144,7 @@ class Service implements TaskService {
 
   setModel(taskId: string, model: ModelOverride | undefined): void {
     this.require(taskId)
-    if (model) this.models.set(taskId, model)
-    else this.models.delete(taskId)
+    this.models.set(taskId, model)
   }
 
   async deleteTask(taskId: string): Promise<string[]> {
@@ -164,20 +163,10 @@ class Service implements TaskService {
       const folder = this.runtimes.get(id)?.state.folder ?? this.stored.get(id)?.folder ?? root.state.folder
       this.runtimes.delete(id)
       this.stored.delete(id)
-      this.models.delete(id)
+      this.models.set(id, undefined)
       this.store.remove(folder, id)
     }
     return [...doomed]
-  }
-
-  /** The model chosen for the task, else for the nearest ancestor it runs under. */
-  private modelOf(rt: TaskRuntime): ModelOverride | undefined {
-    for (let id: string | undefined = rt.taskId; id; ) {
-      const chosen = this.models.get(id)
-      if (chosen) return chosen
-      id = (this.runtimes.get(id)?.state.parentId ?? this.stored.get(id)?.summary.parentId) || undefined
-    }
-    return undefined
   }
 
   messageCount(taskId: string): number {
@@ -265,7 +254,8 @@ class Service implements TaskService {
     rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
       settings: this.deps.settings,
-      modelOverride: () => this.modelOf(rt),
+      modelOverride: () =>
+        this.models.of(rt.taskId, (id) => (this.runtimes.get(id)?.state.parentId ?? this.stored.get(id)?.summary.parentId) || undefined),
       workspaceFolders: this.deps.workspaceFolders,
       providerFor: this.deps.modelProvider ? () => this.deps.modelProvider! : this.providers,
       modes: this.modes,

@@ -20,6 +20,7 @@ import { localTerminal } from "../../terminal/local-terminal"
 import { AcpSession, type FolderCore } from "./acp-session"
 import { historyUpdates } from "./history"
 import type { AcpAuth } from "./auth"
+import type { EditLog } from "./edit-log"
 import { extraFolders, type SessionRequest } from "./session-folders"
 import { TaskRequestError } from "../../task/service"
 import { toMcpSettings } from "./mcp-servers"
@@ -31,6 +32,8 @@ export interface AcpAgentOptions {
   auth: AcpAuth
   globalSettingsFile?: string
   store: SessionStore
+  /** The sessions' edits, for session/load's diff items. */
+  edits: EditLog
   sink: LogSink
 }
 
@@ -100,7 +103,8 @@ export class AcpAgent {
     if (replay && stored.taskId) {
       const folder = await this.folder(session.folders, [])
       const task = await folder.core.tasks.getTask(stored.taskId).catch(() => undefined)
-      if (task) for (const update of historyUpdates(task, stored.cwd)) session.send(update)
+      const diffs = this.options.edits.diffsByCall(stored.sessionId)
+      if (task) for (const update of historyUpdates(task, stored.cwd, diffs)) session.send(update)
     }
     await session.flush()
     const [modes, configOptions] = await Promise.all([session.modes(), session.configOptions()])
@@ -136,6 +140,7 @@ export class AcpAgent {
       })
     }
     this.sessions.delete(sessionId)
+    this.options.edits.remove(sessionId)
     await this.options.store.delete(sessionId)
   }
 
@@ -212,7 +217,9 @@ export class AcpAgent {
     core.onEvent((taskId, event) => {
       logTaskEvent(log, taskId, event)
       turns.onEvent(taskId, event)
-      this.sessionOfTask(turns, taskId)?.onEvent(event)
+      const session = this.sessionOfTask(turns, taskId)
+      if (session && event.kind === "fileEdited") this.options.edits.record(session.id, event)
+      session?.onEvent(event)
     })
     return folder
   }

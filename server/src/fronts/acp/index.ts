@@ -5,6 +5,7 @@ import { passesLevel, type LogLevel, type LogSink } from "../../core/logger"
 import { SettingsManager } from "../../core/settings"
 import { AcpAgent } from "./acp-agent"
 import { AcpAuth } from "./auth"
+import { EditLog } from "./edit-log"
 import { SessionStore } from "./session-store"
 
 export interface AcpFrontOptions {
@@ -35,6 +36,7 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     auth,
     globalSettingsFile: options.globalSettingsFile,
     store: new SessionStore(settings.value.stateDir ?? defaultStateDir()),
+    edits: new EditLog(settings.value.stateDir ?? defaultStateDir()),
     sink,
   })
   const app = acp
