@@ -74,7 +74,13 @@ export class AgentCore {
 
   constructor(private readonly deps: AgentCoreDeps) {
     const { settings, log, stateDir } = deps
-    this.hub = new McpHub({ workspaceFolder: deps.folders()[0], stateDir, settings, onChange: (servers) => this.reportMcp(servers) })
+    this.hub = new McpHub({
+      workspaceFolder: deps.folders()[0],
+      workspaceFolders: deps.folders,
+      stateDir,
+      settings,
+      onChange: (servers) => this.reportMcp(servers),
+    })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({
       workspaceFolders: deps.folders,
