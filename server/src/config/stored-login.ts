@@ -1,6 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { z } from "zod"
 import { configDir } from "./paths"
 import { dropSecret, getSecret, holdSecrets } from "./secrets"
 
@@ -8,13 +7,31 @@ import { dropSecret, getSecret, holdSecrets } from "./secrets"
  * What `agent-lsp login` stores: the provider and its key, or the base URL of a local OpenAI-compatible
  * server (a key optional). Kept in the global settings folder (never a project's), mode 0600.
  */
-export const StoredLogin = z.object({
-  provider: z.enum(["anthropic", "openai"]),
-  apiKey: z.string().min(1).optional(),
-  baseUrl: z.string().url().optional(),
-  savedAt: z.string(),
-})
-export type StoredLogin = z.infer<typeof StoredLogin>
+export interface StoredLogin {
+  provider: "anthropic" | "openai"
+  apiKey?: string
+  baseUrl?: string
+  savedAt: string
+}
+
+/**
+ * The stored login if `value` is one, else undefined. Checked by hand, not with zod: every server start
+ * reads this file, and loading zod there would cost start-up time before any front is chosen.
+ */
+function asStoredLogin(value: unknown): StoredLogin | undefined {
+  if (typeof value !== "object" || value === null) return undefined
+  const { provider, apiKey, baseUrl, savedAt } = value as Record<string, unknown>
+  if (provider !== "anthropic" && provider !== "openai") return undefined
+  if (apiKey !== undefined && (typeof apiKey !== "string" || !apiKey)) return undefined
+  if (baseUrl !== undefined && (typeof baseUrl !== "string" || !URL.canParse(baseUrl))) return undefined
+  if (typeof savedAt !== "string") return undefined
+  return {
+    provider,
+    ...(apiKey ? { apiKey: apiKey as string } : {}),
+    ...(baseUrl ? { baseUrl: baseUrl as string } : {}),
+    savedAt,
+  }
+}
 
 /** The variables each provider reads its key and base URL from (the held secrets stand in for them). */
 const VARIABLES = {
@@ -29,8 +46,7 @@ export function storedLoginFile(env: NodeJS.ProcessEnv = process.env): string {
 /** The stored login, or undefined when there is none or it is unreadable (a broken file counts as none). */
 export function readStoredLogin(env: NodeJS.ProcessEnv = process.env): StoredLogin | undefined {
   try {
-    const parsed = StoredLogin.safeParse(JSON.parse(readFileSync(storedLoginFile(env), "utf8")))
-    return parsed.success ? parsed.data : undefined
+    return asStoredLogin(JSON.parse(readFileSync(storedLoginFile(env), "utf8")))
   } catch {
     return undefined
   }
@@ -41,7 +57,9 @@ export function writeStoredLogin(login: StoredLogin, env: NodeJS.ProcessEnv = pr
   const file = storedLoginFile(env)
   mkdirSync(configDir(env), { recursive: true, mode: 0o700 })
   const temp = `${file}.${process.pid}.tmp`
-  writeFileSync(temp, `${JSON.stringify(StoredLogin.parse(login), null, 1)}\n`, { mode: 0o600, flag: "w" })
+  const checked = asStoredLogin(login)
+  if (!checked) throw new Error("the login to store is incomplete (a provider, and a key or a base URL)")
+  writeFileSync(temp, `${JSON.stringify(checked, null, 1)}\n`, { mode: 0o600, flag: "w" })
   chmodSync(temp, 0o600)
   renameSync(temp, file)
   return file
