@@ -6,7 +6,7 @@ import { startAcpClient } from "../support/acp-client"
 import { spawnCli } from "../support/cli-process"
 import type { FakeReply } from "../support/fake-anthropic"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
-import { toolResultIn, toolResultText } from "../support/session"
+import { startSession, toolResultIn, toolResultText } from "../support/session"
 
 const STORED_KEY = "sk-ant-stored-login-key-0123456789abcdef"
 const complete = (result: string): FakeReply => ({ toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result } }] })
@@ -99,6 +99,21 @@ describe("agent-lsp login and logout", () => {
     expect(await cli.exited).toBe(0)
     const cliSent = api.requests[2]!.headers
     expect(`${cliSent["x-api-key"] ?? ""} ${cliSent.authorization ?? ""}`).toContain(STORED_KEY)
+  })
+
+  it("the LSP server uses the stored key when the environment has none", async () => {
+    const ws = await scopedWorkspace()
+    const home = newHome()
+    expect((await login(home, ws.root, `1\n${STORED_KEY}\n`)).code).toBe(0)
+    const { server, api } = await startSession([complete("lsp done")], {
+      workspace: ws.root,
+      env: { XDG_CONFIG_HOME: join(home, "config"), ANTHROPIC_API_KEY: undefined },
+    })
+    const { taskId } = await server.request("agent/newTask", { text: "hi" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    const sent = api.requests[0]!.headers
+    expect(`${sent["x-api-key"] ?? ""} ${sent.authorization ?? ""}`).toContain(STORED_KEY)
+    expect(server.stderr).not.toContain(STORED_KEY)
   })
 
   it("without any key, ACP session/new answers auth_required naming agent-lsp login", async () => {
