@@ -2,9 +2,10 @@
  * Cold start: spawn → `initialize` result, and resident memory right after it, for our bundled server
  * beside two baselines measured in the same run: a minimal bundled vscode-languageserver server (the
  * floor for any server on this library) and typescript-language-server (a real-world server).
- * Runs are interleaved round-robin so machine noise hits all servers alike.
+ * Runs are interleaved round-robin so machine noise hits all servers alike. With AGENT_LSP_BENCH_NODES,
+ * the minimal server and agent-lsp also run on those Node binaries, side by side with the bench's own Node.
  */
-import { spawn, type ChildProcess } from "node:child_process"
+import { execFileSync, spawn, type ChildProcess } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
@@ -13,7 +14,7 @@ import { build } from "esbuild"
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node"
 import { ratio, stats, type BenchTable } from "./lib"
 
-const RUNS = 20
+const RUNS = Number(process.env.AGENT_LSP_BENCH_RUNS) || 20
 const GOAL_RATIO = 1.3
 const GOAL_RSS_MB = 60
 const START_TIMEOUT_MS = 15_000
@@ -22,6 +23,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 interface Server {
   name: string
   args: string[]
+  /** The Node binary that runs it; default: the one running the bench. */
+  node?: string
   /** Why the server cannot be measured in this run, if it cannot. */
   missing?: string
   /** Extra environment (an API key makes agent-lsp blank it in its start-up environment, or re-execute itself without it: server/src/launch/). */
@@ -84,7 +87,12 @@ async function stop(child: ChildProcess, send: () => Promise<void>): Promise<voi
 async function coldStart(server: Server, workspace: string): Promise<Sample> {
   const started = process.hrtime.bigint()
   const env = { ...withoutKeys(process.env), ...server.env }
-  const child = spawn(process.execPath, server.args, { stdio: ["pipe", "pipe", "ignore"], detached: true, cwd: workspace, env })
+  const child = spawn(server.node ?? process.execPath, server.args, {
+    stdio: ["pipe", "pipe", "ignore"],
+    detached: true,
+    cwd: workspace,
+    env,
+  })
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
   connection.onError(() => undefined)
   // Answer whatever the server asks during start-up so it never waits on us.
@@ -151,7 +159,7 @@ function servers(minimal: string): Server[] {
   return [
     { name: "minimal vscode-languageserver (baseline)", args: [minimal, "--stdio"] },
     {
-      name: `agent-lsp (${bin})`,
+      name: `agent-lsp (${bin}) on Node ${process.version}`,
       args: [ours, "--stdio"],
       missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
     },
@@ -161,6 +169,15 @@ function servers(minimal: string): Server[] {
       env: { ANTHROPIC_API_KEY: "sk-ant-bench-not-a-real-key-0000" },
       missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
     },
+    ...otherNodes().flatMap(({ node, version }) => [
+      { name: `minimal vscode-languageserver on Node ${version}`, args: [minimal, "--stdio"], node },
+      {
+        name: `agent-lsp on Node ${version}`,
+        args: [ours, "--stdio"],
+        node,
+        missing: existsSync(ours) ? undefined : `${bin} is not built (npm run build)`,
+      },
+    ]),
     {
       name: "typescript-language-server",
       args: existsSync(tslsBin) ? [realpathSync(tslsBin), "--stdio"] : [],
@@ -170,6 +187,22 @@ function servers(minimal: string): Server[] {
 }
 
 const mb = (n: number) => Number(n.toFixed(1))
+
+/**
+ * More Node versions to start the servers with, from AGENT_LSP_BENCH_NODES (comma-separated paths of node
+ * binaries, e.g. npm's node@24 package: `npm i --prefix /tmp/node24 node@24` gives
+ * /tmp/node24/node_modules/node/bin/node). The bench downloads nothing itself.
+ */
+function otherNodes(): { node: string; version: string }[] {
+  const paths = (process.env.AGENT_LSP_BENCH_NODES ?? "").split(",").filter(Boolean)
+  return paths.map((node) => {
+    try {
+      return { node, version: execFileSync(node, ["--version"]).toString().trim() }
+    } catch {
+      return { node, version: `? (${node} does not run)` }
+    }
+  })
+}
 
 /** The bench's own environment minus API keys, so the plain agent-lsp row never re-executes. */
 function withoutKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

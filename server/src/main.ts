@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { favourMemory } from "./launch/memory-flags"
 import { relaunchWithoutSecrets } from "./launch/relaunch"
+import { useStoredLogin } from "./config/stored-login"
 
 declare const AGENT_LSP_VERSION: string
 const VERSION = typeof AGENT_LSP_VERSION === "string" ? AGENT_LSP_VERSION : "0.0.0-dev"
@@ -12,11 +13,13 @@ Usage:
   agent-lsp --acp          speak the Agent Client Protocol over stdin/stdout (Zed, JetBrains, …)
   agent-lsp run [options] "task"
                            run one task in the current directory, headless (agent-lsp run --help)
+  agent-lsp login          store an API key (or a local server's URL) in the global settings folder
+  agent-lsp logout         remove the stored key
   agent-lsp --version      print the version
   agent-lsp --help         print this help
 
 Set ANTHROPIC_API_KEY in the environment (for agent.provider "openai": OPENAI_API_KEY, or nothing for a
-local server such as Ollama). Settings: the global settings file ($XDG_CONFIG_HOME/agent-lsp/settings.json,
+local server such as Ollama), or run agent-lsp login once: the environment's key wins over the stored one. Settings: the global settings file ($XDG_CONFIG_HOME/agent-lsp/settings.json,
 or AGENT_LSP_SETTINGS_FILE). Editor set-up and models: see the README.`
 
 /** Flags some clients append on their own (vscode-languageclient passes the client's pid). */
@@ -36,6 +39,8 @@ function consoleToStderr(): void {
 function relayed(): boolean {
   if (relaunchWithoutSecrets() === "parent") return true
   favourMemory()
+  // The stored login's key becomes a held secret in the server alone (never an environment variable).
+  useStoredLogin()
   return false
 }
 
@@ -50,6 +55,11 @@ export async function main(argv: string[]): Promise<void> {
     return
   }
   const args = argv.filter((a) => !IGNORED_FLAG.test(a))
+  if (args.length === 1 && (args[0] === "login" || args[0] === "logout")) {
+    const { login, logout } = await import("./fronts/cli/login")
+    process.exitCode = args[0] === "login" ? await login() : logout()
+    return
+  }
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) return void process.stdout.write(`${VERSION}\n`)
   if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) return void process.stdout.write(`${USAGE}\n`)
   if (args.length === 1 && args[0] === "--stdio") {

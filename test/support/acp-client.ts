@@ -20,6 +20,10 @@ export interface AcpClientOptions {
   terminal?: boolean
   /** State home to reuse (session/load after a restart); a fresh one by default. */
   stateHome?: string
+  /** Declared form elicitation; the client then answers elicitation/create with `elicitation` (see below). */
+  elicitation?: boolean
+  /** Environment changes for the server (undefined removes a variable, e.g. the API key). */
+  env?: Record<string, string | undefined>
 }
 
 /**
@@ -37,6 +41,8 @@ export class AcpTestClient {
   rawStdout = ""
   stderr = ""
   permission: PermissionChoice = "allow_once"
+  /** How elicitation/create is answered (a client that declared elicitation). */
+  elicitation: (params: acp.CreateElicitationRequest) => acp.CreateElicitationResponse = () => ({ action: "decline" })
   readonly connection: acp.ClientConnection
   readonly stateHome: string
 
@@ -77,6 +83,7 @@ export class AcpTestClient {
       .onRequest("terminal/release", ({ params }) =>
         this.record("terminal/release", params, () => this.terminals.release(params.terminalId)),
       )
+      .onRequest("elicitation/create", ({ params }) => this.record("elicitation/create", params, () => this.elicitation(params)))
       .onNotification("session/update", ({ params }) => void this.updates.push(params))
     const stream = acp.ndJsonStream(
       Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>,
@@ -132,7 +139,7 @@ export class AcpTestClient {
 /** Spawns `agent-lsp --acp`, initializes (declaring fs or nothing), and closes it when the test ends. */
 export async function startAcpClient(options: AcpClientOptions): Promise<{ client: AcpTestClient; init: acp.InitializeResponse }> {
   const stateHome = options.stateHome ?? realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-acp-home-")))
-  const env = childEnv(stateHome, options.apiUrl)
+  const env = childEnv(stateHome, options.apiUrl, options.env)
   const proc = spawn(process.execPath, [SERVER_ENTRY, "--acp"], { env, stdio: "pipe" })
   const client = new AcpTestClient(proc, stateHome)
   onTestFinished(() => client.close())
@@ -141,6 +148,7 @@ export async function startAcpClient(options: AcpClientOptions): Promise<{ clien
     clientCapabilities: {
       ...(options.fs ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
       ...(options.terminal ? { terminal: true } : {}),
+      ...(options.elicitation ? { elicitation: { form: {} } } : {}),
     },
   })
   return { client, init }

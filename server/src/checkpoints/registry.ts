@@ -65,6 +65,13 @@ export class CheckpointRegistry {
     return all.flat().sort((a, b) => a.createdAt.localeCompare(b.createdAt))
   }
 
+  /** A deleted task's checkpoints, in every folder, are forgotten. */
+  async forgetTask(taskId: string): Promise<void> {
+    this.lastTurn.delete(taskId)
+    this.turnCount.delete(taskId)
+    await Promise.all(this.options.folders().map((f) => this.serviceFor(f).forgetTask(taskId)))
+  }
+
   /** The record (task, turn, call) behind a checkpoint id, e.g. to rewind the conversation. */
   async find(id: string): Promise<CheckpointRecord | undefined> {
     return (await this.locate(id))?.record

@@ -109,6 +109,14 @@ export class CheckpointService {
     return (await this.store.all()).filter((r) => r.taskId === taskId).map(info)
   }
 
+  /**
+   * Forgets a deleted task's checkpoints: they are listed and restorable no more. Their snapshots stay
+   * objects of the shadow repository, which every task of the workspace shares as one history.
+   */
+  forgetTask(taskId: string): Promise<number> {
+    return this.serial(() => this.store.removeTask(taskId))
+  }
+
   /** The record of a checkpoint of this workspace, or undefined. */
   find(id: string): Promise<CheckpointRecord | undefined> {
     return this.store.find(id)

@@ -1,4 +1,4 @@
-import { appendFile, readFile } from "node:fs/promises"
+import { appendFile, readFile, rename, rm, writeFile } from "node:fs/promises"
 
 /** What is remembered about one checkpoint (one JSON line in the shadow repository's folder). */
 export interface CheckpointRecord {
@@ -41,6 +41,23 @@ export class CheckpointStore {
     await appendFile(this.file, `${this.torn ? "\n" : ""}${JSON.stringify(record)}\n`, { mode: 0o600 })
     this.torn = false
     all.push(record)
+  }
+
+  /** Forgets a task's checkpoints (the task was deleted); returns how many. */
+  async removeTask(taskId: string): Promise<number> {
+    const all = await this.all()
+    const kept = all.filter((r) => r.taskId !== taskId)
+    const removed = all.length - kept.length
+    if (removed === 0) return 0
+    const temp = `${this.file}.${process.pid}.tmp`
+    await writeFile(temp, kept.map((r) => `${JSON.stringify(r)}\n`).join(""), { mode: 0o600 })
+    await rename(temp, this.file).catch(async (error) => {
+      await rm(temp, { force: true })
+      throw error
+    })
+    this.cache = kept
+    this.torn = false
+    return removed
   }
 
   async find(id: string): Promise<CheckpointRecord | undefined> {

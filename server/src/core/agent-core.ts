@@ -1,10 +1,13 @@
 import { unwatchFile, watchFile, type Stats } from "node:fs"
+import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
 import type { ImageBlock } from "../task/index"
+import type { ModelOverride } from "../task/model-for-mode"
+import { transcriptDir, transcriptFile } from "./transcript/transcript-writer"
 import type { McpServerInfo } from "../mcp/port"
 import { ModeRegistry } from "../modes/registry"
 import type { EnvironmentPort } from "../task/environment"
@@ -80,7 +83,13 @@ export class AgentCore {
 
   constructor(private readonly deps: AgentCoreDeps) {
     const { settings, log, stateDir } = deps
-    this.hub = new McpHub({ workspaceFolder: deps.folders()[0], stateDir, settings, onChange: (servers) => this.reportMcp(servers) })
+    this.hub = new McpHub({
+      workspaceFolder: deps.folders()[0],
+      workspaceFolders: deps.folders,
+      stateDir,
+      settings,
+      onChange: (servers) => this.reportMcp(servers),
+    })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({
       workspaceFolders: deps.folders,
@@ -168,8 +177,8 @@ export class AgentCore {
   }
 
   /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
-  async newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[]): Promise<ResultOf<"newTask">> {
-    const result = await this.tasks.newTask(params, images)
+  async newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[], model?: ModelOverride): Promise<ResultOf<"newTask">> {
+    const result = await this.tasks.newTask(params, images, model)
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result
   }
@@ -223,6 +232,19 @@ export class AgentCore {
       }
     }
     return files.map((f) => f.path)
+  }
+
+  /**
+   * Deletes a task and its subtasks: their task files, transcripts and checkpoint records. Returns the
+   * removed task ids.
+   */
+  async deleteTask(taskId: string): Promise<string[]> {
+    const removed = await this.tasks.deleteTask(taskId)
+    for (const id of removed) {
+      await rm(transcriptFile(transcriptDir(this.deps.stateDir), id), { force: true })
+      await this.checkpoints.forgetTask(id).catch((e) => this.deps.log.warn(`checkpoints of deleted task ${id}: ${String(e)}`))
+    }
+    return removed
   }
 
   /** agent/listSkills: the skills of one mode, or every skill found. */

@@ -5,6 +5,11 @@ import type { Logger } from "../task/service"
 export type LogLevel = "error" | "warn" | "info" | "debug"
 const LEVELS: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 }
 
+/** Whether a line of `level` passes a filter set to `threshold` (error < warn < info < debug). */
+export function passesLevel(level: LogLevel, threshold: LogLevel): boolean {
+  return LEVELS[level] <= LEVELS[threshold]
+}
+
 /** Where a front shows log lines (LSP: window/logMessage; ACP and CLI: stderr). Gets redacted lines only. */
 export type LogSink = (level: LogLevel, line: string) => void
 
@@ -15,7 +20,7 @@ export type LogSink = (level: LogLevel, line: string) => void
 export function createLogger(sink: LogSink, logSettings: () => { level: LogLevel; file?: string }): Logger {
   const write = (level: LogLevel, message: string) => {
     const current = logSettings()
-    if (LEVELS[level] > LEVELS[current.level]) return
+    if (!passesLevel(level, current.level)) return
     const line = redactSecrets(message)
     sink(level, line)
     if (current.file) {

@@ -10,6 +10,8 @@ import { SettingsManager } from "./settings"
 export interface StandaloneCoreOptions {
   /** The workspace folder, absolute (ACP: the session's cwd; CLI: the current directory). */
   folder: string
+  /** More workspace folders after `folder` (ACP's additionalDirectories), absolute real paths. */
+  additionalFolders?: readonly string[]
   editor: EditorPort
   ask: AskPort
   /** Where commands run: our own runner (CLI; ACP without client terminals) or the client's terminals. */
@@ -40,7 +42,7 @@ export async function openStandaloneCore(options: StandaloneCoreOptions): Promis
   const settings = () => (options.extend ? options.extend(manager.value) : manager.value)
   const log = createLogger(options.sink, () => settings().log)
   const core = new AgentCore({
-    folders: () => [options.folder],
+    folders: () => [options.folder, ...(options.additionalFolders ?? [])],
     settings,
     editor: options.editor,
     ask: options.ask,

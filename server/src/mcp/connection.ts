@@ -1,4 +1,6 @@
+import { basename } from "node:path"
 import type { Readable } from "node:stream"
+import { pathToFileURL } from "node:url"
 import { fromCallToolResult, fromReadResourceResult } from "./content"
 import type { ResolvedMcpServer } from "./config"
 import type { McpCallResult, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
@@ -41,6 +43,8 @@ export class McpConnection {
     readonly server: ResolvedMcpServer,
     private readonly onChange: () => void,
     private readonly reconnect: ReconnectPolicy = DEFAULT_RECONNECT,
+    /** The workspace folders: the server's roots, and where a stdio server without `cwd` starts. */
+    private readonly folders: () => readonly string[] = () => [],
   ) {}
 
   get name(): string {
@@ -70,7 +74,8 @@ export class McpConnection {
       const client: SdkClient = new sdk.Client(
         { name: "agent-lsp", version: "0.1.0" },
         {
-          capabilities: {},
+          // Roots: the workspace folders (servers such as the filesystem one work within them).
+          capabilities: { roots: { listChanged: true } },
           // Servers that change their tools or resources say so; the offered tools follow.
           listChanged: {
             tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
@@ -78,6 +83,7 @@ export class McpConnection {
           },
         },
       )
+      client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)
       client.onclose = () => this.closed(client)
@@ -106,7 +112,7 @@ export class McpConnection {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, signal })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
-      return this.requestFailed(`tool "${tool}"`, e)
+      return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
     }
   }
 
@@ -117,8 +123,22 @@ export class McpConnection {
       const result = await client.readResource({ uri }, { timeout: this.timeoutMs, signal })
       return fromReadResourceResult(this.name, uri, result)
     } catch (e) {
-      return this.requestFailed(`resource "${uri}"`, e)
+      return this.requestFailed(
+        `resource "${uri}"`,
+        e,
+        "The resource could not be read: check the URI against the server's resources and templates.",
+      )
     }
+  }
+
+  /** The workspace folders as MCP roots (file URIs). */
+  private roots(): { uri: string; name: string }[] {
+    return this.folders().map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) }))
+  }
+
+  /** The workspace folders changed: servers that asked for roots are told to ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.client?.sendRootsListChanged().catch(() => undefined)
   }
 
   /** Stops for good (configuration removed or hub disposed). */
@@ -137,7 +157,8 @@ export class McpConnection {
         command: c.command,
         args: c.args ?? [],
         env: { ...sdk.getDefaultEnvironment(), ...c.env },
-        cwd: c.cwd,
+        // A server resolving "." (the filesystem server without a folder argument) means the workspace.
+        cwd: c.cwd ?? this.folders()[0],
         stderr: "pipe",
       })
       // Keep the end of stderr for error messages; reading it also keeps the pipe from filling up.
@@ -265,7 +286,7 @@ export class McpConnection {
     return { isError: true, content: [{ type: "text", text }], summary: text }
   }
 
-  private requestFailed(what: string, e: unknown): McpCallResult {
+  private requestFailed(what: string, e: unknown, advice: string): McpCallResult {
     const code = (e as { code?: unknown }).code
     let text: string
     if (code === -32001) {
@@ -273,7 +294,7 @@ export class McpConnection {
     } else if (code === -32000 || !this.client) {
       text = `MCP server "${this.name}" stopped while handling ${what}${this.stderrHint()}. It is being restarted; try again in a moment, or continue without it.`
     } else {
-      text = `MCP server "${this.name}" answered ${what} with an error: ${describe(e)}. Check the arguments against the tool's schema.`
+      text = `MCP server "${this.name}" answered ${what} with an error: ${describe(e)}. ${advice}`
     }
     return { isError: true, content: [{ type: "text", text }], summary: text.split(".")[0]! }
   }
@@ -284,6 +305,8 @@ export class McpConnection {
   }
 }
 
+/** An error's message; the SDK's "MCP error -32602: " prefix once, even where the server's message repeats it. */
 function describe(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
+  const message = e instanceof Error ? e.message : String(e)
+  return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, "$1")
 }

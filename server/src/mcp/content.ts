@@ -1,6 +1,18 @@
 import type { McpCallResult, McpContent } from "./port"
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"])
+/** The most of a text blob the model gets (the rest is named, not sent). */
+const MAX_TEXT_BLOB_BYTES = 256 * 1024
+
+/** Media types whose bytes are text: text/*, JSON, XML, YAML, JavaScript and their +json / +xml kin. */
+export function isTextType(mimeType: string): boolean {
+  const type = mimeType.split(";", 1)[0]!.trim().toLowerCase()
+  return (
+    type.startsWith("text/") ||
+    /^application\/(json|xml|yaml|x-yaml|javascript|x-sh|toml|sql|graphql|ld\+json)$/.test(type) ||
+    /\+(json|xml|yaml)$/.test(type)
+  )
+}
 
 /** A content block as MCP servers send it (tools/call results and resources/read contents). */
 interface RawBlock {
@@ -60,6 +72,13 @@ function convertBlock(block: RawBlock): McpContent[] {
       if (typeof r.text === "string") return [{ type: "text", text: `[resource ${r.uri ?? ""}]\n${r.text}` }]
       if (typeof r.blob === "string" && r.mimeType && IMAGE_TYPES.has(r.mimeType)) {
         return [{ type: "image", mediaType: r.mimeType as "image/png", base64: r.blob }]
+      }
+      // Text sent as a blob (text/*, JSON, XML, …) is text for the model.
+      if (typeof r.blob === "string" && r.mimeType && isTextType(r.mimeType)) {
+        const bytes = Buffer.from(r.blob, "base64")
+        const text = bytes.subarray(0, MAX_TEXT_BLOB_BYTES).toString("utf8")
+        const cut = bytes.length > MAX_TEXT_BLOB_BYTES ? `\n[… ${bytes.length - MAX_TEXT_BLOB_BYTES} more bytes not shown]` : ""
+        return [{ type: "text", text: `[resource ${r.uri ?? ""}]\n${text}${cut}` }]
       }
       return [
         {

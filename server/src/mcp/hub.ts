@@ -15,6 +15,8 @@ export interface McpHubOptions {
   onChange?: (servers: McpServerInfo[]) => void
   reconnect?: ReconnectPolicy
   env?: NodeJS.ProcessEnv
+  /** Every workspace folder (the servers' roots); default: workspaceFolder alone. */
+  workspaceFolders?: () => readonly string[]
 }
 
 /** A finished configuration load; `connected` settles when every server it started has connected or failed. */
@@ -88,6 +90,17 @@ export class McpHub implements McpPort {
     this.loading = this.load(trust)
     this.started = this.loading.then((loaded) => loaded.connected)
     return this.started
+  }
+
+  /** The workspace folders the servers see as roots. */
+  private folders(): readonly string[] {
+    if (this.options.workspaceFolders) return this.options.workspaceFolders()
+    return this.options.workspaceFolder ? [this.options.workspaceFolder] : []
+  }
+
+  /** The workspace folders changed (LSP didChangeWorkspaceFolders): every server is told its roots changed. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.connection?.rootsChanged()))
   }
 
   async dispose(): Promise<void> {
@@ -188,7 +201,12 @@ export class McpHub implements McpPort {
       } else {
         next.set(server.name, {
           server,
-          connection: new McpConnection(server, () => this.changed(), this.options.reconnect ?? DEFAULT_RECONNECT),
+          connection: new McpConnection(
+            server,
+            () => this.changed(),
+            this.options.reconnect ?? DEFAULT_RECONNECT,
+            () => this.folders(),
+          ),
         })
       }
     }

@@ -11,10 +11,22 @@ export function argumentsSchema(inputSchema: Record<string, unknown>): z.ZodType
   const key = JSON.stringify(inputSchema)
   let schema = cache.get(key)
   if (!schema) {
-    schema = convert(inputSchema)
+    schema = asWritten(convert(inputSchema))
     cache.set(key, schema)
   }
   return schema as z.ZodType<Record<string, unknown>>
+}
+
+/**
+ * Validates with `schema` but yields the arguments as the model wrote them: zod would fill in the JSON
+ * Schema's defaults (and coerce), and a server must get what the model sent, applying its own defaults.
+ */
+function asWritten(schema: z.ZodType): z.ZodType {
+  return z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const parsed = schema.safeParse(value)
+    if (!parsed.success)
+      for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: "custom", message: issue.message, path: issue.path })
+  })
 }
 
 function convert(inputSchema: Record<string, unknown>): z.ZodType {

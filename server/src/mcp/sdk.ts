@@ -12,11 +12,12 @@ export function loadMcpSdk(): Promise<McpSdk> {
 }
 
 async function importSdk() {
-  const [client, stdio, http, sse] = await Promise.all([
+  const [client, stdio, http, sse, types] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
   ])
   return {
     Client: client.Client,
@@ -24,5 +25,6 @@ async function importSdk() {
     getDefaultEnvironment: stdio.getDefaultEnvironment,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
+    ListRootsRequestSchema: types.ListRootsRequestSchema,
   }
 }

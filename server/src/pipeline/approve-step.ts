@@ -50,6 +50,7 @@ export async function approveCall(
       diff: preview.diff,
       command: preview.command,
       proposedText: preview.proposedText,
+      ...(preview.files ? { files: preview.files } : {}),
       options: approvalOptions(alwaysLabel),
     },
     ctx.signal,

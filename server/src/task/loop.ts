@@ -16,12 +16,14 @@ import { environmentDetails, type EnvironmentPort } from "./environment"
 import { forRequest, interruptedResult, userText, withImages } from "./messages"
 import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
-import { modelForMode, type ModelChoice } from "./model-for-mode"
+import { modelForMode, type ModelChoice, type ModelOverride } from "./model-for-mode"
 import { addUsage } from "./usage"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
   settings(): Settings
+  /** The model the user chose for this task (and its subtasks), over the mode's; undefined = the settings'. */
+  modelOverride?: () => ModelOverride | undefined
   workspaceFolders(): readonly string[]
   /** The provider for the model a request goes to (one per API and base URL). */
   providerFor(choice: ModelChoice): ModelProvider
@@ -102,7 +104,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   const mode = modeOf(rt, env)
   const tools = pipeline.toolsFor(mode.slug)
   // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
-  const choice = modelForMode(settings, mode.slug)
+  const choice = modelForMode(settings, mode.slug, env.modelOverride?.())
   const provider = env.providerFor(choice)
   const system = buildSystemPrompt({
     mode,

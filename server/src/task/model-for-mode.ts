@@ -13,18 +13,25 @@ export interface ModelChoice extends ModelEndpoint {
 }
 
 /**
+ * A task's own model, chosen by the user for that conversation (ACP's model config option): a profile of
+ * agent.profiles, or a model name on the top-level provider. It wins over agent.modeProfiles.
+ */
+export type ModelOverride = { profile: string } | { model: string }
+
+/**
  * The mode's profile (agent.modeProfiles), filled in from the top-level settings where it is silent.
  * Provider-specific keys (model, baseUrl) are inherited only while the profile keeps the top-level
  * provider: an Anthropic model name or URL means nothing to an OpenAI-compatible server.
  * Throws ModelError("config") naming the setting to add when the settings cannot make a request.
  */
-export function modelForMode(settings: Settings, mode: string): ModelChoice {
-  const name = settings.modeProfiles[mode]
+export function modelForMode(settings: Settings, mode: string, override?: ModelOverride): ModelChoice {
+  if (override && "model" in override) return modelForMode({ ...settings, model: override.model, modeProfiles: {} }, mode)
+  const name = override ? override.profile : settings.modeProfiles[mode]
   const profile = name === undefined ? undefined : settings.profiles[name]
   if (name !== undefined && !profile) {
     const known = Object.keys(settings.profiles)
     throw new ModelError(
-      `agent.modeProfiles.${mode} names the profile "${name}", which agent.profiles does not define ` +
+      `${override ? "The model chosen for this task" : `agent.modeProfiles.${mode}`} names the profile "${name}", which agent.profiles does not define ` +
         `(${known.length ? `it defines: ${known.join(", ")}` : "it defines none"}). Add the profile or remove the mapping.`,
       "config",
       false,

@@ -3,6 +3,7 @@ import type { Settings } from "../config/schema"
 import type { AskPort, EditorPort, ToolContext } from "../tools/context"
 import type { ImageBlock } from "../model/provider"
 import type { TaskEventListener } from "./events"
+import type { ModelOverride } from "./model-for-mode"
 
 /** A request the task layer refuses; a front turns it into its protocol's error (LSP: a JSON-RPC error) with this message. */
 export class TaskRequestError extends Error {
@@ -49,8 +50,18 @@ export interface TaskServiceDeps {
  * command). Methods throw TaskRequestError for requests that cannot be done.
  */
 export interface TaskService {
-  /** `images`: what the user attached (ACP image prompts); they ride on the task's first message. */
-  newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[]): Promise<ResultOf<"newTask">>
+  /**
+   * `images`: what the user attached (ACP image prompts); they ride on the task's first message.
+   * `model`: the model the user chose for this task (else the settings', per mode).
+   */
+  newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[], model?: ModelOverride): Promise<ResultOf<"newTask">>
+  /** The model the task (and its subtasks) uses from its next request on; undefined = the settings' again. */
+  setModel(taskId: string, model: ModelOverride | undefined): void
+  /**
+   * Removes a task and its subtasks: cancelled if running, then their files (messages, images) gone, so
+   * they are listed no more. Returns the removed task ids (the front removes what it keeps per task).
+   */
+  deleteTask(taskId: string): Promise<string[]>
   /** `images` ride on the next user message the model gets (this one, or the one after a question's answer). */
   sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void>
   cancelTask(taskId: string): Promise<void>

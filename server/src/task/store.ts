@@ -1,6 +1,6 @@
 import { workspaceKey } from "../config/paths"
 import { secretRedactor } from "../config/redact"
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import type { TaskRecord } from "./records"
 import { SummaryIndex, type StoredTask } from "./summary-index"
@@ -85,6 +85,14 @@ export class TaskStore {
     }
     index.compact(new Set(out.keys()))
     return out
+  }
+
+  /** Deletes a task's file and its images; its summary leaves the index at the next scan. */
+  remove(folder: string, taskId: string): void {
+    const path = this.filePath(folder, taskId)
+    rmSync(path, { force: true })
+    rmSync(filesDir(path), { recursive: true, force: true })
+    this.torn.delete(path)
   }
 
   /** Remembers a task's summary as of now (after its last record), so the next scan need not read its file. */

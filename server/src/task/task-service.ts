@@ -11,6 +11,8 @@ import { gatedAsk } from "./ask-gate"
 import type { EnvironmentPort } from "./environment"
 import type { TaskEvent, TaskEventListener } from "./events"
 import { runLoop, type LoopEnv } from "./loop"
+import type { ModelOverride } from "./model-for-mode"
+import { TaskModels } from "./task-models"
 import { interruptedResult, unansweredToolUses, userText, withImages } from "./messages"
 import type { ImageBlock } from "../model/provider"
 import { TaskBrowsers } from "../browser/registry"
@@ -68,6 +70,7 @@ class Service implements TaskService {
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
   private readonly subtasks = new SubtaskWaiters()
+  private readonly models = new TaskModels()
 
   constructor(private readonly deps: TaskServiceOptions) {
     this.store = new TaskStore(deps.stateDir)
@@ -80,7 +83,7 @@ class Service implements TaskService {
 
   // ---- requests -------------------------------------------------------------------------
 
-  async newTask(params: ParamsOf<"newTask">, images: readonly ImageBlock[] = []): Promise<ResultOf<"newTask">> {
+  async newTask(params: ParamsOf<"newTask">, images: readonly ImageBlock[] = [], model?: ModelOverride): Promise<ResultOf<"newTask">> {
     this.loadAll()
     this.ownModes?.reload()
     const mode = params.mode ?? this.defaultModeSlug()
@@ -90,6 +93,7 @@ class Service implements TaskService {
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
+    this.models.set(rt.taskId, model)
     rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
     this.start(rt)
     return { taskId: rt.taskId }
@@ -136,6 +140,33 @@ class Service implements TaskService {
       ),
     )
     this.start(rt)
+  }
+
+  setModel(taskId: string, model: ModelOverride | undefined): void {
+    this.require(taskId)
+    this.models.set(taskId, model)
+  }
+
+  async deleteTask(taskId: string): Promise<string[]> {
+    const root = this.require(taskId)
+    const doomed = new Set([taskId])
+    // Subtasks are part of the conversation: every descendant goes too.
+    const tasks = this.allTasks().map((t) => t.summary)
+    for (let size = 0; size !== doomed.size; ) {
+      size = doomed.size
+      for (const task of tasks) if (task.parentId && doomed.has(task.parentId)) doomed.add(task.taskId)
+    }
+    if (root.live) for (const member of liveChainOf(root, this.runtimes)) this.stop(member, "cancelled")
+    // A loop's end remembers its task's summary: wait for it, or the deleted task would be listed again.
+    await Promise.all([...doomed].map((id) => this.runtimes.get(id)?.run.settled()))
+    for (const id of doomed) {
+      const folder = this.runtimes.get(id)?.state.folder ?? this.stored.get(id)?.folder ?? root.state.folder
+      this.runtimes.delete(id)
+      this.stored.delete(id)
+      this.models.set(id, undefined)
+      this.store.remove(folder, id)
+    }
+    return [...doomed]
   }
 
   messageCount(taskId: string): number {
@@ -223,6 +254,8 @@ class Service implements TaskService {
     rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
       settings: this.deps.settings,
+      modelOverride: () =>
+        this.models.of(rt.taskId, (id) => (this.runtimes.get(id)?.state.parentId ?? this.stored.get(id)?.summary.parentId) || undefined),
       workspaceFolders: this.deps.workspaceFolders,
       providerFor: this.deps.modelProvider ? () => this.deps.modelProvider! : this.providers,
       modes: this.modes,

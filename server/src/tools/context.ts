@@ -141,7 +141,16 @@ export interface ApprovalRequest {
   diff?: string
   command?: string
   proposedText?: string
+  /** The edit's files, whole, before and after (fronts with a diff view: ACP's diff content). */
+  files?: EditedFile[]
   options: ApprovalOption[]
+}
+
+/** One file an edit would change: its absolute path, its text now (absent: a new file) and after. */
+export interface EditedFile {
+  path: string
+  oldText?: string
+  newText: string
 }
 
 export type ApprovalAnswer =

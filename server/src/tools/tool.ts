@@ -1,5 +1,5 @@
 import type { z } from "zod"
-import type { ApprovalSubject, AvailabilityContext, ToolContext } from "./context"
+import type { ApprovalSubject, AvailabilityContext, EditedFile, ToolContext } from "./context"
 
 /** Tool groups, as Roo-Code's modes name them. */
 export type ToolGroup = "read" | "edit" | "command" | "browser" | "mcp" | "modes"
@@ -33,6 +33,8 @@ export interface Preview {
   command?: string
   /** The full proposed file text (rich clients may let the user edit it). */
   proposedText?: string
+  /** An edit's files as whole texts, before and after (ACP's diff content); absolute real paths. */
+  files?: EditedFile[]
 }
 
 export interface PreparedCall {

@@ -20,6 +20,11 @@ export function transcriptDir(stateDir: string): string {
   return join(stateDir, "transcripts")
 }
 
+/** A task's transcript file in `dir`. Task ids are the server's own (no path characters). */
+export function transcriptFile(dir: string, taskId: string): string {
+  return join(dir, `${taskId.replace(/[^A-Za-z0-9_.-]/g, "_")}.md`)
+}
+
 interface Entry {
   doc: TranscriptDocument
   renderer: TranscriptRenderer
@@ -46,7 +51,7 @@ export class TranscriptWriter {
 
   /** Absolute path of a task's transcript file. Task ids are the server's own (no path characters). */
   pathOf(taskId: string): string {
-    return join(this.options.dir, `${taskId.replace(/[^A-Za-z0-9_.-]/g, "_")}.md`)
+    return transcriptFile(this.options.dir, taskId)
   }
 
   /** The file URI of a task's transcript, once it has one. */

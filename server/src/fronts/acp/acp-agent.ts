@@ -19,13 +19,21 @@ import { AcpTerminalPort } from "./acp-terminal"
 import { localTerminal } from "../../terminal/local-terminal"
 import { AcpSession, type FolderCore } from "./acp-session"
 import { historyUpdates } from "./history"
+import type { AcpAuth } from "./auth"
+import type { EditLog } from "./edit-log"
+import { extraFolders, type SessionRequest } from "./session-folders"
+import { TaskRequestError } from "../../task/service"
 import { toMcpSettings } from "./mcp-servers"
 import type { SessionRecord, SessionStore } from "./session-store"
 
 export interface AcpAgentOptions {
   version: string
+  /** The authentication methods and what `authenticate`/`logout` do. */
+  auth: AcpAuth
   globalSettingsFile?: string
   store: SessionStore
+  /** The sessions' edits, for session/load's diff items. */
+  edits: EditLog
   sink: LogSink
 }
 
@@ -62,41 +70,85 @@ export class AcpAgent {
         // Images reach the model as image blocks (PNG, JPEG, GIF, WebP up to 5 MB); audio is not taken.
         promptCapabilities: { image: true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: true },
-        sessionCapabilities: { list: {} },
+        sessionCapabilities: { list: {}, delete: {}, resume: {}, close: {}, additionalDirectories: {} },
+        auth: { logout: {} },
       },
       agentInfo: { name: "agent-lsp", title: "agent-lsp", version: this.options.version },
-      authMethods: [],
+      authMethods: this.options.auth.methods(),
     }
   }
 
-  async newSession(cwd: string, mcpServers: McpServer[]) {
-    const session = await this.open(AcpSession.fresh(requireAbsolute(cwd)), mcpServers)
-    await this.options.store.put({ sessionId: session.id, cwd, updatedAt: new Date().toISOString() })
-    const modes = await session.modes()
+  async newSession(request: SessionRequest) {
+    const record = { ...AcpSession.fresh(requireAbsolute(request.cwd)), ...(await extraFolders(request.additionalDirectories)) }
+    const session = await this.open(record, request.mcpServers ?? [])
+    await this.options.store.put(record)
+    const [modes, configOptions] = await Promise.all([session.modes(), session.configOptions()])
     announceAfterResponse(session)
-    return { sessionId: session.id, modes }
+    return { sessionId: session.id, modes, configOptions }
   }
 
-  /** session/load: the stored task's conversation is replayed as updates before the response. */
-  async loadSession(sessionId: string, cwd: string, mcpServers: McpServer[]) {
-    const record = await this.options.store.get(sessionId)
-    if (!record) throw RequestError.resourceNotFound(sessionId)
-    const session = this.sessions.get(sessionId) ?? (await this.open({ ...record, cwd: requireAbsolute(cwd) }, mcpServers))
-    const folder = await this.folder(record.cwd, [])
-    if (record.taskId) {
-      const task = await folder.core.tasks.getTask(record.taskId).catch(() => undefined)
-      if (task) for (const update of historyUpdates(task, record.cwd)) session.send(update)
+  /**
+   * session/load and session/resume: the stored session, in this process again. Load replays the task's
+   * conversation as updates before the response; resume does not (the client kept its own).
+   */
+  async loadSession(request: SessionRequest & { sessionId: string }, replay = true) {
+    const stored = await this.options.store.get(request.sessionId)
+    if (!stored) throw RequestError.resourceNotFound(request.sessionId)
+    const record = {
+      ...stored,
+      cwd: requireAbsolute(request.cwd),
+      ...(request.additionalDirectories ? await extraFolders(request.additionalDirectories) : {}),
+    }
+    const session = this.sessions.get(stored.sessionId) ?? (await this.open(record, request.mcpServers ?? []))
+    if (replay && stored.taskId) {
+      const folder = await this.folder(session.folders, [])
+      const task = await folder.core.tasks.getTask(stored.taskId).catch(() => undefined)
+      const diffs = this.options.edits.diffsByCall(stored.sessionId)
+      if (task) for (const update of historyUpdates(task, stored.cwd, diffs)) session.send(update)
     }
     await session.flush()
-    const modes = await session.modes()
+    const [modes, configOptions] = await Promise.all([session.modes(), session.configOptions()])
     // A loaded session is new to the client even when this process has it open: it gets the list again.
     announceAfterResponse(session, true)
-    return { modes }
+    return { modes, configOptions }
   }
 
   async listSessions(cwd: string | null | undefined) {
     const records = await this.options.store.list(cwd)
-    return { sessions: records.map((r) => ({ sessionId: r.sessionId, cwd: r.cwd, title: r.title ?? null, updatedAt: r.updatedAt })) }
+    return {
+      sessions: records.map((r) => ({
+        sessionId: r.sessionId,
+        cwd: r.cwd,
+        title: r.title ?? null,
+        updatedAt: r.updatedAt,
+        ...(r.additionalDirectories?.length ? { additionalDirectories: r.additionalDirectories } : {}),
+      })),
+    }
+  }
+
+  /** session/delete: its task (subtasks, transcripts, checkpoints) removed; gone from session/list. */
+  async deleteSession(sessionId: string): Promise<void> {
+    const record = await this.options.store.get(sessionId)
+    if (!record) throw RequestError.resourceNotFound(sessionId)
+    const open = this.sessions.get(sessionId)
+    if (open) await open.delete()
+    else if (record.taskId) {
+      const folder = await this.folder([record.cwd, ...(record.additionalDirectories ?? [])], [])
+      await folder.core.deleteTask(record.taskId).catch((error) => {
+        // A task file already gone (deleted elsewhere) leaves only the record to forget.
+        if (!(error instanceof TaskRequestError)) throw error
+      })
+    }
+    this.sessions.delete(sessionId)
+    this.options.edits.remove(sessionId)
+    await this.options.store.delete(sessionId)
+  }
+
+  /** session/close: the session's work stops and this process forgets it; it can be loaded again. */
+  async closeSession(sessionId: string): Promise<void> {
+    const session = this.session(sessionId)
+    await session.cancel()
+    this.sessions.delete(sessionId)
   }
 
   session(sessionId: string): AcpSession {
@@ -107,25 +159,29 @@ export class AcpAgent {
 
   async prompt<T>(sessionId: string, run: (session: AcpSession) => Promise<T>): Promise<T> {
     const session = this.session(sessionId)
-    const folder = await this.folder(session.cwd, [])
+    const folder = await this.folder(session.folders, [])
     folder.active = session
     return run(session)
   }
 
   private async open(record: SessionRecord, mcpServers: McpServer[]): Promise<AcpSession> {
-    const folder = await this.folder(record.cwd, mcpServers)
+    const folder = await this.folder([record.cwd, ...(record.additionalDirectories ?? [])], mcpServers)
     const session = new AcpSession(this.requireClient(), folder, this.options.store, record)
     this.sessions.set(session.id, session)
     folder.active ??= session
     return session
   }
 
-  /** The folder's core, built on first use; new client MCP servers join its hub. */
-  private async folder(cwd: string, mcpServers: McpServer[]): Promise<Folder> {
-    let pending = this.folders.get(cwd)
+  /**
+   * The core of these workspace folders (cwd first, then the additional directories), built on first use;
+   * new client MCP servers join its hub. Sessions with the same folders share it.
+   */
+  private async folder(folders: string[], mcpServers: McpServer[]): Promise<Folder> {
+    const key = JSON.stringify(folders)
+    let pending = this.folders.get(key)
     if (!pending) {
-      pending = this.buildFolder(cwd)
-      this.folders.set(cwd, pending)
+      pending = this.buildFolder(folders)
+      this.folders.set(key, pending)
     }
     const folder = await pending
     const added = toMcpSettings(mcpServers)
@@ -136,18 +192,20 @@ export class AcpAgent {
     return folder
   }
 
-  private async buildFolder(cwd: string): Promise<Folder> {
+  private async buildFolder(folders: string[]): Promise<Folder> {
     const client = this.requireClient()
     const mcp: Record<string, McpServerConfig> = {}
     const turns = new TurnTracker()
     let folder: Folder | undefined
     const { core, settings, log } = await openStandaloneCore({
-      folder: cwd,
+      folder: folders[0]!,
+      additionalFolders: folders.slice(1),
       editor: new AcpEditorPort(client, () => folder?.active?.id, this.capabilities.fs),
       ask: new AcpAskPort(
         client,
         { sessionIdOf: (taskId) => this.sessionOfTask(turns, taskId)?.id, askInChat: (taskId, q) => this.askInChat(turns, taskId, q) },
         () => settings(),
+        !!this.capabilities.elicitation?.form,
       ),
       // Commands run in the client's terminals when it has them (it shows them live); else in our runner.
       terminal: this.capabilities.terminal ? new AcpTerminalPort(client, (taskId) => this.sessionOfTask(turns, taskId)) : localTerminal,
@@ -159,7 +217,9 @@ export class AcpAgent {
     core.onEvent((taskId, event) => {
       logTaskEvent(log, taskId, event)
       turns.onEvent(taskId, event)
-      this.sessionOfTask(turns, taskId)?.onEvent(event)
+      const session = this.sessionOfTask(turns, taskId)
+      if (session && event.kind === "fileEdited") this.options.edits.record(session.id, event)
+      session?.onEvent(event)
     })
     return folder
   }

@@ -12,6 +12,8 @@ import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import type { Settings } from "../../config/schema"
+import type { ModelOverride } from "../../task/model-for-mode"
+import { configOptionsOf, setConfigOption, type ConfigTarget } from "./config-options"
 import { promptContent, PromptContentError, type PromptContent } from "./prompt-content"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
@@ -48,7 +50,7 @@ export interface FolderCore {
  * first prompt). A prompt starts or continues the task and resolves when its run ends; task events come
  * back as session/update notifications.
  */
-export class AcpSession {
+export class AcpSession implements ConfigTarget {
   readonly id: string
   private taskId: string | undefined
   private mode: string | undefined
@@ -78,6 +80,44 @@ export class AcpSession {
     return this.taskId
   }
 
+  /** The workspace folders: cwd, then session/new's additionalDirectories. */
+  get folders(): string[] {
+    return [this.record.cwd, ...(this.record.additionalDirectories ?? [])]
+  }
+
+  settings(): Settings {
+    return this.folder.settings()
+  }
+
+  get model(): ModelOverride | undefined {
+    return this.record.model
+  }
+
+  /** The `model` config option: this session's task (now, or its first) uses the chosen model. */
+  async setModel(model: ModelOverride | undefined): Promise<void> {
+    this.record = { ...this.record, model }
+    if (!model) delete this.record.model
+    if (this.taskId) this.folder.core.tasks.setModel(this.taskId, model)
+    await this.store.put(this.record)
+  }
+
+  /** Every config option with its current value (session/new, session/load, set_config_option). */
+  configOptions() {
+    return configOptionsOf(this)
+  }
+
+  /** session/set_config_option: applies the choice; the response carries every option, as now. */
+  async setConfigOption(configId: string, value: unknown) {
+    await setConfigOption(this, configId, value)
+    await this.flush()
+    return { configOptions: await this.configOptions() }
+  }
+
+  /** config_option_update, after a change the client did not ask for (the model's switch_mode). */
+  async announceConfigOptions(): Promise<void> {
+    this.send({ sessionUpdate: "config_option_update", configOptions: await this.configOptions() })
+  }
+
   /** Resolves once every update sent so far is written (the SDK validates them asynchronously). */
   private sent: Promise<unknown> = Promise.resolve()
 
@@ -93,6 +133,7 @@ export class AcpSession {
 
   onEvent(event: TaskEvent): void {
     for (const update of this.mapper.map(event)) this.send(update)
+    if (event.kind === "mode") void this.announceConfigOptions().catch(() => undefined)
   }
 
   /** execute_command runs in the client's terminal `terminalId`: the tool call shows it from now on. */
@@ -136,12 +177,14 @@ export class AcpSession {
     let end: TurnEnd
     try {
       if (!this.taskId) {
-        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images)
+        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images, this.record.model)
         this.taskId = taskId
         this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
         end = await this.saved(() => turns.waitNew(taskId))
       } else {
         const taskId = this.taskId
+        // A task from an earlier run of the server: it gets the session's model again.
+        if (this.record.model) core.tasks.setModel(taskId, this.record.model)
         const done = turns.wait(taskId)
         await core.sendMessage(taskId, text, images)
         end = await this.saved(() => done)
@@ -185,6 +228,14 @@ export class AcpSession {
     // No task yet: only this session's first prompt uses it (the folder's default mode is other sessions' too).
     this.mode = modeId
     this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId })
+    await this.announceConfigOptions()
     await this.flush()
+  }
+
+  /** session/delete: the running task stops, then it (with its subtasks, transcripts, checkpoints) is removed. */
+  async delete(): Promise<void> {
+    this.cancelled = true
+    if (this.taskId) await this.folder.core.deleteTask(this.taskId)
+    this.taskId = undefined
   }
 }

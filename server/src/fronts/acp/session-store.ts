@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
+import type { ModelOverride } from "../../task/model-for-mode"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 
 /** One ACP session as remembered across runs: its folder and the task that holds its conversation. */
@@ -10,6 +11,10 @@ export interface SessionRecord {
   taskId?: string
   title?: string
   updatedAt: string
+  /** The model chosen with the `model` config option; absent = the settings'. */
+  model?: ModelOverride
+  /** session/new's additionalDirectories: workspace folders after cwd (absolute, real paths). */
+  additionalDirectories?: string[]
 }
 
 /**
@@ -51,6 +56,16 @@ export class SessionStore {
   async put(record: SessionRecord): Promise<void> {
     const records = await this.all()
     records.set(record.sessionId, record)
+    await this.write(records)
+  }
+
+  /** session/delete: the session is forgotten (session/list no longer has it). */
+  async delete(sessionId: string): Promise<void> {
+    const records = await this.all()
+    if (records.delete(sessionId)) await this.write(records)
+  }
+
+  private async write(records: Map<string, SessionRecord>): Promise<void> {
     const text = JSON.stringify([...records.values()], null, 1)
     // Writes are chained so two updates never interleave.
     this.writing = this.writing

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto"
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk"
 import type { ToolCallStatus as OurToolCallStatus } from "@agent-lsp/protocol"
 import { contextWindowFor, type ProviderName } from "../../model/pricing"
@@ -42,11 +43,17 @@ export class SessionUpdateMapper {
   ) {}
 
   map(event: TaskEvent): SessionUpdate[] {
+    // Streamed text and reasoning continue the current message; anything else in between starts a new one.
+    if (event.kind !== "text" && event.kind !== "reasoning" && event.kind !== "usage") this.current = undefined
     switch (event.kind) {
       case "text":
-        return event.delta ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } }] : []
+        return event.delta
+          ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta }, messageId: this.messageId("text") }]
+          : []
       case "reasoning":
-        return event.delta ? [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta } }] : []
+        return event.delta
+          ? [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta }, messageId: this.messageId("reasoning") }]
+          : []
       case "toolCall":
         return this.toolCall(event.callId, event.tool, event.params, event.status)
       case "commandOutput": {
@@ -86,14 +93,27 @@ export class SessionUpdateMapper {
         return [{ sessionUpdate: "usage_update", used, size, ...cost }]
       }
       case "completed":
-        return event.result ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.result}` } }] : []
+        return event.result ? [this.message(`\n\n${event.result}`)] : []
       case "error":
-        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n**Error:** ${event.message}\n` } }]
+        return [this.message(`\n\n**Error:** ${event.message}\n`)]
       case "stopped":
-        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n${event.message}\n` } }]
+        return [this.message(`\n\n${event.message}\n`)]
       default:
         return []
     }
+  }
+
+  /** The message the last text or reasoning chunk belonged to: ACP's agent-generated messageId. */
+  private current: { kind: "text" | "reasoning"; id: string } | undefined
+
+  private messageId(kind: "text" | "reasoning"): string {
+    if (this.current?.kind !== kind) this.current = { kind, id: randomUUID() }
+    return this.current.id
+  }
+
+  /** A message of its own (the final answer, an error, why the task stopped). */
+  private message(text: string): SessionUpdate {
+    return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: randomUUID() }
   }
 
   /** The call's command runs in the client's terminal: its content shows that terminal from now on. */

@@ -107,6 +107,11 @@ export function startServer(connection: Connection, options: ServerOptions): voi
       connection.workspace.onDidChangeWorkspaceFolders((event) => {
         const removed = new Set(event.removed.map((f) => uriToPath(f.uri)))
         folders = [...folders.filter((f) => !removed.has(f)), ...event.added.map((f) => uriToPath(f.uri)).filter((p): p is string => !!p)]
+        // MCP servers that asked for the roots are told they changed.
+        void ready()
+          .then((s) => s.core())
+          .then((core) => core.hub.rootsChanged())
+          .catch(() => undefined)
       })
     }
   })

@@ -33,6 +33,7 @@ export function prepareFileEdit(ctx: ToolContext, target: EditTarget, newText: s
       detail: changeLine(target, newText, proposal),
       diff: proposal.diff,
       proposedText: newText,
+      files: [{ path: target.absPath, ...(creating ? {} : { oldText: target.before }), newText }],
     },
     run: async (runOptions) => {
       const edited = runOptions?.editedText

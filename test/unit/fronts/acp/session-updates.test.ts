@@ -83,9 +83,16 @@ describe("task events as ACP session/update", () => {
     expect(m.map({ kind: "usage", inputTokens: 2100, cacheReadTokens: 500, outputTokens: 150, costUsd: 0.03 })).toEqual([
       { sessionUpdate: "usage_update", used: 1750, size: 100_000, cost: { amount: 0.03, currency: "USD" } },
     ])
-    expect(m.map({ kind: "reasoning", delta: "hmm" })).toEqual([
-      { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } },
+    const thought = m.map({ kind: "reasoning", delta: "hmm" })
+    expect(thought).toEqual([
+      { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" }, messageId: expect.any(String) },
     ])
+    // Chunks of one streamed message share its messageId; text after the reasoning is a new message.
+    const id = (updates: unknown[]) => (updates[0] as { messageId: string }).messageId
+    expect(id(m.map({ kind: "reasoning", delta: " more" }))).toBe(id(thought))
+    const text = m.map({ kind: "text", delta: "answer" })
+    expect(id(text)).not.toBe(id(thought))
+    expect(id(m.map({ kind: "text", delta: " goes on" }))).toBe(id(text))
     expect(m.map({ kind: "status", status: "running" })).toEqual([])
   })
 })

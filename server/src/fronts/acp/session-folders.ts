@@ -1,0 +1,36 @@
+import { realpath, stat } from "node:fs/promises"
+import { isAbsolute } from "node:path"
+import { RequestError, type McpServer } from "@agentclientprotocol/sdk"
+
+/** What session/new, session/load and session/resume share: the folders and the client's MCP servers. */
+export interface SessionRequest {
+  cwd: string
+  additionalDirectories?: string[]
+  mcpServers?: McpServer[]
+}
+
+/** The most additional directories one session takes (each is a workspace folder the agent may edit). */
+const MAX_ADDITIONAL = 16
+
+/**
+ * ACP's additionalDirectories as workspace folders after cwd: each must be an absolute path to an existing
+ * directory, and is kept as its real path (a symlink is resolved once here, as the path sandbox resolves
+ * every path under it). A bad entry fails the request with invalidParams naming it.
+ */
+export async function extraFolders(dirs: readonly string[] | undefined): Promise<{ additionalDirectories?: string[] }> {
+  if (!dirs?.length) return {}
+  if (dirs.length > MAX_ADDITIONAL)
+    throw RequestError.invalidParams(undefined, `At most ${MAX_ADDITIONAL} additionalDirectories are taken; got ${dirs.length}.`)
+  const out: string[] = []
+  for (const dir of dirs) {
+    if (typeof dir !== "string" || !isAbsolute(dir))
+      throw RequestError.invalidParams(undefined, `additionalDirectories must be absolute paths; got "${String(dir)}".`)
+    const real = await realpath(dir).catch(() => undefined)
+    const info = real ? await stat(real).catch(() => undefined) : undefined
+    if (!real || !info?.isDirectory())
+      throw RequestError.invalidParams(undefined, `The additional directory "${dir}" does not exist or is not a directory.`)
+    if (real === "/") throw RequestError.invalidParams(undefined, `The file system root cannot be a workspace folder ("${dir}").`)
+    if (!out.includes(real)) out.push(real)
+  }
+  return { additionalDirectories: out }
+}
