@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
-import { runCliToEnd } from "../support/cli-process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { runCliToEnd, spawnCli } from "../support/cli-process"
 import type { FakeReply } from "../support/fake-anthropic"
 import { startFakeOpenAi } from "../support/fake-openai"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
@@ -97,5 +99,33 @@ describe("agent-lsp run, as a newcomer meets it", () => {
     const url = await runCliToEnd(["run", "--base-url", "localhost", "x"], { cwd: ws.root })
     expect(url.code).toBe(2)
     expect(url.stderr).toContain('"localhost" is not a URL')
+  })
+
+  it("after a killed run, shows only the new task: no old interrupted status, and --json carries the new id", async () => {
+    const ws = await scopedWorkspace()
+    const state = mkdtempSync(join(tmpdir(), "agent-lsp-cli-state-"))
+    const env = { XDG_STATE_HOME: state }
+    const slow = await scopedFake([{ text: "thinking", hangAfterEvents: 3 }])
+    const killed = spawnCli(["run", "first task"], { cwd: ws.root, apiUrl: slow.url, env, detached: true })
+    onTestFinished(
+      () => void (killed.proc.exitCode === null && killed.proc.signalCode === null && process.kill(-killed.proc.pid!, "SIGKILL")),
+    )
+    const deadline = Date.now() + 15_000
+    while (slow.requests.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+    expect(slow.requests.length).toBe(1)
+    process.kill(-killed.proc.pid!, "SIGKILL")
+    await killed.exited
+    const api = await scopedFake([complete("second done")])
+    const { code, stdout, stderr } = await runCliToEnd(["run", "--json", "second task"], { cwd: ws.root, apiUrl: api.url, env })
+    expect(code, stderr).toBe(0)
+    const lines = stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+    const ids = new Set(lines.filter((l) => l.type === "event").map((l) => l.taskId))
+    expect(ids.size).toBe(1)
+    expect(JSON.stringify(lines)).not.toContain("interrupted")
+    const human = await runCliToEnd(["run", "third task"], { cwd: ws.root, apiUrl: (await scopedFake([complete("third")])).url, env })
+    expect(human.stderr).not.toContain("interrupted")
   })
 })
