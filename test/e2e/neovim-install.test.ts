@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runEditorProcess } from "./editor-process"
 import { hasNvim, PLUGIN_DIR } from "./nvim-runner"
 import { expectBuiltServer } from "./preconditions"
+import { editorHints } from "../../scripts/start-hints.mjs"
 
 // The install snippets of clients/neovim/README.md, copied from the README itself (~/src/agent-lsp pointing at
 // this checkout), each in a fresh headless Neovim whose only configuration is the snippet. lazy.nvim is not in
@@ -111,6 +112,11 @@ const EXPECTED: Seen = { commands: [2, 2, 2, 2, 2, 2], help: true, attached: tru
 describe("the Neovim plugin's documented install snippets", () => {
   it("the runtimepath snippet as init.lua: commands, help, and a client that attaches and answers", async () => {
     const { seen, output } = await startNvim("rtp", snippet("### Plain `runtimepath`"))
+    expect(seen, output).toEqual(EXPECTED)
+  }, 60_000)
+
+  it("the Neovim hint npm start prints, as init.lua: commands, help, and a client that attaches and answers", async () => {
+    const { seen, output } = await startNvim("start-hint", editorHints(root).neovim)
     expect(seen, output).toEqual(EXPECTED)
   }, 60_000)
 
