@@ -3,7 +3,9 @@ import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { spawnSync } from "node:child_process"
 import { runCliToEnd, spawnCli } from "../support/cli-process"
+import { SERVER_ENTRY } from "../support/server-harness"
 import type { FakeReply } from "../support/fake-anthropic"
 import { startFakeOpenAi } from "../support/fake-openai"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
@@ -127,5 +129,18 @@ describe("agent-lsp run, as a newcomer meets it", () => {
     expect(JSON.stringify(lines)).not.toContain("interrupted")
     const human = await runCliToEnd(["run", "third task"], { cwd: ws.root, apiUrl: (await scopedFake([complete("third")])).url, env })
     expect(human.stderr).not.toContain("interrupted")
+  })
+
+  it("names the current directory when it was deleted under the shell (exit 2), not a raw uv_cwd error", async () => {
+    const ws = await scopedWorkspace()
+    const gone = join(ws.root, "gone")
+    mkdirSync(gone)
+    const run = spawnSync("/bin/sh", ["-c", `cd "${gone}" && rmdir "${gone}" && exec "${process.execPath}" "${SERVER_ENTRY}" run hi`], {
+      encoding: "utf8",
+      env: { ...process.env, ANTHROPIC_BASE_URL: "http://127.0.0.1:9" },
+    })
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain(`agent-lsp run: the current directory ${gone} no longer exists`)
+    expect(run.stderr).not.toContain("uv_cwd")
   })
 })

@@ -59,8 +59,14 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
   const { openStandaloneCore } = await import("../../core/standalone")
   const { localTerminal } = await import("../../terminal/local-terminal")
+  const folder = currentFolder()
+  if ("missing" in folder) {
+    output.dispose()
+    stderr.write(`agent-lsp run: the current directory ${folder.missing} no longer exists: cd to an existing folder and run again.\n`)
+    return EXIT.usage
+  }
   const { core } = await openStandaloneCore({
-    folder: realpathSync(process.cwd()),
+    folder: folder.path,
     editor: new DiskEditorPort(),
     ask,
     terminal: localTerminal,
@@ -132,4 +138,14 @@ async function readTask(stdin: NodeJS.ReadStream): Promise<string | undefined> {
   const chunks: Buffer[] = []
   for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
   return Buffer.concat(chunks).toString("utf8")
+}
+
+/** The workspace of a run: the current directory, or which one is gone (deleted under the shell). */
+function currentFolder(): { path: string } | { missing: string } {
+  try {
+    return { path: realpathSync(process.cwd()) }
+  } catch {
+    // process.cwd() fails when the directory was deleted; the shell's PWD still names it.
+    return { missing: process.env.PWD || "(unknown)" }
+  }
 }
