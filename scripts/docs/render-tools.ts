@@ -15,8 +15,12 @@ import { TOOL_EXAMPLES } from "./tool-examples"
 
 type Json = Record<string, unknown>
 
-/** Every tool the product can offer: availability computed with everything configured. */
-const EVERYTHING: AvailabilityContext = {
+/**
+ * Availability with everything configured (MCP servers, a codebase index, a browser), so only tools that are
+ * not built at all are left out. One definition for docs/tools.md and test/unit/tools/tool-schemas.test.ts:
+ * when AvailabilityContext grows a field, set it here.
+ */
+export const EVERYTHING: AvailabilityContext = {
   settings: defaultSettings(),
   workspaceFolders: ["/ws"],
   mcpServerNames: ["everything"],
