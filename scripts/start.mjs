@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
+import { startHints } from "./start-hints.mjs"
 
 const root = resolve(import.meta.dirname, "..")
 const entry = join(root, "dist", "agent-lsp.mjs")
@@ -26,21 +27,6 @@ if (
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 
-if (process.stdin.isTTY) {
-  process.stderr.write(`
-agent-lsp is built: ${entry}
-It speaks LSP on stdin/stdout, so an editor starts it. Hook it up:
-  Neovim:  require("agent_lsp").setup({ cmd = { "node", "${entry}", "--stdio" } })   (clients/neovim/README.md)
-  Helix:   add clients/helix/languages.toml to ~/.config/helix/languages.toml          (clients/helix/README.md)
-  VS Code: npm run package:vscode, then install clients/vscode/agent-lsp.vsix          (clients/vscode/README.md)
-  Emacs:   (add-to-list 'load-path ".../clients/emacs") (require 'agent-lsp)          (clients/emacs/README.md)
-  Zed, Emacs lsp-mode: clients/README.md
-  Zed, JetBrains as an external agent (ACP): node ${entry} --acp   (README, "Agent Client Protocol")
-  Headless, from a script: node ${entry} run "task"               (README, "Headless"; run --help)
-  Or install the command: npm pack && npm i -g ./agent-lsp-*.tgz   (then cmd = { "agent-lsp", "--stdio" })
-Set ANTHROPIC_API_KEY in the editor's environment (OPENAI_API_KEY, or none, for the openai provider).
-The server is now waiting for LSP messages on stdin (Ctrl-C to stop).
-`)
-}
+if (process.stdin.isTTY) process.stderr.write(startHints(root))
 const result = spawnSync(process.execPath, [entry, "--stdio"], { stdio: "inherit" })
 process.exit(result.status ?? 1)

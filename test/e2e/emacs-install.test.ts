@@ -5,6 +5,7 @@ import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { EMACS_PACKAGE_DIR } from "./emacs-runner"
 import { expectEmacsWithEglot } from "./preconditions"
+import { editorHints } from "../../scripts/start-hints.mjs"
 
 // The install forms of clients/emacs/README.md, copied from the README itself (with ~/src/agent-lsp pointing
 // at this checkout), each run in a fresh `emacs --batch` with an empty HOME: no init file, nothing on
@@ -49,6 +50,15 @@ describe("the Emacs package's documented install forms", () => {
   it("add-to-list load-path + require loads the whole package", () => {
     const { value, output } = runForm(`(require 'json)\n${forms[0]}`, loaded)
     expect(value, output).toEqual({ feature: true, command: true, diagnostics: true, mirror: true })
+  })
+
+  it("the Emacs hint npm start prints loads the package, and its server command runs the built server", () => {
+    const hints = editorHints(root)
+    const check = `(json-encode (list :feature (featurep 'agent-lsp) :command (commandp 'agent-lsp-new-task)
+      :server (with-temp-buffer (apply #'call-process (car agent-lsp-server-command) nil t nil
+        (append (butlast (cdr agent-lsp-server-command)) '("--version"))) (string-trim (buffer-string)))))`
+    const { value, output } = runForm(`(require 'json)\n(require 'subr-x)\n${hints.emacs}`, check)
+    expect(value, output).toEqual({ feature: true, command: true, server: expect.stringMatching(/^\d+\.\d+\.\d+/) })
   })
 
   it("a plain load of agent-lsp.el finds the package's other files", () => {

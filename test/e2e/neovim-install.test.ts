@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runEditorProcess } from "./editor-process"
 import { hasNvim, PLUGIN_DIR } from "./nvim-runner"
 import { expectBuiltServer } from "./preconditions"
+import { editorHints } from "../../scripts/start-hints.mjs"
 
 // The install snippets of clients/neovim/README.md, copied from the README itself (~/src/agent-lsp pointing at
 // this checkout), each in a fresh headless Neovim whose only configuration is the snippet. lazy.nvim is not in
@@ -32,13 +33,27 @@ interface Seen {
   help: boolean
   attached: boolean
   defaultMode?: string
+  /** Warnings and errors shown while starting (window/showMessage goes through vim.notify): none expected. */
+  warnings: string[]
   scriptError?: string
 }
 
 /** After start-up: the commands exist, :help finds the plugin, and opening a file attaches a client that answers. */
 const CHECK = `
+local warnings = {}
+local notify = vim.notify
+vim.notify = function(msg, level, opts)
+  if level and level >= vim.log.levels.WARN then table.insert(warnings, tostring(msg)) end
+  return notify(msg, level, opts)
+end
+-- Neovim 0.7 writes window/showMessage with nvim_out_write, not vim.notify: watch the handler too.
+local show = vim.lsp.handlers["window/showMessage"]
+vim.lsp.handlers["window/showMessage"] = function(err, result, ctx, config)
+  if result and result.type and result.type <= 2 then table.insert(warnings, tostring(result.message)) end
+  return show(err, result, ctx, config)
+end
 local ok, err = pcall(function()
-  local seen = { commands = {} }
+  local seen = { commands = {}, warnings = warnings }
   for _, name in ipairs({ "AgentTask", "AgentSend", "AgentCancel", "AgentMode", "AgentTasks", "AgentTranscript" }) do
     table.insert(seen.commands, vim.fn.exists(":" .. name))
   end
@@ -50,6 +65,8 @@ local ok, err = pcall(function()
   if seen.attached then
     local modes = require("agent_lsp.client").get(buf).request_sync("agent/listModes", {}, 5000, buf)
     seen.defaultMode = modes and modes.result and modes.result.defaultMode
+    -- Settings problems are shown right after initialize; give a late one time to arrive.
+    vim.wait(500, function() return #warnings > 0 end, 20)
   end
   return seen
 end)
@@ -90,11 +107,16 @@ async function startNvim(name: string, init: string): Promise<{ seen: Seen | und
   return { seen: run.observed, output: run.stdout + run.stderr }
 }
 
-const EXPECTED: Seen = { commands: [2, 2, 2, 2, 2, 2], help: true, attached: true, defaultMode: "code" }
+const EXPECTED: Seen = { commands: [2, 2, 2, 2, 2, 2], help: true, attached: true, defaultMode: "code", warnings: [] }
 
 describe("the Neovim plugin's documented install snippets", () => {
   it("the runtimepath snippet as init.lua: commands, help, and a client that attaches and answers", async () => {
     const { seen, output } = await startNvim("rtp", snippet("### Plain `runtimepath`"))
+    expect(seen, output).toEqual(EXPECTED)
+  }, 60_000)
+
+  it("the Neovim hint npm start prints, as init.lua: commands, help, and a client that attaches and answers", async () => {
+    const { seen, output } = await startNvim("start-hint", editorHints(root).neovim)
     expect(seen, output).toEqual(EXPECTED)
   }, 60_000)
 

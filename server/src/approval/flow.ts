@@ -56,7 +56,15 @@ export async function askApproval(ask: AskPort, request: ApprovalRequest, signal
       return { allowed: true, always: offered.kind === "allow_always", feedback, editedText: answer.editedText }
     case "reject_once":
     case "reject_always":
-      return { allowed: false, always: offered.kind === "reject_always", feedback, message: "The user rejected this tool call." }
+      return {
+        allowed: false,
+        always: offered.kind === "reject_always",
+        feedback,
+        message:
+          answer.answeredBy === "policy"
+            ? "The auto-approval policy refused this tool call: nobody is present to ask."
+            : "The user rejected this tool call.",
+      }
   }
 }
 

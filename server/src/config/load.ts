@@ -1,3 +1,4 @@
+import { unknownSettingKey } from "./known-keys"
 import { unknownModeProfiles } from "./profiles-check"
 import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
@@ -8,12 +9,18 @@ export interface SettingsProblem {
   key: string
   source: SettingsSource
   message: string
+  /** The file the value came from, for the file sources. */
+  file?: string
+  /** A key the schema does not know (nothing was used from it). */
+  unknown?: boolean
 }
 
 export interface SourcedSettings {
   source: SettingsSource
   /** The `agent` section of that source (unknown shape until validated). */
   value: unknown
+  /** The file it was read from, for the file sources: named in problems. */
+  file?: string
 }
 
 const SOURCE_NAMES: Record<SettingsSource, string> = {
@@ -24,7 +31,9 @@ const SOURCE_NAMES: Record<SettingsSource, string> = {
   workspaceFile: "the workspace settings file (.agent-lsp/settings.json)",
 }
 
-export function describeSource(source: SettingsSource): string {
+export function describeSource(source: SettingsSource, file?: string): string {
+  if (file && source === "globalFile") return `the global settings file ${file}`
+  if (file && source === "workspaceFile") return `the workspace settings file ${file}`
   return SOURCE_NAMES[source]
 }
 
@@ -46,21 +55,32 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
   let merged = Object.create(null) as Record<string, unknown>
   /** Which source gave each key that was kept, for problems found on the merged result. */
   const setBy = new Map<string, SettingsSource>()
-  for (const { source, value } of sources) {
+  for (const { source, value, file } of sources) {
     if (value === undefined || value === null) continue
+    // Lua and other clients encode an empty table as []: no settings.
+    if (Array.isArray(value) && value.length === 0) continue
     if (typeof value !== "object" || Array.isArray(value)) {
-      problems.push({ key: "agent", source, message: "expected an object" })
+      problems.push({ key: "agent", source, message: "expected an object", ...(file ? { file } : {}) })
       continue
     }
-    const tree = safeTree(value, (path) => problems.push({ key: `agent.${path}`, source, message: FORBIDDEN_KEY }))
+    const tree = safeTree(value, (path) =>
+      problems.push({ key: `agent.${path}`, source, message: FORBIDDEN_KEY, ...(file ? { file } : {}) }),
+    )
+    const reportedUnknown = new Set<string>()
     for (const path of leafPaths(tree)) {
+      const unknown = unknownSettingKey(path)
+      if (unknown) {
+        if (!reportedUnknown.has(unknown.key)) problems.push({ source, ...unknown, unknown: true, ...(file ? { file } : {}) })
+        reportedUnknown.add(unknown.key)
+        continue
+      }
       let leaf = getPath(tree, path)
       // VS Code answers workspace/configuration with every default: a default is not something the workspace set.
       const echoedDefault = source === "workspaceConfiguration" && sameJson(leaf, getPath(defaults, path))
       if (!isTrustedSource(source)) {
         if ((isTrustedOnly(path) || isMinKey(path)) && echoedDefault) continue
         if (isTrustedOnly(path) && !onlyTightens(path, leaf)) {
-          problems.push({ key: `agent.${path}`, source, message: UNTRUSTED_KEY })
+          problems.push({ key: `agent.${path}`, source, message: UNTRUSTED_KEY, ...(file ? { file } : {}) })
           continue
         }
       }
@@ -75,7 +95,7 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
         ? undefined
         : parsed.error.issues.find((i) => i.path.join(".").startsWith(path) || path.startsWith(i.path.join(".")))
       if (issue) {
-        problems.push({ key: `agent.${path}`, source, message: issue.message })
+        problems.push({ key: `agent.${path}`, source, message: issue.message, ...(file ? { file } : {}) })
         continue
       }
       merged = candidate

@@ -1,4 +1,4 @@
-import { unwatchFile, watchFile, type Stats } from "node:fs"
+import { existsSync, unwatchFile, watchFile, type Stats } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
@@ -13,7 +13,7 @@ import { ModeRegistry } from "../modes/registry"
 import type { EnvironmentPort } from "../task/environment"
 import type { TaskEvent, TaskEventListener } from "../task/events"
 import { createTaskService } from "../task/index"
-import type { Logger, TaskService } from "../task/service"
+import { type Logger, TaskRequestError, type TaskService } from "../task/service"
 import { LanguageServerDiagnostics } from "../diagnostics/language-server-diagnostics"
 import { LanguageServers } from "../language/language-servers"
 import { editorFirst, ServerLanguagePort } from "../language/server-language-port"
@@ -178,6 +178,12 @@ export class AgentCore {
 
   /** Starts a task (it answers at once; the loop waits for MCP servers itself) and warms the checkpoint index. */
   async newTask(params: ParamsOf<"newTask">, images?: readonly ImageBlock[], model?: ModelOverride): Promise<ResultOf<"newTask">> {
+    // A folder that was deleted or mistyped (an editor's rootUri): say so, not what git or a tool trips on later.
+    const missing = this.deps.folders().find((folder) => !existsSync(folder))
+    if (missing)
+      throw new TaskRequestError(
+        `The workspace folder ${missing} does not exist (deleted, moved, or a wrong root): open an existing folder and start the task again.`,
+      )
     const result = await this.tasks.newTask(params, images, model)
     if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
     return result

@@ -1,6 +1,7 @@
 import { unwatchFile, watchFile, type Stats } from "node:fs"
 import { join } from "node:path"
 import { readGlobalSettings } from "../config/global-file"
+import { globalSettingsFile } from "../config/paths"
 import { describeSource, resolveSettings, type SourcedSettings } from "../config/load"
 import { defaultSettings, type Settings } from "../config/schema"
 import { declaredKeyNames, registerSecretNames } from "../config/secrets"
@@ -11,7 +12,8 @@ import { readWorkspaceSettings, WORKSPACE_SETTINGS_FILE } from "../config/worksp
  * front's own trusted options (LSP initializationOptions.agent, CLI flags), the workspace's values (LSP
  * workspace/configuration) and each workspace folder's `.agent-lsp/settings.json`. The last two are
  * untrusted: they can only tighten (config/trust.ts). Fronts feed the sources; problems are reported once
- * each through `notify`, naming the key and the source.
+ * each through `notify`, naming the key and the source (the file, for the files), without a program-name
+ * prefix: each front adds its own.
  */
 export class SettingsManager {
   private current: Settings = defaultSettings()
@@ -19,6 +21,7 @@ export class SettingsManager {
   private initValue: unknown
   private workspaceValue: unknown
   private workspaceFileValues: unknown[] = []
+  private globalPath: string | undefined
   private watchedFiles: string[] = []
   private folders: readonly string[] = []
   private readonly reported = new Set<string>()
@@ -39,8 +42,9 @@ export class SettingsManager {
    * also reads their workspace settings files and watches them for changes.
    */
   async loadInitial(trustedOptions: unknown, globalFile?: string, folders?: readonly string[]): Promise<void> {
-    const global = await readGlobalSettings(globalFile)
-    if (global.problem) this.report(`agent-lsp: ${global.problem}; using the other settings sources.`)
+    const global = await readGlobalSettings(globalFile ?? globalSettingsFile(), { required: globalFile !== undefined })
+    this.globalPath = globalFile ?? globalSettingsFile()
+    if (global.problem) this.report(`${global.problem}; using the other settings sources.`)
     this.globalValue = global.value
     this.initValue = trustedOptions
     if (folders) {
@@ -58,7 +62,7 @@ export class SettingsManager {
   /** Re-reads every folder's `.agent-lsp/settings.json` (at each task start, and when one changes on disk). */
   async refreshWorkspaceFiles(folders: readonly string[] = this.folders): Promise<void> {
     const reads = await Promise.all(folders.map((folder) => readWorkspaceSettings(folder)))
-    for (const read of reads) if (read.problem) this.report(`agent-lsp: ${read.problem}; its settings are not used.`)
+    for (const read of reads) if (read.problem) this.report(`${read.problem}; its settings are not used.`)
     this.workspaceFileValues = reads.map((read) => read.value)
     this.recompute()
   }
@@ -83,10 +87,12 @@ export class SettingsManager {
 
   private recompute(): void {
     const sources: SourcedSettings[] = [
-      { source: "globalFile", value: this.globalValue },
+      { source: "globalFile", value: this.globalValue, ...(this.globalPath ? { file: this.globalPath } : {}) },
       { source: "initializationOptions", value: this.initValue },
       { source: "workspaceConfiguration", value: this.workspaceValue },
-      ...this.workspaceFileValues.map((value): SourcedSettings => ({ source: "workspaceFile", value })),
+      ...this.workspaceFileValues.map(
+        (value, i): SourcedSettings => ({ source: "workspaceFile", value, file: join(this.folders[i] ?? "", WORKSPACE_SETTINGS_FILE) }),
+      ),
     ]
     const { settings, problems } = resolveSettings(sources)
     this.current = settings
@@ -94,7 +100,7 @@ export class SettingsManager {
     registerSecretNames(declaredKeyNames(settings))
     for (const problem of problems) {
       this.report(
-        `agent-lsp: setting ${problem.key} from ${describeSource(problem.source)}: ${problem.message}. Using the default or an earlier source instead.`,
+        `setting ${problem.key} from ${describeSource(problem.source, problem.file)}: ${problem.message}.${problem.unknown ? "" : " Using the default or an earlier source instead."}`,
       )
     }
     for (const listener of this.listeners) listener(settings)

@@ -20,6 +20,10 @@ const SEPARATOR = /^\s*-{7}\s*$/
 const START_LINE = /^\s*:start_line:\s*(\d+)\s*$/
 const END_LINE = /^\s*:end_line:\s*(\d+)\s*$/
 const ESCAPED = /^(\s*)\\(<{7}\s*SEARCH>?|={7}|>{7}\s*REPLACE<?|-{7})\s*$/
+/** `:start_line:` / `:end_line:` at the start of a line, with or without a number (Roo refuses both in REPLACE). */
+const LINE_MARKER = /^\s*(:start_line:|:end_line:)/
+/** A line marker escaped as file content (`\:start_line:`), as Roo reads it. */
+const ESCAPED_LINE_MARKER = /^(\s*)\\(:start_line:|:end_line:)/
 
 /** Cheap gate before the marker regexes: most content lines cannot be markers (first non-blank char). */
 function mayBeMarker(line: string): boolean {
@@ -47,7 +51,8 @@ export const BLOCK_FORMAT = [
  * Parses the `diff` param of apply_diff. Content lines that equal a marker must be escaped with a
  * backslash (`\=======`); the backslash is removed here. `N | ` prefixes copied from read_file are
  * stripped from SEARCH when every line of it has one, and from REPLACE when every line of that has one too.
- * A `:start_line:` line inside REPLACE is refused rather than written into the file.
+ * A `:start_line:` or `:end_line:` line inside REPLACE is refused (as Roo refuses it) rather than written into
+ * the file; escaped (`\:end_line:`) it is content.
  */
 export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
   const lines = toLf(diff).split("\n")
@@ -94,9 +99,10 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
         return fail(
           `Block ${index}: found "${content.trim()}" inside the REPLACE part. End each block with ">>>>>>> REPLACE" before starting another, and escape marker lines that are file content with a backslash (\\=======).`,
         )
-      if (START_LINE.test(content))
+      const marker = LINE_MARKER.exec(content)
+      if (marker)
         return fail(
-          `Block ${index}: "${content.trim()}" is inside the REPLACE part, where it would be written into the file. ":start_line:N" belongs only on the line right after "<<<<<<< SEARCH"; remove it from the replacement. Expected format:\n${BLOCK_FORMAT}`,
+          `Block ${index}: "${content.trim()}" is inside the REPLACE part, where it would be written into the file. Line markers (${marker[1]}N) belong only on the lines right after "<<<<<<< SEARCH"; remove it from the replacement, or escape it with a backslash (\\${marker[1]}) if it is file content. Expected format:\n${BLOCK_FORMAT}`,
         )
       replace.push(unescapeMarker(content))
     }
@@ -120,8 +126,7 @@ export function parseSearchReplaceBlocks(diff: string): ParseBlocksResult {
 
 function unescapeMarker(line: string): string {
   if (!mayBeMarker(line)) return line
-  const escaped = ESCAPED.exec(line)
-  return escaped ? line.replace("\\", "") : line
+  return ESCAPED.test(line) || ESCAPED_LINE_MARKER.test(line) ? line.replace("\\", "") : line
 }
 
 function fail(error: string): ParseBlocksResult {

@@ -10,7 +10,8 @@ import { defineTool, textResult, type ToolResult } from "./tool"
 
 const description = `Apply a patch that adds, deletes, updates or renames files, in this format:
 ${PATCH_FORMAT}
-Add File: every following line is +content. Update File: optionally "*** Move to: new/path", then hunks; each hunk starts with @@ (optionally followed by a line such as a function signature to find first), then lines starting with " " (context), "-" (remove) or "+" (add). Show 3 lines of context around each change. Paths are relative to the workspace root.`
+Add File: every following line is +content. Update File: optionally "*** Move to: new/path", then hunks; each hunk starts with @@ (optionally followed by a line such as a function signature to find first), then lines starting with " " (context), "-" (remove) or "+" (add). Show 3 lines of context around each change. A hunk with only "+" lines goes at the end of the file, or right after its @@ line when it has one. Paths are relative to the workspace root.
+Safer than Codex's apply_patch on purpose: the patch applies whole or not at all (every operation is checked before any file is written); Add File and Move to refuse an existing file (Update it, or Delete it first); paths outside the workspace are refused, and a change to a protected path (.git, .roo, editor and agent settings) always asks the user; one patch per call (nothing may follow "*** End Patch").`
 
 /** One file step of a prepared patch. */
 type Step =

@@ -154,7 +154,15 @@ export interface EditedFile {
 }
 
 export type ApprovalAnswer =
-  | { decision: "answered"; optionId: string; kind: ApprovalOptionKind; feedback?: string; editedText?: string }
+  | {
+      decision: "answered"
+      optionId: string
+      kind: ApprovalOptionKind
+      feedback?: string
+      editedText?: string
+      /** Who chose: a policy answering for a front with nobody to ask (headless run), not the user. */
+      answeredBy?: "policy"
+    }
   /** No consent: the client dismissed, errored, timed out, the task was cancelled, or there is no way to ask. */
   | { decision: "noAnswer"; reason: "dismissed" | "timeout" | "cancelled" | "unavailable" | "error"; message?: string }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { defaultSettings } from "../../../server/src/config/schema"
 import { toolSpec } from "../../../server/src/pipeline/json-schema"
-import type { AvailabilityContext } from "../../../server/src/tools/context"
 import { ALL_TOOLS, findTool, TOOL_ALIASES } from "../../../server/src/tools/registry"
+import { EVERYTHING } from "../../../scripts/docs/render-tools"
 
 /**
  * Pins every available tool exactly as the model is offered it (name, description, JSON Schema
@@ -10,13 +9,7 @@ import { ALL_TOOLS, findTool, TOOL_ALIASES } from "../../../server/src/tools/reg
  * Availability is computed with everything configured (MCP servers, a codebase index, a browser), so
  * only tools that are not built at all are left out.
  */
-const everything: AvailabilityContext = {
-  settings: defaultSettings(),
-  workspaceFolders: ["/ws"],
-  mcpServerNames: ["everything"],
-  hasCodebaseIndex: true,
-  hasBrowser: true,
-}
+const everything = EVERYTHING
 const available = ALL_TOOLS.filter((tool) => tool.available(everything))
 
 describe("tool schemas as the model sees them", () => {

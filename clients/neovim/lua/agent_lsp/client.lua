@@ -43,6 +43,8 @@ end
 --- The vim.lsp client config for a workspace root.
 function M.make_config(root)
   local opts = config.options
+  -- An empty Lua table is encoded as a JSON array ([]): send an empty object for no settings.
+  local agent = (opts.settings and next(opts.settings) ~= nil) and opts.settings or vim.empty_dict()
   return {
     name = M.name,
     cmd = opts.cmd,
@@ -50,8 +52,8 @@ function M.make_config(root)
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ":t") } },
     capabilities = M.capabilities(),
-    init_options = { agent = opts.settings },
-    settings = { agent = opts.settings },
+    init_options = { agent = agent },
+    settings = { agent = agent },
     flags = { debounce_text_changes = opts.debounce_text_changes },
     handlers = require("agent_lsp.handlers").handlers(),
   }

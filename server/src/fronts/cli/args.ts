@@ -8,6 +8,12 @@ export interface RunArgs {
   autoApprove: Set<ApprovalKind>
   json: boolean
   model?: string
+  /** agent.provider for this run: "anthropic" or "openai". */
+  provider?: string
+  /** agent.baseUrl for this run. */
+  baseUrl?: string
+  /** agent.contextWindow for this run (tokens). */
+  contextWindow?: number
   /** The task text; undefined = read it from stdin. */
   task?: string
 }
@@ -29,6 +35,11 @@ Options:
   --json                write one JSON object per line on stdout: {"type":"event",...} for each task
                         event, then {"type":"result",...}; nothing else goes to stdout
   --model M             use model M (agent.model)
+  --provider P          use provider P: anthropic or openai (agent.provider; openai covers any
+                        OpenAI-compatible server)
+  --base-url URL        send model requests to URL (agent.baseUrl), e.g. http://localhost:11434/v1
+  --context-window N    the model's context window in tokens (agent.contextWindow); needed for a
+                        model agent-lsp does not know, e.g. a local one
   -h, --help            print this help
 
 Output: the assistant's text and each tool call stream to stderr; the final attempt_completion
@@ -60,12 +71,27 @@ export function parseRunArgs(argv: readonly string[]): ParsedRunArgs {
         break
       case "--mode":
       case "--model":
+      case "--provider":
+      case "--base-url":
+      case "--context-window":
       case "--auto-approve": {
         const v = value()
         if (v === undefined || v === "" || v.startsWith("--")) return { kind: "usageError", message: `${flag} needs a value.` }
         if (flag === "--mode") args.mode = v
         else if (flag === "--model") args.model = v
-        else {
+        else if (flag === "--provider") {
+          if (v !== "anthropic" && v !== "openai")
+            return { kind: "usageError", message: `--provider: unknown provider "${v}"; use anthropic or openai.` }
+          args.provider = v
+        } else if (flag === "--base-url") {
+          if (!URL.canParse(v)) return { kind: "usageError", message: `--base-url: "${v}" is not a URL (e.g. http://localhost:11434/v1).` }
+          args.baseUrl = v
+        } else if (flag === "--context-window") {
+          const n = Number(v)
+          if (!Number.isInteger(n) || n <= 0)
+            return { kind: "usageError", message: `--context-window: "${v}" is not a positive whole number of tokens.` }
+          args.contextWindow = n
+        } else {
           const problem = addApprovals(args.autoApprove, v)
           if (problem) return { kind: "usageError", message: problem }
         }
@@ -100,6 +126,9 @@ export function settingsFromArgs(args: RunArgs): Record<string, unknown> {
   const auto = args.autoApprove
   return {
     ...(args.model ? { model: args.model } : {}),
+    ...(args.provider ? { provider: args.provider } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}),
     autoApprove: {
       ...(auto.has("read") ? { read: true } : {}),
       write: auto.has("write"),

@@ -33,19 +33,28 @@ export function humanOutput(stdout: Stream, stderr: Stream): RunOutput {
         spinning = true
       }, SPINNER_INTERVAL_MS)
     : undefined
+  // An error is held back: when the task then fails, finish() says it once; otherwise it is shown.
+  let heldError: TaskEvent | undefined
+  const write = (event: TaskEvent) => {
+    const text = renderer.update(event)
+    if (!text) return
+    clear()
+    stderr.write(text)
+  }
   return {
     event(_taskId, event) {
       // The result is printed on stdout at the end; its markdown block would repeat it on stderr.
       if (event.kind === "completed") return
       // Nothing waits in a headless run (the policy answers at once): a "waiting" line would only be noise.
       if (event.kind === "status" && event.status === "waiting") return
-      const text = renderer.update(event)
-      if (!text) return
-      clear()
-      stderr.write(text)
+      if (event.kind === "status" && event.status === "failed") return
+      if (heldError) write(heldError)
+      heldError = event.kind === "error" ? event : undefined
+      if (!heldError) write(event)
     },
     finish({ status, result, message }) {
       if (timer) clearInterval(timer)
+      if (heldError && (result !== undefined || !message)) write(heldError)
       clear()
       stderr.write("\n")
       if (result !== undefined) stdout.write(result.endsWith("\n") ? result : `${result}\n`)

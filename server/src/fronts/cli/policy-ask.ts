@@ -32,7 +32,7 @@ export class PolicyAskPort implements AskPort {
       `Refused without asking: no user is present (headless \`agent-lsp run\`) and --auto-approve does not grant this ${request.tool} call (${request.title}). ` +
       `Do the task without it, or finish with attempt_completion and say what is left to do; the user can re-run with --auto-approve read,write,command,mcp or all.`
     if (!reject) return { decision: "noAnswer", reason: "unavailable", message: feedback }
-    return { decision: "answered", optionId: reject.optionId, kind: reject.kind, feedback }
+    return { decision: "answered", optionId: reject.optionId, kind: reject.kind, feedback, answeredBy: "policy" }
   }
 
   async ask(request: QuestionRequest): Promise<QuestionAnswer> {

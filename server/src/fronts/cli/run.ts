@@ -1,7 +1,8 @@
-import { realpathSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import { DiskEditorPort } from "../../core/disk-editor"
 import type { LogSink } from "../../core/logger"
 import { TurnTracker, type TurnEnd } from "../../core/turns"
+import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import { parseRunArgs, RUN_USAGE, settingsFromArgs } from "./args"
 import { humanOutput, jsonOutput } from "./output"
@@ -32,6 +33,12 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   if (parsed.kind === "help") return stdout.write(`${RUN_USAGE}\n`), EXIT.completed
   if (parsed.kind === "usageError") return usageError(stderr, parsed.message)
   const { args } = parsed
+  // A settings file the user named and that is not there: say so now, not as a missing key later.
+  if (options.globalSettingsFile !== undefined && !existsSync(options.globalSettingsFile)) {
+    const { missingSettingsFile } = await import("../../config/global-file")
+    stderr.write(`agent-lsp run: ${missingSettingsFile(options.globalSettingsFile)}.\n`)
+    return EXIT.usage
+  }
   const text = (args.task ?? (await readTask(options.stdin ?? process.stdin)))?.trim()
   if (!text) return usageError(stderr, "no task: give it as an argument or on standard input.")
 
@@ -52,8 +59,14 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
   const { openStandaloneCore } = await import("../../core/standalone")
   const { localTerminal } = await import("../../terminal/local-terminal")
+  const folder = currentFolder()
+  if ("missing" in folder) {
+    output.dispose()
+    stderr.write(`agent-lsp run: the current directory ${folder.missing} no longer exists: cd to an existing folder and run again.\n`)
+    return EXIT.usage
+  }
   const { core } = await openStandaloneCore({
-    folder: realpathSync(process.cwd()),
+    folder: folder.path,
     editor: new DiskEditorPort(),
     ask,
     terminal: localTerminal,
@@ -61,9 +74,19 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     trustedOptions: settingsFromArgs(args),
     globalSettingsFile: options.globalSettingsFile,
   })
+  // Only this run's task and its subtasks are shown: the core may report on older tasks of the folder
+  // (one a killed run left running is marked interrupted). Events before the task's id is known wait.
+  const ours = new Set<string>()
+  const early: [string, TaskEvent][] = []
+  const show = (id: string, event: TaskEvent) => {
+    if (!ours.has(id)) return
+    if (event.kind === "subtask") ours.add(event.childTaskId)
+    output.event(id, event)
+  }
   core.onEvent((id, event) => {
     tracker.onEvent(id, event)
-    output.event(id, event)
+    if (taskId === undefined) early.push([id, event])
+    else show(id, event)
   })
   const onSigint = () => {
     if (interrupted) process.exit(EXIT.interrupted) // a second Ctrl-C: do not wait any longer
@@ -81,6 +104,8 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   try {
     try {
       taskId = (await core.newTask({ text, ...(args.mode ? { mode: args.mode } : {}) })).taskId
+      ours.add(taskId)
+      for (const [id, event] of early.splice(0)) show(id, event)
     } catch (error) {
       output.dispose()
       if (error instanceof TaskRequestError) return usageError(stderr, error.message)
@@ -120,4 +145,14 @@ async function readTask(stdin: NodeJS.ReadStream): Promise<string | undefined> {
   const chunks: Buffer[] = []
   for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
   return Buffer.concat(chunks).toString("utf8")
+}
+
+/** The workspace of a run: the current directory, or which one is gone (deleted under the shell). */
+function currentFolder(): { path: string } | { missing: string } {
+  try {
+    return { path: realpathSync(process.cwd()) }
+  } catch {
+    // process.cwd() fails when the directory was deleted; the shell's PWD still names it.
+    return { missing: process.env.PWD || "(unknown)" }
+  }
 }

@@ -53,7 +53,7 @@ export class LspServices {
   private readonly commands: Record<string, CommandHandler>
 
   private constructor(private readonly deps: LspServicesDeps) {
-    this.settings = new SettingsManager((message) => this.showWarning(message))
+    this.settings = new SettingsManager((message) => this.showWarning(`agent-lsp: ${message}`))
     this.workspaceSettings = new LspWorkspaceSettings(deps.connection, this.settings)
     this.updates = new TaskUpdateSender(
       deps.connection,

@@ -25,7 +25,9 @@ export class LanceStore implements VectorStore {
     const table = await this.openTable()
     if (!table) {
       const db = await this.connect()
-      this.table = db.createTable(TABLE, rows, { mode: "overwrite" })
+      // "create", not "overwrite": there is no table yet (openTable looked), and overwrite makes LanceDB print
+      // "WARN … No existing dataset … it will be created" on stderr at every first index.
+      this.table = db.createTable(TABLE, rows, { mode: "create" })
       await this.table
       return
     }

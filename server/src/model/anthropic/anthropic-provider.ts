@@ -19,12 +19,12 @@ export interface AnthropicProviderOptions {
 }
 
 const missingKeyMessage = (name: string) =>
-  `${name} is not set. Set it in the environment your editor starts agent-lsp from ` +
-  `(for example \`export ${name}=sk-ant-...\` in your shell profile, then restart the editor), and resume the task.`
+  `${name} is not set. Set it in the environment agent-lsp starts in (for example \`export ${name}=sk-ant-...\` ` +
+  "in your shell profile; an editor passes on the environment it was started with), then try again."
 
 const authMessage = (name: string) =>
-  `The Anthropic API rejected the API key (401). Check that ${name} in the environment your editor starts ` +
-  "agent-lsp from is a valid, active key, restart the editor, and resume the task."
+  `The Anthropic API rejected the API key (401). Check that ${name} in the environment agent-lsp starts in ` +
+  "is a valid, active key (an editor passes on the environment it was started with), then try again."
 
 /** The Messages API provider: streaming, native tool calls, prompt caching, our own retries. */
 export class AnthropicProvider implements ModelProvider {

@@ -48,10 +48,13 @@ export function classifyOpenAiError(error: unknown, signal: AbortSignal, ctx: Er
   }
   if (status === 401 || status === 403) {
     const fix = ctx.apiKey
-      ? `Check that ${ctx.keyEnv} in the environment your editor starts agent-lsp from is a valid key for this server`
-      : `This server needs a key: set ${ctx.keyEnv} in the environment your editor starts agent-lsp from`
+      ? `Check that ${ctx.keyEnv} in the environment agent-lsp starts in is a valid key for this server`
+      : `This server needs a key: set ${ctx.keyEnv} in the environment agent-lsp starts in`
     return new ModelError(
-      hide(`${cap(where)} rejected the request (${status}): ${said}. ${fix}, restart the editor, and resume the task.`, ctx),
+      hide(
+        `${cap(where)} rejected the request (${status}): ${said}. ${fix} (an editor passes on the environment it was started with), then try again.`,
+        ctx,
+      ),
       "auth",
       false,
     )
