@@ -4,6 +4,7 @@ import { join } from "node:path"
 import type { ModeSummary } from "@agent-lsp/protocol"
 import { BUILTIN_MODES } from "./builtin"
 import { parseCustomModes } from "./custom-modes"
+import { wideningKey } from "./override"
 import { groupName, type Mode, type ModeConfig, type ModeFileError, type ModeSource } from "./types"
 
 /** The file name of workspace custom modes (Roo-Code's). */
@@ -140,6 +141,16 @@ export class ModeRegistry implements ModeLookup {
     for (const mode of parsed.modes) {
       // Delete first so an overriding mode keeps the built-in's position only when it is built-in.
       const existing = into.get(mode.slug)
+      const widened = source === "workspace" && existing ? wideningKey(existing, mode) : undefined
+      if (existing && widened) {
+        errors.push({
+          file,
+          reason:
+            `mode "${mode.slug}" was not changed: a workspace may only tighten the ${existing.source} mode "${mode.slug}", and its ` +
+            `${widened} would widen it. Give the mode a new slug, or define the override in your global custom modes file.`,
+        })
+        continue
+      }
       if (existing && existing.source !== "builtin") into.delete(mode.slug)
       into.set(mode.slug, { ...mode, source, file })
     }
