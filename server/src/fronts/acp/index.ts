@@ -5,6 +5,7 @@ import type { LogSink } from "../../core/logger"
 import { SettingsManager } from "../../core/settings"
 import { AcpAgent } from "./acp-agent"
 import { SessionStore } from "./session-store"
+import { redactingStream } from "./redacting-stream"
 
 export interface AcpFrontOptions {
   version: string
@@ -37,9 +38,11 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     .onRequest("session/prompt", ({ params }) => agent.prompt(params.sessionId, (session) => session.prompt(params.prompt)))
     .onRequest("session/set_mode", async ({ params }) => void (await agent.session(params.sessionId).setMode(params.modeId)))
     .onNotification("session/cancel", ({ params }) => agent.session(params.sessionId).cancel())
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  const stream = redactingStream(
+    acp.ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    ),
   )
   const connection = app.connect(stream)
   const stop = async (code: number) => {
