@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs"
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, watch, type FSWatcher } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import type { ModeSummary } from "@agent-lsp/protocol"
@@ -126,11 +126,7 @@ export class ModeRegistry implements ModeLookup {
   private mergeFile(into: Map<string, Mode>, file: string, source: ModeSource, errors: ModeFileError[]): void {
     let text: string
     try {
-      // A FIFO named .roomodes would block this synchronous read, and so the whole server, forever.
-      const stat = statSync(file, { throwIfNoEntry: false })
-      if (!stat) return
-      if (!stat.isFile()) throw new Error("it is not a regular file")
-      text = readFileSync(file, "utf8")
+      text = readModesFile(file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT")
         errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
@@ -214,4 +210,18 @@ export function builtinModes(): readonly ModeConfig[] {
 function firstSentence(text: string): string {
   const match = /^.*?[.!?](\s|$)/s.exec(text)
   return (match ? match[0] : text).trim()
+}
+
+/**
+ * A modes file's text. A FIFO named .roomodes would block a synchronous read, and so the whole server,
+ * forever: the file is opened without blocking and checked on the open descriptor (no swap after a stat).
+ */
+function readModesFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error("it is not a regular file")
+    return readFileSync(fd, "utf8")
+  } finally {
+    closeSync(fd)
+  }
 }
