@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { startServer, type ServerHarness } from "../support/server-harness"
@@ -52,4 +54,37 @@ describe("a task whose model stream never ends", () => {
     const statuses = session.server.updatesOf(taskId).flatMap((u) => (u.kind === "status" ? [u.status] : []))
     expect(statuses).not.toContain("failed")
   })
+})
+
+describe("the task list after the server was killed with SIGKILL mid-task", () => {
+  it("lists every task that has a file", async () => {
+    const ws = await tempWorkspace({ "a.txt": "apple\n" })
+    const done = (i: number) => ({ toolCalls: [{ id: `toolu_done${i}`, name: "attempt_completion", input: { result: `done ${i}` } }] })
+    const replies = [
+      ...Array.from({ length: 12 }, (_, i) => done(i)),
+      { toolCalls: [{ id: "toolu_read", name: "read_file", input: { path: "a.txt" } }] },
+      { text: "Still thinking", hangAfterEvents: 3 },
+    ]
+    api = await startFakeAnthropic(replies)
+    const first = await start({ workspace: ws.root, apiUrl: api.url })
+    const ids: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const { taskId } = await first.request("agent/newTask", { text: `task ${i}` })
+      await first.waitForStatus(taskId, "completed", 20_000)
+      ids.push(taskId)
+    }
+    const { taskId: last } = await first.request("agent/newTask", { text: "the one that is killed" })
+    ids.push(last)
+    await api.waitForRequests(14)
+    first.proc.kill("SIGKILL")
+    await first.waitFor(() => first.exitCode !== undefined || first.proc.signalCode !== null, 10_000, "the server to die")
+
+    const taskFiles = readdirSync(join(first.stateHome, "state"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"))
+    expect(taskFiles).toHaveLength(13)
+    const second = await start({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
+    const listed = (await second.request("agent/listTasks", {})).tasks.map((t: { taskId: string }) => t.taskId)
+    expect(listed.sort()).toEqual([...ids].sort())
+    const third = await start({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
+    expect((await third.request("agent/listTasks", {})).tasks).toHaveLength(13)
+  }, 120_000)
 })
