@@ -45,9 +45,13 @@ export const LocalUri = z.string().superRefine((uri, ctx) => {
 })
 
 /** A checkpoint id as agent/listCheckpoints gives it: a shadow-git commit id (hex), never a ref name or an option. */
-export const CheckpointId = z
-  .string()
-  .regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, "a checkpoint id is the 40 (or 64) hex digits agent/listCheckpoints gives")
+export const CheckpointId = z.string().superRefine((id, ctx) => {
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
+    ctx.addIssue({
+      code: "custom",
+      message: `"${id.length > 80 ? `${id.slice(0, 80)}…` : id}" is not a checkpoint id: it is the 40 (or 64) hex digits agent/listCheckpoints gives`,
+    })
+})
 
 // ---- client → server --------------------------------------------------------------
 

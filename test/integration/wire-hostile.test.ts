@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { AgentMethods, AgentProtocol } from "@agent-lsp/protocol"
-import { initializeParams, RawClient } from "../support/raw-client"
+import { initializedRawClient, type RawClient } from "../support/raw-client"
 import { tempWorkspace } from "../support/temp-workspace"
 
 /**
@@ -17,12 +17,7 @@ afterEach(() => {
 })
 
 async function initialized(): Promise<RawClient> {
-  const ws = await tempWorkspace({ "a.txt": "a\n" })
-  const c = RawClient.start()
-  c.send({ id: 0, method: "initialize", params: initializeParams(ws.root) })
-  await c.response(0)
-  c.send({ method: "initialized", params: {} })
-  return c
+  return initializedRawClient((await tempWorkspace({ "a.txt": "a\n" })).root)
 }
 
 let nextId = 1
