@@ -5,6 +5,8 @@ const MAX_PATTERN_TAIL = 512
 /** A tail that may be the start of something redactPatterns would replace, if more text followed. */
 const OPEN_PATTERN = /(?:(?:authorization|x-api-key)["']?\s*[:=]?\s*["']?(?:bearer\s*)?[^\s"',}]*|\bsk-[A-Za-z0-9_-]*)$/i
 const PATTERN_WORDS = ["authorization", "x-api-key", "sk-"]
+/** Enough of the end to hold the longest of PATTERN_WORDS. */
+const PATTERN_WORDS_TAIL = 16
 
 /**
  * Redacts text that arrives in pieces (a command's output): a secret printed by a command may be split
@@ -34,7 +36,8 @@ export class StreamRedactor {
   private heldLength(text: string): number {
     let hold = 0
     for (const { value } of this.secrets) hold = Math.max(hold, prefixOverlap(text, value))
-    for (const word of PATTERN_WORDS) hold = Math.max(hold, prefixOverlap(text.toLowerCase(), word))
+    const tail = text.slice(-PATTERN_WORDS_TAIL).toLowerCase()
+    for (const word of PATTERN_WORDS) hold = Math.max(hold, prefixOverlap(tail, word))
     const open = OPEN_PATTERN.exec(text.slice(-MAX_PATTERN_TAIL))
     if (open && open[0].length < MAX_PATTERN_TAIL) hold = Math.max(hold, open[0].length)
     return hold

@@ -36,8 +36,12 @@ export function redactValues(text: string, secrets: readonly { name: string; val
   return out
 }
 
+/** Cheap test first: most text (streamed words, paths, protocol names) holds none of the patterns. */
+const MAY_HOLD_PATTERN = /authorization|x-api-key|sk-/i
+
 /** Auth headers and key-shaped tokens, whatever their value. */
 export function redactPatterns(text: string): string {
+  if (!MAY_HOLD_PATTERN.test(text)) return text
   return text
     .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, "$1$2[redacted]")
     .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, "$1[redacted]")
@@ -54,8 +58,8 @@ export function currentRedactor(): (text: string) => string {
 }
 
 /**
- * A JSON-like value with every string in it redacted (object keys included). Returns the value itself when
- * nothing changed, so the common case allocates nothing.
+ * A JSON-like value with every string value in it redacted (keys are protocol names, left alone). Returns the
+ * value itself when nothing changed, so the common case allocates nothing.
  */
 export function redactDeep<T>(value: T, redact: (text: string) => string = currentRedactor()): T {
   return walk(value, redact, 0) as T
@@ -72,12 +76,10 @@ function walk(value: unknown, redact: (text: string) => string, depth: number): 
     })
     return out ?? value
   }
-  let changed = false
-  const entries = Object.entries(value).map(([key, item]) => {
-    const nextKey = redact(key)
+  let out: Record<string, unknown> | undefined
+  for (const [key, item] of Object.entries(value)) {
     const next = walk(item, redact, depth + 1)
-    if (nextKey !== key || next !== item) changed = true
-    return [nextKey, next] as const
-  })
-  return changed ? Object.fromEntries(entries) : value
+    if (next !== item) (out ??= { ...value })[key] = next
+  }
+  return out ?? value
 }
