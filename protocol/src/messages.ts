@@ -37,6 +37,33 @@ function request<M extends string, P extends z.ZodType, R extends z.ZodType>(
 const Empty = z.object({})
 const TaskId = z.string().min(1).describe("The task, as agent/newTask returned it.")
 
+/**
+ * A URI the server turns into a local path: a `file:` URI must name a local file (no host but `localhost`,
+ * no encoded `/` or `\\`), so a bad one is InvalidParams at the dispatcher rather than a throw in a handler.
+ */
+export const LocalUri = z.string().superRefine((uri, ctx) => {
+  if (!/^file:/i.test(uri)) return
+  let url: URL
+  try {
+    url = new URL(uri)
+  } catch {
+    return ctx.addIssue({ code: "custom", message: "not a valid file URI" })
+  }
+  if (url.hostname !== "" && url.hostname !== "localhost")
+    ctx.addIssue({ code: "custom", message: `a file URI must name a local file: host "${url.hostname}" is not allowed` })
+  else if (/%2f|%5c/i.test(url.pathname))
+    ctx.addIssue({ code: "custom", message: "a file URI must not hold an encoded / or \\ (%2F, %5C) in its path" })
+})
+
+/** A checkpoint id as agent/listCheckpoints gives it: a shadow-git commit id (hex), never a ref name or an option. */
+export const CheckpointId = z.string().superRefine((id, ctx) => {
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
+    ctx.addIssue({
+      code: "custom",
+      message: `"${id.length > 80 ? `${id.slice(0, 80)}…` : id}" is not a checkpoint id: it is the 40 (or 64) hex digits agent/listCheckpoints gives`,
+    })
+})
+
 // ---- client → server --------------------------------------------------------------
 
 export const NewTask = request(
@@ -48,7 +75,7 @@ export const NewTask = request(
     context: z
       .array(
         z.object({
-          uri: z.string().describe("A file URI."),
+          uri: LocalUri.describe("A file URI."),
           range: Range.optional().describe("The selected range (LSP: end exclusive); whole file when absent."),
         }),
       )
@@ -169,8 +196,8 @@ export const DiffCheckpoint = request(
   AgentMethods.diffCheckpoint,
   "A unified diff from a checkpoint to the workspace now, or to another checkpoint (extension).",
   z.object({
-    id: z.string().min(1).describe("The checkpoint."),
-    toId: z.string().optional().describe("The later checkpoint; absent: the workspace now."),
+    id: CheckpointId.describe("The checkpoint."),
+    toId: CheckpointId.optional().describe("The later checkpoint; absent: the workspace now."),
   }),
   z.object({ diff: z.string().describe("Unified diff.") }),
 )
@@ -178,7 +205,7 @@ export const RestoreCheckpoint = request(
   AgentMethods.restoreCheckpoint,
   "Puts the workspace's files back as they were at a checkpoint; open buffers follow through workspace/applyEdit (extension).",
   z.object({
-    id: z.string().min(1).describe("The checkpoint."),
+    id: CheckpointId.describe("The checkpoint."),
     rewindConversation: z
       .boolean()
       .optional()

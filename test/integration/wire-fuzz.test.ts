@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { AgentMethods } from "@agent-lsp/protocol"
-import { initializeParams, RawClient } from "../support/raw-client"
+import { initializedRawClient, type RawClient } from "../support/raw-client"
 import { tempWorkspace } from "../support/temp-workspace"
 
 /**
@@ -78,12 +78,7 @@ const badParams = fc.oneof(
 )
 
 async function initialized(): Promise<RawClient> {
-  const ws = await tempWorkspace()
-  const c = RawClient.start()
-  c.send({ id: 0, method: "initialize", params: initializeParams(ws.root) })
-  await c.response(0)
-  c.send({ method: "initialized", params: {} })
-  return c
+  return initializedRawClient((await tempWorkspace()).root)
 }
 
 let nextId = 1

@@ -99,3 +99,12 @@ export class RawClient {
 export function initializeParams(rootPath: string, processId: number | null = process.pid) {
   return { processId, rootUri: `file://${rootPath}`, workspaceFolders: [{ uri: `file://${rootPath}`, name: "ws" }], capabilities: {} }
 }
+
+/** A RawClient that has done the initialize handshake with a workspace folder at `rootPath`. */
+export async function initializedRawClient(rootPath: string): Promise<RawClient> {
+  const client = RawClient.start()
+  client.send({ id: 0, method: "initialize", params: initializeParams(rootPath) })
+  await client.response(0)
+  client.send({ method: "initialized", params: {} })
+  return client
+}

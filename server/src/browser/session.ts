@@ -2,6 +2,7 @@ import { setTimeout as delay } from "node:timers/promises"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { startChromium, type ChromiumProcess } from "./chromium-process"
 import { PageEvents } from "./page-events"
+import { guardRequests } from "./request-guard"
 import type { Point, Size } from "./geometry"
 
 /** How a browser is obtained: a Chromium we start, or one already running that we attach to over CDP. */
@@ -62,8 +63,10 @@ export class BrowserSession {
       browser = await chromium.connectOverCDP(endpoint, { timeout: NAVIGATION_TIMEOUT_MS })
       const context = await browser.newContext({ viewport: options.viewport, deviceScaleFactor: 1 })
       context.setDefaultTimeout(ACTION_TIMEOUT_MS)
-      const page = await context.newPage()
       const events = new PageEvents()
+      // Before the first page exists: nothing it loads escapes the check.
+      await guardRequests(context, events, options.checkUrl)
+      const page = await context.newPage()
       events.watch(page)
       const session = new BrowserSession(browser, context, page, events, options.viewport, options, process)
       // A link that opens a new tab: follow it, so the model sees what it clicked into.
@@ -194,7 +197,8 @@ export class BrowserSession {
 
   private async step(): Promise<BrowserStep> {
     const url = this.page.url()
-    const refusal = this.options.checkUrl(url)
+    // The top-level URL and every frame's: requests are guarded already (request-guard.ts), this is the last check.
+    const refusal = [url, ...this.page.frames().map((frame) => frame.url())].map((u) => this.options.checkUrl(u)).find(Boolean)
     if (refusal) {
       await this.page.goto("about:blank").catch(() => undefined)
       throw new UrlRefusedError(refusal)

@@ -1,5 +1,6 @@
 import { CheckpointService, type CheckpointInfo, type RestoredFile } from "./service"
 import type { CheckpointRecord } from "./store"
+import { UnknownCheckpointError } from "./errors"
 
 export interface CheckpointRegistryOptions {
   stateDir: string
@@ -117,7 +118,7 @@ export class CheckpointRegistry {
 
   private async require(id: string): Promise<{ service: CheckpointService; record: CheckpointRecord }> {
     const found = await this.locate(id)
-    if (!found) throw new Error(`There is no checkpoint "${id}" in this workspace; list them with agent/listCheckpoints.`)
+    if (!found) throw new UnknownCheckpointError(id)
     return found
   }
 }

@@ -4,6 +4,7 @@ import { workspaceKey } from "../config/paths"
 import { splitNul } from "./git"
 import { ShadowRepo } from "./shadow-repo"
 import { CheckpointStore, type CheckpointRecord } from "./store"
+import { UnknownCheckpointError } from "./errors"
 
 /** What a checkpoint is tied to. */
 export interface CheckpointRequest {
@@ -189,7 +190,7 @@ export class CheckpointService {
 
   private async known(id: string): Promise<string> {
     const record = await this.store.find(id)
-    if (!record) throw new Error(`There is no checkpoint "${id}" in this workspace; list them with agent/listCheckpoints.`)
+    if (!record) throw new UnknownCheckpointError(id)
     return record.id
   }
 

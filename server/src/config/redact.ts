@@ -1,12 +1,15 @@
-import { secretValues } from "./secrets"
+import { secretValues, secretsVersion } from "./secrets"
+
+/** Secrets shorter than this are not redacted: a "1" in some *_TOKEN would shred ordinary text; real keys are long. */
+export const MIN_SECRET_LENGTH = 8
 
 /**
  * Removes secrets from text bound for a log, a task file, a transcript, $/progress or a command artifact:
  * the value of every secret the server holds or sees in its environment (API keys, tokens), Authorization /
- * x-api-key headers, and sk-ant-… / sk-proj-… / sk-or-… style keys.
+ * x-api-key headers, and sk-ant-… / sk-proj-… style keys.
  */
 export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  return secretRedactor(env)(text)
+  return (env === process.env ? currentRedactor() : secretRedactor(env))(text)
 }
 
 /**
@@ -15,15 +18,68 @@ export function redactSecrets(text: string, env: NodeJS.ProcessEnv = process.env
  * most of the server's malloc traffic over a long task (and the heap fragmentation that came with it).
  */
 export function secretRedactor(env: NodeJS.ProcessEnv = process.env): (text: string) => string {
-  // Short values (a "1" in some *_TOKEN) would shred ordinary text; real keys are long.
-  const secrets = secretValues(env).filter(({ value }) => value.length >= 8)
-  return (text) => {
-    let out = text
-    for (const { name, value } of secrets) if (out.includes(value)) out = out.split(value).join(`[${name} redacted]`)
-    return out
-      .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, "$1$2[redacted]")
-      .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, "$1[redacted]")
-      .replace(/sk-ant-[A-Za-z0-9_-]{8,}/g, "sk-ant-[redacted]")
-      .replace(/\bsk-(proj|or-v1|svcacct)-[A-Za-z0-9_-]{8,}/g, "sk-$1-[redacted]")
+  const secrets = longSecrets(env)
+  return (text) => redactPatterns(redactValues(text, secrets))
+}
+
+/** The secrets worth redacting (held keys and secret environment variables), longest first. */
+export function longSecrets(env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
+  return secretValues(env)
+    .filter(({ value }) => value.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.value.length - a.value.length)
+}
+
+/** Replaces each secret value with `[NAME redacted]`. */
+export function redactValues(text: string, secrets: readonly { name: string; value: string }[]): string {
+  let out = text
+  for (const { name, value } of secrets) if (out.includes(value)) out = out.split(value).join(`[${name} redacted]`)
+  return out
+}
+
+/** Cheap test first: most text (streamed words, paths, protocol names) holds none of the patterns. */
+const MAY_HOLD_PATTERN = /authorization|x-api-key|sk-/i
+
+/** Auth headers and key-shaped tokens, whatever their value. */
+export function redactPatterns(text: string): string {
+  if (!MAY_HOLD_PATTERN.test(text)) return text
+  return text
+    .replace(/(authorization["']?\s*[:=]\s*["']?)(bearer\s+)?[^\s"',}]+/gi, "$1$2[redacted]")
+    .replace(/(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi, "$1[redacted]")
+    .replace(/sk-ant-[A-Za-z0-9_-]{8,}/g, "sk-ant-[redacted]")
+    .replace(/\bsk-(proj|or-v1|svcacct)-[A-Za-z0-9_-]{8,}/g, "sk-$1-[redacted]")
+}
+
+let cached: { version: number; redact: (text: string) => string } | undefined
+
+/** secretRedactor() of the process environment, rebuilt only when the set of secrets changed. */
+export function currentRedactor(): (text: string) => string {
+  if (cached?.version !== secretsVersion()) cached = { version: secretsVersion(), redact: secretRedactor() }
+  return cached.redact
+}
+
+/**
+ * A JSON-like value with every string value in it redacted (keys are protocol names, left alone). Returns the
+ * value itself when nothing changed, so the common case allocates nothing.
+ */
+export function redactDeep<T>(value: T, redact: (text: string) => string = currentRedactor()): T {
+  return walk(value, redact, 0) as T
+}
+
+function walk(value: unknown, redact: (text: string) => string, depth: number): unknown {
+  if (typeof value === "string") return redact(value)
+  if (!value || typeof value !== "object" || depth > 64) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    value.forEach((item, i) => {
+      const next = walk(item, redact, depth + 1)
+      if (next !== item) (out ??= [...value])[i] = next
+    })
+    return out ?? value
   }
+  let out: Record<string, unknown> | undefined
+  for (const [key, item] of Object.entries(value)) {
+    const next = walk(item, redact, depth + 1)
+    if (next !== item) (out ??= { ...value })[key] = next
+  }
+  return out ?? value
 }

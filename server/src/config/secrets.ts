@@ -13,6 +13,12 @@ const SECRET_PATTERNS = [/_KEY$/i, /_TOKEN$/i, /SECRET/i, /PASSWORD/i, /PASSWD/i
 
 const extraNames = new Set<string>()
 const held = new Map<string, string>()
+let version = 0
+
+/** Grows whenever the set of secrets may have changed (redactors built from an older set rebuild). */
+export function secretsVersion(): number {
+  return version
+}
 
 /**
  * The environment variable names an `agent` settings section declares as API keys: `codebaseIndex.apiKeyEnv`
@@ -33,6 +39,7 @@ export function declaredKeyNames(agent: unknown): string[] {
 export function registerSecretNames(names: Iterable<string>): void {
   for (const name of names) if (name) extraNames.add(name)
   processEnvSecrets = undefined
+  version++
 }
 
 /** True for an environment variable that nothing the agent starts may see. */
@@ -57,6 +64,7 @@ export function secretsOf(env: NodeJS.ProcessEnv): Record<string, string> {
 /** Stores the secrets handed over by the launcher. */
 export function holdSecrets(secrets: Record<string, string>): void {
   for (const [name, value] of Object.entries(secrets)) if (typeof value === "string" && value) held.set(name, value)
+  version++
 }
 
 /**
@@ -94,4 +102,5 @@ function secretEntries(env: NodeJS.ProcessEnv): [string, string][] {
 /** Forgets a held secret (tests; a key the user removed). */
 export function dropSecret(name: string): void {
   held.delete(name)
+  version++
 }

@@ -1,4 +1,5 @@
-import { lstat, open } from "node:fs/promises"
+import { lstat } from "node:fs/promises"
+import { openRegularFile } from "../config/regular-file"
 import { basename, extname, relative, sep } from "node:path"
 import { BINARY_SNIFF_BYTES, looksBinary } from "../workspace/files"
 import { isIgnored } from "../workspace/ignore-rules"
@@ -83,7 +84,9 @@ export async function statIndexable(root: string, absPath: string): Promise<Scan
 export async function readIndexableText(absPath: string): Promise<string | undefined> {
   let handle
   try {
-    handle = await open(absPath, "r")
+    // Checked again on the open descriptor: the lstat above cannot stop a swap for a FIFO, whose blocking
+    // open would hold a thread of libuv's pool (and every later file call of the server) forever.
+    handle = await openRegularFile(absPath)
     const buffer = await handle.readFile()
     if (looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return undefined
     return buffer.toString("utf8")

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync, watch, type FSWatcher } from "node:fs"
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, watch, type FSWatcher } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import type { ModeSummary } from "@agent-lsp/protocol"
 import { BUILTIN_MODES } from "./builtin"
 import { parseCustomModes } from "./custom-modes"
+import { wideningKey } from "./override"
 import { groupName, type Mode, type ModeConfig, type ModeFileError, type ModeSource } from "./types"
 
 /** The file name of workspace custom modes (Roo-Code's). */
@@ -125,11 +126,7 @@ export class ModeRegistry implements ModeLookup {
   private mergeFile(into: Map<string, Mode>, file: string, source: ModeSource, errors: ModeFileError[]): void {
     let text: string
     try {
-      // A FIFO named .roomodes would block this synchronous read, and so the whole server, forever.
-      const stat = statSync(file, { throwIfNoEntry: false })
-      if (!stat) return
-      if (!stat.isFile()) throw new Error("it is not a regular file")
-      text = readFileSync(file, "utf8")
+      text = readModesFile(file)
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ENOENT")
         errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
@@ -140,6 +137,16 @@ export class ModeRegistry implements ModeLookup {
     for (const mode of parsed.modes) {
       // Delete first so an overriding mode keeps the built-in's position only when it is built-in.
       const existing = into.get(mode.slug)
+      const widened = source === "workspace" && existing ? wideningKey(existing, mode) : undefined
+      if (existing && widened) {
+        errors.push({
+          file,
+          reason:
+            `mode "${mode.slug}" was not changed: a workspace may only tighten the ${existing.source} mode "${mode.slug}", and its ` +
+            `${widened} would widen it. Give the mode a new slug, or define the override in your global custom modes file.`,
+        })
+        continue
+      }
       if (existing && existing.source !== "builtin") into.delete(mode.slug)
       into.set(mode.slug, { ...mode, source, file })
     }
@@ -203,4 +210,18 @@ export function builtinModes(): readonly ModeConfig[] {
 function firstSentence(text: string): string {
   const match = /^.*?[.!?](\s|$)/s.exec(text)
   return (match ? match[0] : text).trim()
+}
+
+/**
+ * A modes file's text. A FIFO named .roomodes would block a synchronous read, and so the whole server,
+ * forever: the file is opened without blocking and checked on the open descriptor (no swap after a stat).
+ */
+function readModesFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error("it is not a regular file")
+    return readFileSync(fd, "utf8")
+  } finally {
+    closeSync(fd)
+  }
 }

@@ -27,7 +27,10 @@ export class ToolCatalog {
 
   /** A tool by name or alias, static first, then dynamic (MCP). */
   lookup(name: string): ToolDefinition | undefined {
-    return this.byName.get(this.aliases[name] ?? name) ?? this.dynamicTools?.().find((tool) => tool.name === name)
+    return (
+      this.byName.get((Object.hasOwn(this.aliases, name) ? this.aliases[name] : undefined) ?? name) ??
+      this.dynamicTools?.().find((tool) => tool.name === name)
+    )
   }
 
   /** The task's mode, else the default mode, else code: a mode deleted from .roomodes must not break the task. */

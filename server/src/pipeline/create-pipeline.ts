@@ -3,6 +3,7 @@ import type { Settings } from "../config/schema"
 import type { ToolContext } from "../tools/context"
 import { errorResult, type ToolDefinition, type ToolResult } from "../tools/tool"
 import { askAtLimit, type LimitAnswer } from "./ask-user"
+import { finishResult } from "./finish-result"
 import { ToolCatalog } from "./catalog"
 import { toolSpec } from "./json-schema"
 import { msg } from "./messages"
@@ -60,6 +61,7 @@ class Pipeline implements ToolPipeline {
     } catch (error) {
       step = { result: errorResult(msg.threw(call.name, "running", errorText(error))), status: "error" }
     }
+    step.result = finishResult(step.result, step.params ?? [call.argumentsJson])
     if (step.key && step.tool) this.repetition.record(step.tool, step.key, step.result)
     if (step.mistake || step.result.countsAsMistake) {
       this.mistakes++

@@ -107,7 +107,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
   if (name === "watch") return watch(args)
   if (name === "find") return find(args)
   if (BASH_LIKE.has(name) || OTHER_SHELLS.has(name)) return shell(name, args)
-  const spec = WRAPPERS[name]
+  const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined
   return spec ? wrapped(name, args, spec) : undefined
 }
 

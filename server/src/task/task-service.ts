@@ -24,6 +24,7 @@ import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
+import { redactDeep } from "../config/redact"
 
 /** What createTaskService takes beyond what the core always provides; each part is injectable for tests. */
 export interface TaskServiceOptions extends TaskServiceDeps {
@@ -343,7 +344,10 @@ class Service implements TaskService {
 
   // ---- helpers --------------------------------------------------------------------------
 
-  private emit(taskId: string, update: TaskEvent): void {
+  private emit(taskId: string, raw: TaskEvent): void {
+    // The one door every task event leaves by (to every front, the transcript and $/progress): no secret the
+    // server holds passes it, whether a provider's error echoed the key or a tool printed it.
+    const update = redactDeep(raw)
     for (const listener of this.listeners) {
       try {
         listener(taskId, update)

@@ -1,4 +1,5 @@
 import { StringDecoder } from "node:string_decoder"
+import { StreamRedactor } from "../config/redact-stream"
 
 /**
  * What the model sees of a command's output: all of it when it fits in `maxLines` lines and `maxBytes`,
@@ -7,6 +8,8 @@ import { StringDecoder } from "node:string_decoder"
  */
 export class OutputWindow {
   private readonly decoder = new StringDecoder("utf8")
+  /** Secrets the server holds never reach the model or the editor, even split across chunks. */
+  private readonly redactor = new StreamRedactor()
   private full: string | undefined = ""
   private head = ""
   private tail = ""
@@ -22,14 +25,14 @@ export class OutputWindow {
 
   /** Adds raw bytes; returns them decoded (for streaming to the editor). */
   push(chunk: Buffer): string {
-    const text = stripAnsi(this.decoder.write(chunk))
+    const text = this.redactor.push(stripAnsi(this.decoder.write(chunk)))
     this.add(text)
     return text
   }
 
   /** Flushes the decoder. */
   end(): string {
-    const text = stripAnsi(this.decoder.end())
+    const text = this.redactor.push(stripAnsi(this.decoder.end())) + this.redactor.end()
     if (text) this.add(text)
     return text
   }

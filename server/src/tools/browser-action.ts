@@ -88,7 +88,10 @@ export const browserAction = defineTool({
       preview: {
         subject: { kind: "browser", url: target.url },
         title: `Open ${target.url} in a browser`,
-        detail: `In ${where}, for this task. Screenshots and console messages of the page go to the model.`,
+        detail:
+          `In ${where}, for this task. Screenshots and console messages of the page go to the model. ` +
+          `The page may load further pages and resources: http:// and https:// URLs anywhere, and file:// URLs inside the workspace ` +
+          `that are not .rooignore'd (other file:// URLs are blocked).`,
       },
       run: () => launch(target.url, source.value, ctx),
     }

@@ -68,5 +68,5 @@ const byName = new Map(ALL_TOOLS.map((tool) => [tool.name, tool]))
 
 /** Looks a tool up by name or alias; undefined when unknown. Dynamic MCP tools are resolved by the pipeline. */
 export function findTool(name: string): ToolDefinition | undefined {
-  return byName.get(TOOL_ALIASES[name] ?? name)
+  return byName.get((Object.hasOwn(TOOL_ALIASES, name) ? TOOL_ALIASES[name] : undefined) ?? name)
 }

@@ -115,7 +115,7 @@ describe("ModeRegistry", () => {
     const global = await ws({
       "custom_modes.yaml": `customModes:
   - { slug: code, name: Global Code, roleDefinition: g, groups: [read] }
-  - { slug: shared, name: Global Shared, roleDefinition: g, groups: [] }
+  - { slug: shared, name: Global Shared, roleDefinition: g, groups: [read, edit] }
 `,
     })
     const w = await ws({ ".roomodes": `customModes:\n  - { slug: shared, name: Workspace Shared, roleDefinition: w, groups: [read] }\n` })

@@ -8,6 +8,7 @@ import { AcpAgent } from "./acp-agent"
 import { AcpAuth } from "./auth"
 import { EditLog } from "./edit-log"
 import { SessionStore } from "./session-store"
+import { redactingStream } from "./redacting-stream"
 
 export interface AcpFrontOptions {
   version: string
@@ -65,9 +66,11 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     .onRequest("session/set_mode", async ({ params }) => void (await agent.session(params.sessionId).setMode(params.modeId)))
     .onRequest("session/set_config_option", ({ params }) => agent.session(params.sessionId).setConfigOption(params.configId, params.value))
     .onNotification("session/cancel", ({ params }) => agent.session(params.sessionId).cancel())
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  const stream = redactingStream(
+    acp.ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    ),
   )
   const connection = app.connect(stream)
   const stop = async (code: number) => {

@@ -133,6 +133,7 @@ export function settingsFromArgs(args: RunArgs): Record<string, unknown> {
       ...(auto.has("read") ? { read: true } : {}),
       write: auto.has("write"),
       mcp: auto.has("mcp"),
+      browser: auto.has("browser"),
       // Nobody is there to ask; switching modes and starting subtasks change nothing outside the task.
       modeSwitch: true,
       subtasks: true,

@@ -1,5 +1,6 @@
 import { TranscriptRenderer } from "../../core/transcript/render"
 import type { TaskEvent } from "../../task/events"
+import { redactDeep } from "../../config/redact"
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 const SPINNER_INTERVAL_MS = 120
@@ -79,5 +80,14 @@ export function jsonOutput(stdout: Stream): RunOutput {
       )
     },
     dispose() {},
+  }
+}
+
+/** The CLI's one writer: no secret the server holds reaches stdout or stderr through an event or the result. */
+export function redactingOutput(inner: RunOutput): RunOutput {
+  return {
+    event: (taskId, event) => inner.event(taskId, redactDeep(event)),
+    finish: (outcome) => inner.finish(redactDeep(outcome)),
+    dispose: () => inner.dispose(),
   }
 }

@@ -5,7 +5,7 @@ import { TurnTracker, type TurnEnd } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import { parseRunArgs, RUN_USAGE, settingsFromArgs } from "./args"
-import { humanOutput, jsonOutput } from "./output"
+import { humanOutput, jsonOutput, redactingOutput } from "./output"
 import { PolicyAskPort, type GiveUp } from "./policy-ask"
 
 /** Exit statuses of `agent-lsp run` (documented in RUN_USAGE and the README). */
@@ -42,7 +42,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   const text = (args.task ?? (await readTask(options.stdin ?? process.stdin)))?.trim()
   if (!text) return usageError(stderr, "no task: give it as an argument or on standard input.")
 
-  const output = args.json ? jsonOutput(stdout) : humanOutput(stdout, stderr)
+  const output = redactingOutput(args.json ? jsonOutput(stdout) : humanOutput(stdout, stderr))
   const sink: LogSink = (level, line) => {
     if (level === "error" || level === "warn") stderr.write(`agent-lsp: ${line}\n`)
   }

@@ -1,6 +1,7 @@
 import type { MethodTriple } from "@agent-lsp/protocol"
 import { ErrorCodes, ResponseError } from "vscode-languageserver/node"
 import type { z } from "zod"
+import { UnknownCheckpointError } from "../../checkpoints/errors"
 import { TaskRequestError } from "../../task/service"
 
 /** Turns the first zod issues into one readable line: "text: must not be empty; mode: expected string". */
@@ -15,6 +16,7 @@ export function zodMessage(error: z.ZodError): string {
 export function toResponseError(error: unknown): ResponseError<void> {
   if (error instanceof ResponseError) return error
   if (error instanceof TaskRequestError) return new ResponseError(ErrorCodes.InvalidRequest, error.message)
+  if (error instanceof UnknownCheckpointError) return new ResponseError(ErrorCodes.InvalidParams, error.message)
   return new ResponseError(ErrorCodes.InternalError, error instanceof Error ? error.message : String(error))
 }
 

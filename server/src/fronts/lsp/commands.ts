@@ -1,4 +1,4 @@
-import { AgentCommands, AgentMethods, Range } from "@agent-lsp/protocol"
+import { AgentCommands, AgentMethods, CheckpointId, LocalUri, Range } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection } from "vscode-languageserver/node"
 import { z } from "zod"
 import type { TaskService } from "../../task/service"
@@ -12,15 +12,15 @@ const optionalTaskId = z.string().min(1).optional()
 const Args = {
   newTask: z.tuple([
     z.string().min(1, "the task text must not be empty"),
-    z.object({ mode: z.string().optional(), uri: z.string().optional(), range: Range.optional() }).optional(),
+    z.object({ mode: z.string().optional(), uri: LocalUri.optional(), range: Range.optional() }).optional(),
   ]),
   sendMessage: z.tuple([z.string().min(1, "the message must not be empty"), optionalTaskId]),
   taskOnly: z.tuple([optionalTaskId]),
   setMode: z.tuple([z.string().min(1), optionalTaskId]),
   none: z.tuple([]),
   respond: z.tuple([z.string().min(1), z.string(), z.string().optional()]),
-  diffCheckpoint: z.tuple([z.string().min(1), z.string().min(1).optional()]),
-  restoreCheckpoint: z.tuple([z.string().min(1), z.boolean().optional()]),
+  diffCheckpoint: z.tuple([CheckpointId, CheckpointId.optional()]),
+  restoreCheckpoint: z.tuple([CheckpointId, z.boolean().optional()]),
 }
 
 export interface CommandDeps {
@@ -119,8 +119,8 @@ export async function runCommand(
   command: string,
   args: unknown[],
 ): Promise<unknown> {
-  const handler = table[command]
-  if (!handler)
+  const handler = Object.hasOwn(table, command) ? table[command] : undefined
+  if (typeof handler !== "function")
     throw new ResponseError(ErrorCodes.InvalidParams, `Unknown command "${command}". Commands: ${Object.keys(table).join(", ")}.`)
   try {
     return await handler(args)

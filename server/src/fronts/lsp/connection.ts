@@ -1,13 +1,7 @@
-import {
-  createConnection,
-  ErrorCodes,
-  ProposedFeatures,
-  StreamMessageWriter,
-  type Connection,
-  type Message,
-} from "vscode-languageserver/node"
+import { createConnection, ErrorCodes, ProposedFeatures, type Connection, type Message } from "vscode-languageserver/node"
 import { InitializeGate } from "./wire/initialize-gate"
 import { ParamsGuard } from "./wire/params-guard"
+import { RedactingMessageWriter } from "./wire/redacting-writer"
 import { ResilientMessageReader } from "./wire/resilient-reader"
 
 /**
@@ -15,7 +9,7 @@ import { ResilientMessageReader } from "./wire/resilient-reader"
  * params of standard messages, and refuses requests before initialize and after shutdown. Exit codes and the parent-process watchdog come from vscode-languageserver.
  */
 export function createStdioConnection(): Connection {
-  const writer = new StreamMessageWriter(process.stdout)
+  const writer = new RedactingMessageWriter(process.stdout)
   const reader = new ResilientMessageReader(process.stdin, ({ reason }) => {
     void writer.write({
       jsonrpc: "2.0",

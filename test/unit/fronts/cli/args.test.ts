@@ -26,13 +26,13 @@ describe("agent-lsp run arguments", () => {
     expect(parseRunArgs(["x", "--help"])).toEqual({ kind: "help" })
   })
 
-  it("turns approvals into trusted settings: writes and MCP only when granted, commands as the * prefix", () => {
+  it("turns approvals into trusted settings: writes, MCP and the browser only when granted, commands as the * prefix", () => {
     const none = settingsFromArgs({ autoApprove: new Set(), json: false })
-    expect(none).toEqual({ autoApprove: { write: false, mcp: false, modeSwitch: true, subtasks: true } })
-    const all = settingsFromArgs({ autoApprove: new Set(["read", "write", "command", "mcp"]), json: false, model: "m" })
+    expect(none).toEqual({ autoApprove: { write: false, mcp: false, browser: false, modeSwitch: true, subtasks: true } })
+    const all = settingsFromArgs({ autoApprove: new Set(["read", "write", "command", "mcp", "browser"]), json: false, model: "m" })
     expect(all).toEqual({
       model: "m",
-      autoApprove: { read: true, write: true, mcp: true, modeSwitch: true, subtasks: true },
+      autoApprove: { read: true, write: true, mcp: true, browser: true, modeSwitch: true, subtasks: true },
       terminal: { allow: ["*"] },
     })
   })

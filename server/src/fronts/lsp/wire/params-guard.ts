@@ -15,7 +15,9 @@ export class ParamsGuard extends ForwardingReader {
       const { method, id, params } = message as Partial<RequestMessage>
       if (typeof method !== "string") return callback(message)
       const isRequest = id !== undefined && id !== null
-      const check = isRequest ? REQUEST_PARAMS[method] : NOTIFICATION_PARAMS[method]
+      // Own keys only: a method named "__proto__" or "constructor" must not find Object.prototype's members.
+      const table = isRequest ? REQUEST_PARAMS : NOTIFICATION_PARAMS
+      const check = Object.hasOwn(table, method) ? table[method] : undefined
       const failure = check?.(params, "params")
       if (!failure) return callback(message)
       if (isRequest) {

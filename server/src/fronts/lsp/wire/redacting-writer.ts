@@ -1,0 +1,24 @@
+import { StreamMessageWriter, type Message } from "vscode-languageserver/node"
+import { redactDeep } from "../../../config/redact"
+
+/**
+ * The server's one writer to the editor: no secret the server holds leaves in any message (notifications
+ * such as showMessage, logMessage and $/progress, requests, responses and error responses alike). Text that
+ * is the user's own file goes through unchanged, since changing it would corrupt the file: the edits of
+ * `workspace/applyEdit` and the proposed file text of an approval (which the user may edit and send back).
+ */
+export class RedactingMessageWriter extends StreamMessageWriter {
+  override write(message: Message): Promise<void> {
+    return super.write(redactMessage(message))
+  }
+}
+
+export function redactMessage(message: Message): Message {
+  const { method, params } = message as { method?: string; params?: { proposedText?: unknown } }
+  if (method === "workspace/applyEdit") return message
+  if (method === "agent/requestApproval" && params && typeof params === "object" && "proposedText" in params) {
+    const { proposedText, ...rest } = params
+    return { ...message, params: { ...redactDeep(rest), proposedText } } as Message
+  }
+  return redactDeep(message)
+}
