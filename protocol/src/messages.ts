@@ -1,6 +1,17 @@
 import { z } from "zod"
 import { AgentMethods } from "./names"
-import { ApprovalOption, Diagnostic, ModeSummary, Range, TaskStatus, TaskSummary, TaskUpdate, Todo, TranscriptEntry } from "./types"
+import {
+  ApprovalOption,
+  Diagnostic,
+  ModeSummary,
+  PermissionModeName,
+  Range,
+  TaskStatus,
+  TaskSummary,
+  TaskUpdate,
+  Todo,
+  TranscriptEntry,
+} from "./types"
 
 /** One request or notification of the contract: its method name and the zod schemas of both ends. */
 export interface MethodTriple<M extends string, P extends z.ZodType, R extends z.ZodType> {
@@ -95,6 +106,7 @@ export const GetTask = request(
     taskId: z.string().describe("The task."),
     title: z.string().describe("The first line of the task's text."),
     mode: z.string().describe("The mode it is in now."),
+    permissionMode: PermissionModeName.optional().describe("Its permission mode now (absent for tasks stored before permission modes)."),
     status: TaskStatus.describe("The task's status now."),
     parentId: z.string().optional().describe("The parent task, for a subtask."),
     messages: z.array(TranscriptEntry).describe("The conversation, oldest first."),
@@ -115,6 +127,16 @@ export const SetMode = request(
     taskId: z.string().optional().describe("The task to switch; absent: the next task."),
   }),
   Empty,
+)
+
+export const SetPermissionMode = request(
+  AgentMethods.setPermissionMode,
+  "Sets a task's permission mode; without taskId, that of new tasks. Returns the mode in force.",
+  z.object({
+    mode: PermissionModeName.describe("default, acceptEdits, plan, auto, dontAsk or bypassPermissions."),
+    taskId: z.string().optional().describe("The task; absent: new tasks."),
+  }),
+  z.object({ mode: PermissionModeName.describe("The permission mode in force now.") }),
 )
 
 export const McpServerStatus = z.enum(["connecting", "connected", "error", "disabled", "untrusted"])
@@ -336,6 +358,7 @@ export const AgentProtocol = {
   indexStatus: IndexStatus,
   listSkills: ListSkills,
   listCommands: ListCommands,
+  setPermissionMode: SetPermissionMode,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

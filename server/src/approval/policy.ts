@@ -37,7 +37,8 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) =>
         isProtectedPath(path, context.workspaceFolders, protectedDirs),
       )
-      if (guarded !== undefined) return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask` }
+      if (guarded !== undefined)
+        return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask`, protectedPath: true }
       return allowIf(auto.write || remembered.allowedTools.has(tool), "writes are auto-approved", "writes are not auto-approved")
     }
     case "mcp": {
@@ -81,13 +82,15 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
   const reasons = verdict.unknown.map((u) => `${u.reason} (${u.text})`)
   if (line.commands.length === 0 && line.unknown.length === 0) reasons.push("an empty command line")
   if (verdict.unmatched.length > 0) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
-  reasons.push(...writeReasons(subject, line, verdict.writes, context))
+  const writes = writeReasons(subject, line, verdict.writes, context)
+  reasons.push(...writes.reasons)
   if (subject.uncheckedReads?.length)
     reasons.push(
       `reads ${subject.uncheckedReads.join(", ")} after changing to a directory named at run time, so .rooignore cannot be checked`,
     )
   if (reasons.length === 0) return { decision: "allow", reason: "every command matches an allowed prefix and nothing else needs asking" }
-  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
+  const ask = { decision: "ask" as const, reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
+  return writes.protectedPath ? { ...ask, protectedPath: true } : ask
 }
 
 /** Commands after which a relative target no longer resolves against the command's working directory. */
@@ -99,8 +102,9 @@ function writeReasons(
   line: ParsedCommandLine,
   writes: Redirect[],
   context: PolicyContext,
-): string[] {
+): { reasons: string[]; protectedPath: boolean } {
   const reasons: string[] = []
+  let protectedPath = false
   const folders = context.workspaceFolders
   const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
   const movesAround = line.commands.some((c) => c.words[0]?.static && CHANGES_DIRECTORY.has(c.words[0].text))
@@ -120,10 +124,12 @@ function writeReasons(
   }
   for (const path of unique(paths)) {
     if (!folders.some((folder) => inside(folder, path))) reasons.push(`writes ${path}, outside the workspace`)
-    else if (isProtectedPath(path, folders, protectedDirs)) reasons.push(`writes ${path}, a protected file: writes to it always ask`)
-    else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
+    else if (isProtectedPath(path, folders, protectedDirs)) {
+      protectedPath = true
+      reasons.push(`writes ${path}, a protected file: writes to it always ask`)
+    } else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
   }
-  return reasons
+  return { reasons, protectedPath }
 }
 
 function inside(dir: string, path: string): boolean {

@@ -2,6 +2,7 @@
 export type PolicyDecision =
   | { decision: "allow"; reason: string }
   /** Ask the user; `rememberPrefixes` are what "allow always" would remember for a command. */
-  | { decision: "ask"; reason: string; rememberPrefixes?: string[] }
+  /** `protectedPath`: it asks because it writes a protected file, which no permission mode or hook may loosen. */
+  | { decision: "ask"; reason: string; rememberPrefixes?: string[]; protectedPath?: boolean }
   /** Refused without asking (the deny list, or the user's "reject always" earlier in this task). */
   | { decision: "deny"; reason: string }

@@ -1,4 +1,4 @@
-import { approvalOptions, askApproval, decideApproval, type TaskApprovals } from "../approval"
+import { approvalOptions, askApproval, decideUnderMode, type TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
 import type { ToolContext } from "../tools/context"
 import type { Preview } from "../tools/tool"
@@ -24,7 +24,10 @@ export async function approveCall(
   protectedDirs: readonly string[] | undefined,
   params: unknown,
 ): Promise<ApprovalStep> {
-  const decision = decideApproval(tool, preview.subject, { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs })
+  const policy = { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs }
+  const mode = ctx.permissionMode ?? settings.permissionMode
+  // The sandbox's availability arrives with the sandbox branch (PolicyContext.sandbox); until then auto is acceptEdits.
+  const decision = decideUnderMode(mode, tool, preview.subject, policy, undefined)
   if (decision.decision === "allow") return { allowed: true }
   if (decision.decision === "deny") return { allowed: false, byUser: false, message: decision.reason }
 

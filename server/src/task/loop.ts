@@ -305,6 +305,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     workspaceFolders: rt.state.folder ? [rt.state.folder, ...folders.filter((f) => f !== rt.state.folder)] : folders,
     settings,
     mode: rt.state.mode,
+    permissionMode: rt.state.permissionMode ?? settings.permissionMode,
     taskId: rt.taskId,
     callId,
     editor: env.editor,

@@ -1,4 +1,4 @@
-import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, PermissionModeName, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
 import { secretEnv } from "../config/secrets"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
@@ -35,6 +35,8 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   modes?: ModeLookup
   /** The editor's buffers, told to the model in its user turns (see environment.ts). */
   environment?: EnvironmentPort
+  /** Whether the OS sandbox can hold commands now (permission mode auto needs it); default: not available. */
+  sandboxAvailable?: () => boolean
   /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
   beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
@@ -67,6 +69,10 @@ class Service implements TaskService {
   private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
+  /** Set by agent/setPermissionMode without a task: the permission mode of new tasks. */
+  private defaultPermissionMode: PermissionModeName | undefined
+  /** `auto` without the sandbox is logged once per server (each task still hears it). */
+  private autoFallbackLogged = false
   private readonly subtasks = new SubtaskWaiters()
 
   constructor(private readonly deps: TaskServiceOptions) {
@@ -176,6 +182,16 @@ class Service implements TaskService {
     this.switchMode(this.require(taskId), mode)
   }
 
+  async setPermissionMode(mode: PermissionModeName, taskId?: string): Promise<{ mode: PermissionModeName }> {
+    if (taskId === undefined) {
+      this.defaultPermissionMode = mode
+      return { mode }
+    }
+    const rt = this.require(taskId)
+    this.switchPermissionMode(rt, mode)
+    return { mode: rt.state.permissionMode ?? mode }
+  }
+
   activeTaskId(): string | undefined {
     // The deepest live task is the one doing the work (a paused parent waits on it).
     const running = [...this.runtimes.values()]
@@ -200,7 +216,14 @@ class Service implements TaskService {
 
   // ---- task lifecycle -------------------------------------------------------------------
 
-  private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
+  private create(input: {
+    text: string
+    mode: string
+    folder: string
+    title: string
+    parentId?: string
+    permissionMode?: PermissionModeName
+  }): TaskRuntime {
     const taskId = newTaskId()
     const rt = this.runtime(new TaskState(taskId))
     rt.record({
@@ -211,6 +234,7 @@ class Service implements TaskService {
       folder: input.folder,
       ...(input.parentId ? { parentId: input.parentId } : {}),
     })
+    rt.record({ type: "permissionMode", mode: input.permissionMode ?? this.defaultPermissionMode ?? this.deps.settings().permissionMode })
     rt.record({ type: "status", status: "running" })
     this.runtimes.set(taskId, rt)
     rt.emit({ kind: "status", status: "running" })
@@ -219,6 +243,7 @@ class Service implements TaskService {
 
   private start(rt: TaskRuntime): void {
     this.runtimes.set(rt.taskId, rt)
+    this.announceAutoFallback(rt)
     rt.context.startFrom(rt.state.view(), rt.state.messages.length)
     rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
@@ -274,6 +299,7 @@ class Service implements TaskService {
       },
       modeSlugs: () => this.modes.list().map((m) => m.slug),
       switchMode: async (slug) => this.switchMode(rt, slug),
+      setPermissionMode: (mode) => this.switchPermissionMode(rt, mode),
       setTodos: (todos) => this.setTodos(rt, todos),
       startSubtask: (mode, message, todos, signal) => this.startSubtask(rt, mode, message, todos, signal),
       complete: (result) => rt.run.complete(result),
@@ -284,6 +310,24 @@ class Service implements TaskService {
     if (rt.state.mode === slug) return
     rt.record({ type: "mode", mode: slug })
     rt.emit({ kind: "mode", mode: slug })
+  }
+
+  private switchPermissionMode(rt: TaskRuntime, mode: PermissionModeName): void {
+    if (rt.state.permissionMode === mode) return
+    rt.record({ type: "permissionMode", mode })
+    rt.emit({ kind: "permissionMode", mode })
+    if (rt.live) this.announceAutoFallback(rt)
+  }
+
+  /** `auto` needs the OS sandbox: without it the task runs as acceptEdits, and the user hears so. */
+  private announceAutoFallback(rt: TaskRuntime): void {
+    if (rt.state.permissionMode !== "auto" || this.deps.sandboxAvailable?.()) return
+    const message =
+      "Permission mode auto needs the OS sandbox, which is not available: the task runs as acceptEdits (edits in the workspace run; commands ask)."
+    rt.progress(message)
+    if (this.autoFallbackLogged) return
+    this.autoFallbackLogged = true
+    this.deps.log.warn(message)
   }
 
   private setTodos(rt: TaskRuntime, todos: Todo[]): void {
@@ -299,7 +343,15 @@ class Service implements TaskService {
     signal: AbortSignal,
   ): Promise<string> {
     this.requireMode(mode)
-    const child = this.create({ text: message, mode, folder: parent.state.folder, title: titleOf(message), parentId: parent.taskId })
+    const child = this.create({
+      text: message,
+      mode,
+      folder: parent.state.folder,
+      title: titleOf(message),
+      parentId: parent.taskId,
+      // A subtask works under its parent's permission mode (plan mode refuses subtasks before this).
+      permissionMode: parent.state.permissionMode,
+    })
     child.addMessage(userText(message))
     if (todos?.length) this.setTodos(child, todos)
     parent.emit({ kind: "subtask", childTaskId: child.taskId })
