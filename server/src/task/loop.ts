@@ -99,7 +99,8 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if ((await checkLimits(rt, env, settings, signal)) === "stop") return signal.aborted ? "aborted" : "stop"
   const pipeline = rt.pipeline
   const mode = modeOf(rt, env)
-  const tools = pipeline.toolsFor(mode.slug)
+  const permissionMode = rt.state.permissionMode ?? settings.permissionMode
+  const tools = pipeline.toolsFor(mode.slug, permissionMode)
   // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
   const choice = modelForMode(settings, mode.slug)
   const provider = env.providerFor(choice)
@@ -107,6 +108,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     mode,
     modes: env.modes.list(),
     toolNames: tools.map((t) => t.name),
+    planning: permissionMode === "plan",
     system: systemInfo(rt, env),
     custom: await loadCustomInstructions(
       rt.state.folder || undefined,

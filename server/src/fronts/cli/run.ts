@@ -52,7 +52,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
   const { openStandaloneCore } = await import("../../core/standalone")
   const { localTerminal } = await import("../../terminal/local-terminal")
-  const { core } = await openStandaloneCore({
+  const { core, settings } = await openStandaloneCore({
     folder: realpathSync(process.cwd()),
     editor: new DiskEditorPort(),
     ask,
@@ -72,6 +72,9 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     cancel()
   }
   process.on("SIGINT", onSigint)
+  // In CI (stdin not a terminal) a plain "default" becomes dontAsk: nobody is there, and the model should hear so.
+  const stdinIsTerminal = (options.stdin ?? process.stdin).isTTY === true
+  if (!args.permissionMode && !stdinIsTerminal && settings().permissionMode === "default") await core.tasks.setPermissionMode("dontAsk")
   try {
     try {
       taskId = (await core.newTask({ text, ...(args.mode ? { mode: args.mode } : {}) })).taskId
