@@ -50,6 +50,7 @@ const BELOW_FRONTS: Area[] = [
   "browser",
   "skills",
   "diagnostics",
+  "hooks",
 ]
 
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
@@ -72,11 +73,14 @@ const RULES: Record<Area, Rule> = {
     text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/ — never a front",
   },
   task: {
-    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config"],
+    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config", "hooks"],
     onlyFiles: { terminal: ["server/src/terminal/background"], browser: ["server/src/browser/registry"] },
-    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts and browser/registry.ts (the task service owns its background commands and browsers), config/, protocol/",
+    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts and browser/registry.ts (the task service owns its background commands and browsers), config/, hooks/ (UserPromptSubmit, Stop, SessionStart), protocol/",
   },
-  pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
+  pipeline: {
+    ours: ["tools", "modes", "approval", "config", "hooks"],
+    text: "pipeline/ may import tools/, modes/, approval/, config/, hooks/ (PreToolUse, PostToolUse)",
+  },
   approval: {
     ours: ["tools", "config", "shell"],
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
@@ -109,6 +113,8 @@ const RULES: Record<Area, Rule> = {
   // workspace/command-paths.ts checks command arguments with the one shell parser (pure, no IO).
   workspace: { ours: ["config", "shell"], text: "workspace/ may import config/ and shell/" },
   terminal: { ours: ["config"], text: "terminal/ may import config/" },
+  // User hooks run like commands (terminal/'s shell, process groups and key-free environment; issue 23).
+  hooks: { ours: ["config", "terminal"], text: "hooks/ may import config/ and terminal/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
 }

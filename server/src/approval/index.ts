@@ -11,3 +11,4 @@ export {
   PERMISSION_MODES,
   type SandboxState,
 } from "./permission-modes"
+export { withHookPermission, type HookPermission } from "./hook-permission"

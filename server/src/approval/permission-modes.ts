@@ -1,5 +1,6 @@
 import type { PermissionMode, Settings } from "../config/schema"
 import type { ApprovalSubject } from "../tools/context"
+import { type HookPermission, withHookPermission } from "./hook-permission"
 import { decideApproval, type PolicyContext } from "./policy"
 import type { PolicyDecision } from "./types"
 
@@ -108,8 +109,9 @@ function describeKind(kind: SubjectKind): string {
 
 /**
  * The one place a permission mode meets the policy (pipeline step 9): plan mode's refusals first, then the
- * policy with the mode's auto-approvals, then what the mode makes of an "ask". Deny lists and protected
- * paths come out of the policy unchanged in every mode.
+ * policy with the mode's auto-approvals, then a PreToolUse hook's decision, then what the mode makes of an
+ * "ask" (so a hook's "ask" is refused in dontAsk). Deny lists and protected paths come out of the policy
+ * unchanged in every mode, and no hook's "allow" loosens them.
  */
 export function decideUnderMode(
   mode: PermissionMode,
@@ -117,10 +119,11 @@ export function decideUnderMode(
   subject: ApprovalSubject,
   context: PolicyContext,
   sandbox: SandboxState | undefined,
+  hook?: HookPermission,
 ): PolicyDecision {
   const effective = effectivePermissionMode(mode, sandbox)
   const refused = refusedByMode(effective, subject, tool)
   if (refused) return refused
   const decision = decideApproval(tool, subject, { ...context, settings: settingsForMode(effective, context.settings) })
-  return mapDecision(effective, decision, tool)
+  return mapDecision(effective, withHookPermission(decision, hook), tool)
 }

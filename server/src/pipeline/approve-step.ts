@@ -1,4 +1,4 @@
-import { approvalOptions, askApproval, decideUnderMode, type TaskApprovals } from "../approval"
+import { approvalOptions, askApproval, decideUnderMode, type HookPermission, type TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
 import type { ToolContext } from "../tools/context"
 import type { Preview } from "../tools/tool"
@@ -23,11 +23,12 @@ export async function approveCall(
   remembered: TaskApprovals,
   protectedDirs: readonly string[] | undefined,
   params: unknown,
+  hook?: HookPermission,
 ): Promise<ApprovalStep> {
   const policy = { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs }
   const mode = ctx.permissionMode ?? settings.permissionMode
   // The sandbox's availability arrives with the sandbox branch (PolicyContext.sandbox); until then auto is acceptEdits.
-  const decision = decideUnderMode(mode, tool, preview.subject, policy, undefined)
+  const decision = decideUnderMode(mode, tool, preview.subject, policy, undefined, hook)
   if (decision.decision === "allow") return { allowed: true }
   if (decision.decision === "deny") return { allowed: false, byUser: false, message: decision.reason }
 

@@ -18,6 +18,7 @@ import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice } from "./model-for-mode"
 import { addUsage } from "./usage"
+import { sessionEnd, sessionStart, stopHooks } from "./task-hooks"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
@@ -61,15 +62,32 @@ type TurnEnd = "continue" | "completed" | "stop" | "aborted" | { halted: string 
  */
 export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   const signal = rt.run.signal
+  const folder = rt.state.folder || (env.workspaceFolders()[0] ?? process.cwd())
+  let stopBlocks = 0
   rt.setStatus("running")
   try {
     const note = await env.beforeFirstRequest?.({ taskId: rt.taskId, ask: env.ask, signal })
     if (signal.aborted) return
     if (note) rt.progress(note)
+    const started = await sessionStart(
+      rt,
+      env.settings(),
+      folder,
+      rt.state.messages.some((m) => m.role === "assistant"),
+    )
+    if (started) rt.addMessage(userText(started))
     for (;;) {
       const end = await oneTurn(rt, env, signal)
       if (end === "aborted" || signal.aborted) return
       if (end === "completed") {
+        const instruction = await stopHooks(rt, env.settings(), folder, stopBlocks, signal)
+        if (signal.aborted) return
+        if (instruction !== undefined) {
+          stopBlocks++
+          rt.run.reopen()
+          rt.addMessage(userText(`A Stop hook says the task is not finished yet:\n${instruction}`))
+          continue
+        }
         const result = rt.run.completedResult ?? ""
         rt.emit({ kind: "completed", result })
         rt.setStatus("completed")
@@ -91,6 +109,8 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         : `The task stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`
     rt.emit({ kind: "error", message })
     rt.setStatus("failed", message)
+  } finally {
+    await sessionEnd(rt, env.settings(), folder, rt.state.status).catch(() => undefined)
   }
 }
 
@@ -308,6 +328,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     settings,
     mode: rt.state.mode,
     permissionMode: rt.state.permissionMode ?? settings.permissionMode,
+    transcriptPath: rt.filePath,
     taskId: rt.taskId,
     callId,
     editor: env.editor,

@@ -20,6 +20,7 @@ import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./serv
 import { TaskStore } from "./store"
 import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
+import { userPromptSubmit } from "./task-hooks"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 
@@ -96,7 +97,13 @@ class Service implements TaskService {
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
-    rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
+    const hooked = await userPromptSubmit(rt, this.deps.settings(), folder || process.cwd(), text)
+    if (hooked.blocked !== undefined) {
+      rt.setStatus("failed", `A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`)
+      this.retire(rt)
+      throw new TaskRequestError(`A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`, "invalid")
+    }
+    rt.addMessage(withImages(userText(withHookContext(withContext(text, params.context, this.deps.editor), hooked.context)), images))
     this.start(rt)
     return { taskId: rt.taskId }
   }
@@ -118,7 +125,11 @@ class Service implements TaskService {
     }
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
-    rt.addMessage(withImages(userText(text.trim() ? text : "(The user sent an empty message: continue.)"), images))
+    const hooked = await userPromptSubmit(rt, this.deps.settings(), rt.state.folder || process.cwd(), text)
+    if (hooked.blocked !== undefined)
+      throw new TaskRequestError(`A UserPromptSubmit hook blocked the message: ${hooked.blocked}`, "invalid")
+    const typedText = text.trim() ? text : "(The user sent an empty message: continue.)"
+    rt.addMessage(withImages(userText(withHookContext(typedText, hooked.context)), images))
     this.start(rt)
   }
 
@@ -454,4 +465,9 @@ class Service implements TaskService {
   private defaultModeSlug(): string {
     return this.defaultMode ?? this.deps.settings().modes.default
   }
+}
+
+/** A UserPromptSubmit hook's additionalContext rides on the prompt it was given for. */
+function withHookContext(text: string, context: string | undefined): string {
+  return context ? `${text}\n\n<hook-context>\n${context}\n</hook-context>` : text
 }

@@ -224,6 +224,8 @@ export interface ToolContext {
   readonly mode: string
   /** The task's permission mode (issue 23); absent = agent.permissionMode. */
   readonly permissionMode?: PermissionMode
+  /** The task's file, for hooks (`transcript_path`). */
+  readonly transcriptPath?: string
   readonly taskId: string
   readonly callId: string
   readonly editor: EditorPort
