@@ -12,7 +12,7 @@ export function matcherMatches(matcher: string | undefined, toolName: string | u
   if (matcher === undefined || matcher === "" || matcher === "*") return true
   if (toolName === undefined) return false
   const re = compile(matcher)
-  return re !== null && re.test(toolName)
+  return re?.test(toolName) ?? false
 }
 
 /** Why a matcher cannot be used (RE2 refuses it), or undefined. */

@@ -110,7 +110,8 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
     rt.emit({ kind: "error", message })
     rt.setStatus("failed", message)
   } finally {
-    await sessionEnd(rt, env.settings(), folder, rt.state.status).catch(() => undefined)
+    // Not awaited: the run must stop counting as live at once (a message sent right after completion starts a new run).
+    void sessionEnd(rt, env.settings(), folder, rt.state.status).catch(() => undefined)
   }
 }
 
