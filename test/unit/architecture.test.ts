@@ -51,6 +51,7 @@ const BELOW_FRONTS: Area[] = [
   "skills",
   "diagnostics",
   "hooks",
+  "sandbox",
 ]
 
 // Copied from shared/DESIGN.md, "Who may import whom". Everyone may import protocol/ (`@agent-lsp/protocol`).
@@ -93,8 +94,8 @@ const RULES: Record<Area, Rule> = {
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is the fronts, core/, task/ and pipeline/.
   tools: {
-    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "index", "browser", "skills", "shell", "config"],
-    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, index/, browser/, skills/, shell/ (and config/) — never a front, core/, task/ or pipeline/",
+    ours: ["edits", "workspace", "terminal", "mcp", "checkpoints", "index", "browser", "skills", "shell", "config", "sandbox"],
+    text: "tools/ may import edits/, workspace/, terminal/, mcp/, checkpoints/, index/, browser/, skills/, shell/, sandbox/ (and config/) — never a front, core/, task/ or pipeline/",
   },
   shell: { ours: [], bannedBuiltins: IO_BUILTINS, text: "shell/ imports nothing of ours but protocol/ types and does no IO of its own" },
   index: { ours: ["config", "workspace"], text: "index/ may import config/ and workspace/" },
@@ -112,9 +113,12 @@ const RULES: Record<Area, Rule> = {
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
   // workspace/command-paths.ts checks command arguments with the one shell parser (pure, no IO).
   workspace: { ours: ["config", "shell"], text: "workspace/ may import config/ and shell/" },
-  terminal: { ours: ["config"], text: "terminal/ may import config/" },
-  // User hooks run like commands (terminal/'s shell, process groups and key-free environment; issue 23).
-  hooks: { ours: ["config", "terminal"], text: "hooks/ may import config/ and terminal/" },
+  // Every command the runner starts goes through the OS sandbox (sandbox/).
+  terminal: { ours: ["config", "sandbox"], text: "terminal/ may import config/ and sandbox/" },
+  // The sandbox reads the protected-path list (config/protected-paths.ts) and the .rooignore file name (workspace/).
+  sandbox: { ours: ["config", "workspace"], text: "sandbox/ may import config/ and workspace/" },
+  // User hooks run like commands (terminal/'s launch in the OS sandbox, process groups, key-free environment; issue 23).
+  hooks: { ours: ["config", "terminal", "sandbox"], text: "hooks/ may import config/, terminal/ and sandbox/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
 }

@@ -44,10 +44,13 @@ export const PERMISSION_MODES: Readonly<Record<PermissionMode, ModeRule>> = {
   bypassPermissions: { subjects: {}, onAsk: "allowUnlessProtected" },
 }
 
-/** The mode that actually applies: `auto` without the sandbox is `acceptEdits`. */
-export function effectivePermissionMode(mode: PermissionMode, sandbox: SandboxState | undefined): PermissionMode {
+/**
+ * The mode that actually applies: `auto` is `acceptEdits` unless the OS sandbox holds commands (agent.sandbox.mode
+ * "required" and available). Only commands differ between the two, so subjects other than commands need no state.
+ */
+export function effectivePermissionMode(mode: PermissionMode, sandbox: SandboxState | undefined, settings: Settings): PermissionMode {
   const fallback = PERMISSION_MODES[mode].withoutSandbox
-  return fallback && !sandbox?.available ? fallback : mode
+  return fallback && !(settings.sandbox.mode === "required" && sandbox?.available) ? fallback : mode
 }
 
 /** Refused before the policy (plan mode's side effects), or undefined to go on to the policy. */
@@ -70,8 +73,7 @@ export function settingsForMode(mode: PermissionMode, settings: Settings): Setti
   const write = subjects.write === "autoApprove"
   const commands = subjects.command === "autoApprove"
   if (!write && !commands) return settings
-  // `sandboxedCommands` is the sandbox engineer's key (agent.autoApprove.sandboxedCommands): commands that stay
-  // in the OS sandbox count as approved. Until their policy branch is merged, the policy ignores it.
+  // agent.autoApprove.sandboxedCommands: commands the OS sandbox holds count as approved (approval/policy.ts).
   const autoApprove = { ...settings.autoApprove, ...(write ? { write: true } : {}), ...(commands ? { sandboxedCommands: true } : {}) }
   return { ...settings, autoApprove }
 }
@@ -121,7 +123,7 @@ export function decideUnderMode(
   sandbox: SandboxState | undefined,
   hook?: HookPermission,
 ): PolicyDecision {
-  const effective = effectivePermissionMode(mode, sandbox)
+  const effective = effectivePermissionMode(mode, sandbox, context.settings)
   const refused = refusedByMode(effective, subject, tool)
   if (refused) return refused
   const decision = decideApproval(tool, subject, { ...context, settings: settingsForMode(effective, context.settings) })

@@ -13,6 +13,17 @@ export interface PolicyContext {
   remembered: TaskApprovals
   /** Absolute folders whose files always ask before a write (default: the user's agent-lsp config folder). */
   protectedDirs?: readonly string[]
+  /**
+   * Whether the OS sandbox (sandbox/) can hold commands here. Absent = unknown, treated as unavailable: with
+   * `agent.sandbox.mode: "required"` every command then asks (fail closed).
+   */
+  sandbox?: SandboxAvailability
+}
+
+/** The OS sandbox's availability as the policy needs it; `reason` says why not and how to fix it. */
+export interface SandboxAvailability {
+  available: boolean
+  reason?: string
 }
 
 /**
@@ -69,6 +80,10 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
 
 function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command" }>, context: PolicyContext): PolicyDecision {
   const { terminal } = context.settings
+  const required = context.settings.sandbox.mode === "required"
+  const sandboxed = required && context.sandbox?.available === true
+  // The sandbox holds what a command does inside the workspace: with the user's consent, that runs unasked.
+  const sandboxAuto = sandboxed && context.settings.autoApprove.sandboxedCommands
   const allow = [...terminal.allow, ...context.remembered.allowedCommandPrefixes]
   const deny = [...terminal.deny, ...context.remembered.deniedCommandPrefixes]
   const line = parseCommandLine(subject.command)
@@ -80,30 +95,49 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
     }
   }
   const reasons = verdict.unknown.map((u) => `${u.reason} (${u.text})`)
+  if (required && !sandboxed)
+    reasons.push(
+      `the OS sandbox is unavailable, so every command asks until it is fixed (${context.sandbox?.reason ?? "its availability is unknown"})`,
+    )
   if (line.commands.length === 0 && line.unknown.length === 0) reasons.push("an empty command line")
-  if (verdict.unmatched.length > 0) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
-  const writes = writeReasons(subject, line, verdict.writes, context)
+  if (verdict.unmatched.length > 0 && !sandboxAuto) reasons.push(`not auto-approved: ${verdict.unmatched.map((c) => c.source).join("; ")}`)
+  const writes = writeReasons(subject, line, verdict.writes, context, sandboxAuto)
   reasons.push(...writes.reasons)
-  if (subject.uncheckedReads?.length)
+  // Under the sandbox, .rooignored paths are masked, so a read the static check could not follow reads nothing hidden.
+  if (subject.uncheckedReads?.length && !sandboxAuto)
     reasons.push(
       `reads ${subject.uncheckedReads.join(", ")} after changing to a directory named at run time, so .rooignore cannot be checked`,
     )
-  if (reasons.length === 0) return { decision: "allow", reason: "every command matches an allowed prefix and nothing else needs asking" }
-  const ask = { decision: "ask" as const, reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes }
-  return writes.protectedPath ? { ...ask, protectedPath: true } : ask
+  if (reasons.length === 0)
+    return {
+      decision: "allow",
+      reason:
+        sandboxAuto && verdict.unmatched.length > 0
+          ? "the OS sandbox holds this command and agent.autoApprove.sandboxedCommands is on"
+          : "every command matches an allowed prefix and nothing else needs asking",
+    }
+  const grant = sandboxed && writes.sandboxWritePaths.length > 0 ? { sandboxWritePaths: writes.sandboxWritePaths } : {}
+  const guarded = writes.protectedPath ? { protectedPath: true } : {}
+  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded }
 }
 
 /** Commands after which a relative target no longer resolves against the command's working directory. */
 const CHANGES_DIRECTORY = new Set(["cd", "pushd", "popd"])
 
-/** Why the line's file redirections (and the real paths the tool resolved for them) need asking, if they do. */
+/**
+ * Why the line's file redirections (and the real paths the tool resolved for them) need asking, if they do,
+ * and the paths outside what the sandbox lets a command write (outside the workspace, or protected), which
+ * an approval binds writable for this command.
+ */
 function writeReasons(
   subject: Extract<ApprovalSubject, { kind: "command" }>,
   line: ParsedCommandLine,
   writes: Redirect[],
   context: PolicyContext,
-): { reasons: string[]; protectedPath: boolean } {
+  sandboxAuto: boolean,
+): { reasons: string[]; sandboxWritePaths: string[]; protectedPath: boolean } {
   const reasons: string[] = []
+  const sandboxWritePaths: string[] = []
   let protectedPath = false
   const folders = context.workspaceFolders
   const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
@@ -123,13 +157,17 @@ function writeReasons(
     paths.push(resolve(cwd, target.text))
   }
   for (const path of unique(paths)) {
-    if (!folders.some((folder) => inside(folder, path))) reasons.push(`writes ${path}, outside the workspace`)
-    else if (isProtectedPath(path, folders, protectedDirs)) {
+    if (!folders.some((folder) => inside(folder, path))) {
+      reasons.push(`writes ${path}, outside the workspace`)
+      sandboxWritePaths.push(path)
+    } else if (isProtectedPath(path, folders, protectedDirs)) {
       protectedPath = true
       reasons.push(`writes ${path}, a protected file: writes to it always ask`)
-    } else if (!context.settings.autoApprove.write) reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
+      sandboxWritePaths.push(path)
+    } else if (!context.settings.autoApprove.write && !sandboxAuto)
+      reasons.push(`writes ${path} through a redirection, and writes are not auto-approved`)
   }
-  return { reasons, protectedPath }
+  return { reasons, sandboxWritePaths, protectedPath }
 }
 
 function inside(dir: string, path: string): boolean {

@@ -3,11 +3,11 @@ import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
 import {
   isMinKey,
-  isTightenOnlyBoolean,
   isTrustedOnly,
   isTrustedSource,
   isUnionKey,
   leafPaths,
+  onlyTightens,
   rankAllows,
   strictness,
   type SettingsSource,
@@ -71,7 +71,7 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
       const echoedDefault = source === "workspaceConfiguration" && sameJson(leaf, getPath(defaults, path))
       if (!isTrustedSource(source)) {
         if ((isTrustedOnly(path) || isMinKey(path)) && echoedDefault) continue
-        if (isTrustedOnly(path) && !(isTightenOnlyBoolean(path) && leaf === false)) {
+        if (isTrustedOnly(path) && !onlyTightens(path, leaf)) {
           problems.push({ key: `agent.${path}`, source, message: UNTRUSTED_KEY })
           continue
         }

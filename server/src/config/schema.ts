@@ -197,6 +197,12 @@ export const SettingsSchema = z.object({
       subtasks: z.boolean().default(false).describe("Let the agent start subtasks without asking."),
       mcp: z.boolean().default(false).describe("Call MCP server tools without asking (a server's alwaysAllow list applies regardless)."),
       browser: z.boolean().default(false).describe("Open pages with browser_action (launch) without asking."),
+      sandboxedCommands: z
+        .boolean()
+        .default(false)
+        .describe(
+          "Run commands without asking when the OS sandbox holds them (docs/sandbox.md): the terminal allow and deny lists still apply first, and a command that writes outside the workspace, writes a protected file or cannot be read exactly still asks. Trusted sources only.",
+        ),
     })
     .prefault({}),
   terminal: z
@@ -217,6 +223,26 @@ export const SettingsSchema = z.object({
         .describe(
           "The shell that runs commands: /bin/sh (default) or bash; never $SHELL, whose syntax (zsh, fish) the approval checks cannot read.",
         ),
+    })
+    .prefault({}),
+  sandbox: z
+    .object({
+      mode: z
+        .enum(["required", "off"])
+        .default("required")
+        .describe(
+          'The OS sandbox every command runs in (bubblewrap, Linux): "required" runs each command inside it, and where it cannot start every command asks; "off" runs commands unsandboxed (each asks unless agent.terminal.allow covers it). "off" is read from trusted sources only; a workspace may only set "required".',
+        ),
+      network: z
+        .object({
+          allowedHosts: z
+            .array(z.string().min(1))
+            .default([])
+            .describe(
+              'Hosts sandboxed commands reach without asking, through the agent\'s proxy ("registry.npmjs.org", "*.github.com"); any other host asks the user the first time a command wants it. Trusted sources only.',
+            ),
+        })
+        .prefault({}),
     })
     .prefault({}),
   approval: z

@@ -34,6 +34,8 @@ export const TRUSTED_ONLY_KEYS = [
   "files.readOutsideWorkspace",
   // Hooks start programs at every tool call (issue 23).
   "hooks",
+  // "off" runs commands outside the OS sandbox; allowedHosts opens the network (a workspace may set mode "required").
+  "sandbox",
 ] as const
 
 /**
@@ -41,6 +43,9 @@ export const TRUSTED_ONLY_KEYS = [
  * (readOutsideWorkspace is not in DESIGN's list, but `true` lets a repository point the agent at ~/.ssh.)
  */
 export const TIGHTEN_ONLY_BOOLEAN_PREFIXES = ["autoApprove", "files.readOutsideWorkspace"] as const
+
+/** Trusted-only keys whose one strict value an untrusted source may still set (tighten): the value per key. */
+export const TIGHTEN_ONLY_VALUES: Readonly<Record<string, unknown>> = { "sandbox.mode": "required" }
 
 /** Restrictive lists: the union over every source, so no source removes another's entries. */
 export const UNION_KEYS = ["terminal.deny", "tools.disabled"] as const
@@ -104,6 +109,12 @@ export function isTrustedOnly(path: string): boolean {
 
 export function isTightenOnlyBoolean(path: string): boolean {
   return matches(TIGHTEN_ONLY_BOOLEAN_PREFIXES, path)
+}
+
+/** True when an untrusted source may set trusted-only `path` to `value`, because `value` only tightens. */
+export function onlyTightens(path: string, value: unknown): boolean {
+  if (isTightenOnlyBoolean(path) && value === false) return true
+  return Object.hasOwn(TIGHTEN_ONLY_VALUES, path) && TIGHTEN_ONLY_VALUES[path] === value
 }
 
 export function isUnionKey(path: string): boolean {

@@ -1,4 +1,5 @@
-import type { HookEventName, HooksConfig } from "../config/schema"
+import type { HookEventName, Settings } from "../config/schema"
+import { commandSandbox } from "../sandbox"
 import { matcherMatches } from "./matcher"
 import { type HookVerdict, readVerdict } from "./outcome"
 import { runHookProcess } from "./run-hook"
@@ -43,25 +44,28 @@ export const HOOK_DEFAULT_TIMEOUT_SECONDS = 60
 export const HOOK_MAX_OUTPUT_BYTES = 64 * 1024
 
 /**
- * Runs the hooks configured for `event` whose matcher matches `toolName` (tool events; other events run every
- * hook of the event), all at once, and combines what they said. Never throws: a hook that fails is a
- * non-blocking error in `userMessages`.
+ * Runs the hooks configured for `event` (agent.hooks) whose matcher matches `toolName` (tool events; other
+ * events run every hook of the event), all at once, each in the OS sandbox with the workspace writable (where
+ * the sandbox is off or unavailable they run unsandboxed: they are the user's own programs, from trusted
+ * settings only), and combines what they said. Never throws: a hook that fails is a non-blocking error.
  */
 export async function runHooks(
-  hooks: HooksConfig,
+  settings: Settings,
   base: HookBaseInput,
   input: HookEventInput,
   signal?: AbortSignal,
 ): Promise<CombinedVerdict> {
   const event = input.hook_event_name as HookEventName
   const toolName = "tool_name" in input ? input.tool_name : undefined
-  const commands = (hooks[event] ?? [])
+  const commands = (settings.hooks[event] ?? [])
     .filter((group) => toolName === undefined || matcherMatches(group.matcher, toolName))
     .flatMap((group) => group.hooks)
   // The same command twice (two matchers) runs once, as in Claude Code.
   const unique = [...new Map(commands.map((c) => [c.command, c])).values()]
   if (unique.length === 0) return { ran: 0, userMessages: [] }
   const json = JSON.stringify({ ...base, ...input })
+  // No network questions from a hook (nobody to ask mid-event): hosts outside agent.sandbox.network.allowedHosts are refused.
+  const sandbox = commandSandbox({ settings, workspaceFolders: [base.cwd], taskId: base.session_id || undefined })
   const verdicts = await Promise.all(
     unique.map(async (hook) => {
       const result = await runHookProcess({
@@ -72,6 +76,7 @@ export async function runHooks(
         maxOutputBytes: HOOK_MAX_OUTPUT_BYTES,
         signal,
         env: { CLAUDE_PROJECT_DIR: base.cwd, AGENT_LSP_PROJECT_DIR: base.cwd },
+        sandbox,
       })
       return readVerdict(event, hook.command, result)
     }),

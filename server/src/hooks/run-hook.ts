@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process"
-import { commandEnv, commandShell } from "../terminal/env"
+import type { CommandSandbox } from "../sandbox"
+import { commandEnv } from "../terminal/env"
+import { commandLaunch } from "../terminal/launch"
 import { killGroup } from "../terminal/process-group"
 
 /** What one hook process did. */
@@ -26,24 +28,29 @@ export interface HookProcessOptions {
   signal?: AbortSignal
   /** Extra variables (CLAUDE_PROJECT_DIR); the API keys are never in the environment (commandEnv). */
   env?: Record<string, string>
+  /** Where it runs: the OS sandbox with the workspace writable (sandbox/), or unsandboxed and why. */
+  sandbox: CommandSandbox
 }
 
 const KILL_GRACE_MS = 500
 
 /**
- * Runs one hook command like execute_command runs a line (the user's shell `-c`, its own process group, the
- * environment without secrets), with the event JSON on stdin and stdout/stderr kept apart and bounded. At the
- * timeout (or cancellation) the whole group gets TERM, then KILL.
+ * Runs one hook command like execute_command runs a line (terminal/launch.ts: `/bin/sh -c` inside the OS
+ * sandbox, its own process group, the environment without secrets), with the event JSON on stdin and
+ * stdout/stderr kept apart and bounded. At the timeout (or cancellation) the whole group gets TERM, then KILL.
  */
 export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+  const launch = commandLaunch({ command: options.command, cwd: options.cwd, sandbox: options.sandbox, ownSession: true })
+  if (!launch.ok)
+    return Promise.resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false, spawnError: launch.message })
   return new Promise((resolve) => {
     const out = new Bounded(options.maxOutputBytes)
     const err = new Bounded(options.maxOutputBytes)
     let timedOut = false
     let settled = false
-    const child = spawn(commandShell(), ["-c", options.command], {
+    const child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
-      env: { ...commandEnv(), ...options.env },
+      env: { ...commandEnv(), ...launch.env, ...options.env },
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     })
@@ -66,6 +73,7 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       options.signal?.removeEventListener("abort", onAbort)
       // Anything the hook left running in its group goes with it.
       if (pid !== undefined) killGroup(pid, "SIGKILL")
+      launch.dispose()
       resolve({ ...result, stdout: out.text(), stderr: err.text(), timedOut, truncated: out.truncated || err.truncated })
     }
     child.stdout.on("data", (chunk: Buffer) => out.add(chunk))

@@ -1,4 +1,11 @@
-import { approvalOptions, askApproval, decideUnderMode, type HookPermission, type TaskApprovals } from "../approval"
+import {
+  approvalOptions,
+  askApproval,
+  decideUnderMode,
+  effectivePermissionMode,
+  type HookPermission,
+  type TaskApprovals,
+} from "../approval"
 import type { Settings } from "../config/schema"
 import type { ToolContext } from "../tools/context"
 import type { Preview } from "../tools/tool"
@@ -25,10 +32,15 @@ export async function approveCall(
   params: unknown,
   hook?: HookPermission,
 ): Promise<ApprovalStep> {
-  const policy = { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs }
+  const subject = preview.subject
+  const sandbox = subject.kind === "command" ? subject.sandbox : undefined
+  const policy = { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs, sandbox }
+  // The permission mode, then the policy, then the hook's decision: approval/permission-modes.ts.
   const mode = ctx.permissionMode ?? settings.permissionMode
-  // The sandbox's availability arrives with the sandbox branch (PolicyContext.sandbox); until then auto is acceptEdits.
-  const decision = decideUnderMode(mode, tool, preview.subject, policy, undefined, hook)
+  const decision = decideUnderMode(mode, tool, subject, policy, sandbox, hook)
+  if (subject.kind === "command" && effectivePermissionMode(mode, sandbox, settings) !== mode) warnAutoFallbackOnce(ctx, sandbox?.reason)
+  if (subject.kind === "command" && settings.sandbox.mode === "required" && sandbox && !sandbox.available)
+    warnSandboxOnce(ctx, sandbox.reason)
   if (decision.decision === "allow") return { allowed: true }
   if (decision.decision === "deny") return { allowed: false, byUser: false, message: decision.reason }
 
@@ -58,8 +70,32 @@ export async function approveCall(
     if (prefixes) verdict.allowed ? remembered.allowCommands(prefixes) : remembered.denyCommands(prefixes)
     else verdict.allowed ? remembered.allowTool(tool) : remembered.rejectTool(tool)
   }
+  // Approved writes outside the sandbox's writable roots are bound writable for this one command.
+  if (verdict.allowed && subject.kind === "command" && decision.sandboxWritePaths) subject.grantedWritePaths = decision.sandboxWritePaths
   if (verdict.allowed) return { allowed: true, feedback: verdict.feedback, editedText: verdict.editedText }
   return { allowed: false, byUser: true, message: verdict.message, feedback: verdict.feedback }
+}
+
+let autoFallbackWarned = false
+/** Permission mode auto needs the OS sandbox: without it commands ask as in acceptEdits; the user hears so once per server. */
+function warnAutoFallbackOnce(ctx: ToolContext, reason: string | undefined): void {
+  if (autoFallbackWarned) return
+  autoFallbackWarned = true
+  ctx.emit({
+    kind: "error",
+    message: `Permission mode auto needs the OS sandbox, which is not in use (${reason ?? 'agent.sandbox.mode is "off"'}): the task runs as acceptEdits, so commands ask.`,
+  })
+}
+
+let sandboxWarned = false
+/** Tells the user once per server (a task error event, which the log keeps too) that commands ask because the sandbox is unavailable. */
+function warnSandboxOnce(ctx: ToolContext, reason: string | undefined): void {
+  if (sandboxWarned) return
+  sandboxWarned = true
+  ctx.emit({
+    kind: "error",
+    message: `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${reason ?? "unknown reason"}.`,
+  })
 }
 
 /** The result the model gets for a call that was not allowed to run. */

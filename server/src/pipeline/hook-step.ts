@@ -38,7 +38,7 @@ export async function preToolUse(
 ): Promise<PreToolUseOutcome> {
   if (!settings.hooks.PreToolUse?.length) return { params }
   const input = { hook_event_name: "PreToolUse" as const, tool_name: tool.name, tool_input: params, tool_use_id: call.id }
-  const verdict = await runHooks(settings.hooks, baseInput(ctx), input, ctx.signal)
+  const verdict = await runHooks(settings, baseInput(ctx), input, ctx.signal)
   tell(ctx, verdict.userMessages)
   const stop = verdict.stop ? { stopTask: true } : {}
   if (verdict.stop) ctx.emit({ kind: "error", message: `A PreToolUse hook stopped the task: ${verdict.stop.reason}` })
@@ -76,7 +76,7 @@ export async function postToolUse(
     tool_use_id: call.id,
     tool_response: response,
   }
-  const verdict = await runHooks(settings.hooks, baseInput(ctx), input, ctx.signal)
+  const verdict = await runHooks(settings, baseInput(ctx), input, ctx.signal)
   tell(ctx, verdict.userMessages)
   const notes: string[] = []
   if (verdict.block) notes.push(`A PostToolUse hook reports about this ${tool.name} call:\n${verdict.block.reason}`)

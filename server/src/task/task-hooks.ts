@@ -20,7 +20,7 @@ function base(rt: TaskRuntime, settings: Settings, folder: string): HookBaseInpu
 }
 
 async function run(rt: TaskRuntime, settings: Settings, folder: string, input: HookEventInput, signal?: AbortSignal) {
-  const verdict = await runHooks(settings.hooks, base(rt, settings, folder), input, signal)
+  const verdict = await runHooks(settings, base(rt, settings, folder), input, signal)
   for (const message of verdict.userMessages) rt.emit({ kind: "error", message })
   return verdict
 }

@@ -36,8 +36,6 @@ export interface TaskServiceOptions extends TaskServiceDeps {
   modes?: ModeLookup
   /** The editor's buffers, told to the model in its user turns (see environment.ts). */
   environment?: EnvironmentPort
-  /** Whether the OS sandbox can hold commands now (permission mode auto needs it); default: not available. */
-  sandboxAvailable?: () => boolean
   /** Awaited before each loop's first model request (see LoopEnv.beforeFirstRequest). */
   beforeFirstRequest?: LoopEnv["beforeFirstRequest"]
 }
@@ -72,8 +70,6 @@ class Service implements TaskService {
   private defaultMode: string | undefined
   /** Set by agent/setPermissionMode without a task: the permission mode of new tasks. */
   private defaultPermissionMode: PermissionModeName | undefined
-  /** `auto` without the sandbox is logged once per server (each task still hears it). */
-  private autoFallbackLogged = false
   private readonly subtasks = new SubtaskWaiters()
 
   constructor(private readonly deps: TaskServiceOptions) {
@@ -254,7 +250,6 @@ class Service implements TaskService {
 
   private start(rt: TaskRuntime): void {
     this.runtimes.set(rt.taskId, rt)
-    this.announceAutoFallback(rt)
     rt.context.startFrom(rt.state.view(), rt.state.messages.length)
     rt.limits.restart(rt.state.usage.costUsd)
     const env: LoopEnv = {
@@ -327,18 +322,6 @@ class Service implements TaskService {
     if (rt.state.permissionMode === mode) return
     rt.record({ type: "permissionMode", mode })
     rt.emit({ kind: "permissionMode", mode })
-    if (rt.live) this.announceAutoFallback(rt)
-  }
-
-  /** `auto` needs the OS sandbox: without it the task runs as acceptEdits, and the user hears so. */
-  private announceAutoFallback(rt: TaskRuntime): void {
-    if (rt.state.permissionMode !== "auto" || this.deps.sandboxAvailable?.()) return
-    const message =
-      "Permission mode auto needs the OS sandbox, which is not available: the task runs as acceptEdits (edits in the workspace run; commands ask)."
-    rt.progress(message)
-    if (this.autoFallbackLogged) return
-    this.autoFallbackLogged = true
-    this.deps.log.warn(message)
   }
 
   private setTodos(rt: TaskRuntime, todos: Todo[]): void {

@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process"
+import { constants } from "node:os"
 import { finished } from "node:stream/promises"
 import { newArtifact } from "./artifacts"
-import { commandEnv, commandShell } from "./env"
+import type { CommandSandbox } from "../sandbox"
+import { commandEnv } from "./env"
+import { commandLaunch } from "./launch"
 import { OutputWindow } from "./output-window"
 import { killGroup, waitForGroupExit } from "./process-group"
 
@@ -23,6 +26,11 @@ export interface CommandOptions {
   onOutput?: (text: string) => void
   shell?: string
   env?: NodeJS.ProcessEnv
+  /**
+   * Where it runs: inside the OS sandbox (sandbox/), or outside it for a stated reason (the user turned the
+   * sandbox off; or it is unavailable and the user approved this command). Required: no caller forgets it.
+   */
+  sandbox: CommandSandbox
 }
 
 export interface CommandOutcome {
@@ -65,12 +73,18 @@ export function startCommand(options: CommandOptions): RunningCommand {
   const startedAt = Date.now()
   const artifact = newArtifact()
   const window = new OutputWindow(options.maxLines, options.maxBytes)
-  const child = spawn(options.shell ?? commandShell(), ["-c", options.command], {
+  const launch = commandLaunch({ ...options, ownSession: true })
+  if (!launch.ok) return notStarted(artifact, window, startedAt, `agent-lsp: the command did not run: ${launch.message}\n`)
+  const child = spawn(launch.file, launch.args, {
     cwd: options.cwd,
-    env: options.env ?? commandEnv(),
-    detached: true, // its own process group: pgid = pid
+    env: { ...(options.env ?? commandEnv()), ...launch.env },
+    detached: true, // its own process group: pgid = pid (bwrap, whose --die-with-parent ends the sandbox with it)
     stdio: ["ignore", "pipe", "pipe"],
   })
+  for (const note of launch.notes) {
+    artifact.stream.write(`agent-lsp: ${note}\n`)
+    window.push(Buffer.from(`agent-lsp: ${note}\n`))
+  }
   const pid = child.pid ?? -1
   if (pid > 0) trackGroup(pid)
   let killedBy: CommandOutcome["killedBy"]
@@ -115,19 +129,21 @@ export function startCommand(options: CommandOptions): RunningCommand {
       await finished(artifact.stream).catch(() => undefined)
       if (killedBy) await waitForGroupExit(pid, KILL_GRACE_MS + 2000)
       liveGroups.delete(pid)
+      launch.dispose()
       if (hardTimer) clearTimeout(hardTimer)
       if (escalation) clearTimeout(escalation)
       options.signal?.removeEventListener("abort", onAbort)
       resolve({ exitCode: exit.code, signal: exit.signal, killedBy, durationMs: Date.now() - startedAt })
     }
     child.on("error", (error) => {
-      artifact.stream.write(`agent-lsp: could not start the shell: ${error.message}\n`)
-      window.push(Buffer.from(`could not start the shell (${options.shell ?? commandShell()}): ${error.message}\n`))
+      const what = launch.file
+      artifact.stream.write(`agent-lsp: could not start ${what}: ${error.message}\n`)
+      window.push(Buffer.from(`could not start ${what}: ${error.message}\n`))
       exit = { code: 127, signal: null }
       void settle()
     })
     child.on("exit", (code, signal) => {
-      exit = { code, signal }
+      exit = options.sandbox.kind === "sandboxed" ? signalOfSandbox(code, signal) : { code, signal }
       // 'close' normally follows at once; if a background child holds the pipes, stop waiting once they go quiet.
       const poll = setInterval(() => {
         if (settled) clearInterval(poll)
@@ -141,4 +157,21 @@ export function startCommand(options: CommandOptions): RunningCommand {
   })
 
   return { artifactId: artifact.id, artifactPath: artifact.path, pid, startedAt, window, done, kill }
+}
+
+/** bwrap exits with 128+n when the command was ended by signal n: reported as that signal, as a bare shell's would be. */
+function signalOfSandbox(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
+  if (code === null || code <= 128 || code > 128 + 64) return { code, signal }
+  const name = Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] as NodeJS.Signals | undefined
+  return name ? { code: null, signal: name } : { code, signal }
+}
+
+/** A command that never started (its sandbox could not be set up): exit 127, with why as its output. */
+function notStarted(artifact: ReturnType<typeof newArtifact>, window: OutputWindow, startedAt: number, text: string): RunningCommand {
+  window.push(Buffer.from(text))
+  artifact.stream.end(text)
+  const done = finished(artifact.stream)
+    .catch(() => undefined)
+    .then((): CommandOutcome => ({ exitCode: 127, signal: null, durationMs: Date.now() - startedAt }))
+  return { artifactId: artifact.id, artifactPath: artifact.path, pid: -1, startedAt, window, done, kill: () => undefined }
 }

@@ -100,7 +100,21 @@ export type ApprovalSubject =
    * paths (symlinks resolved) of the files its redirections write, as the tool found them; `uncheckedReads`
    * file arguments the `.rooignore` check could not resolve (after `cd $X`): such a line always asks.
    */
-  | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[]; uncheckedReads?: string[] }
+  | {
+      kind: "command"
+      command: string
+      cwd: string
+      absoluteCwd?: string
+      writePaths?: string[]
+      uncheckedReads?: string[]
+      /** Whether the OS sandbox can hold this command (the tool asks sandbox/; the policy fails closed without it). */
+      sandbox?: { available: boolean; reason?: string }
+      /**
+       * Set by the approval step when the user approved a command that writes outside the sandbox's writable
+       * roots (outside the workspace, or a protected path): exactly these paths are bound writable for it.
+       */
+      grantedWritePaths?: string[]
+    }
   | { kind: "mcp"; server: string; tool: string }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs"
 import { z } from "zod"
 import { defineTool, errorResult, type ToolResult } from "./tool"
-import type { ToolContext } from "./context"
+import type { ApprovalSubject, ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
 import { checkCommandPaths, commandWritePaths } from "../workspace/command-paths"
 import { commandShell } from "../terminal/env"
@@ -10,6 +10,8 @@ import { displayPath } from "../workspace/sandbox"
 import type { RunningCommand } from "../terminal/runner"
 import { describeOutcome } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
+import { commandSandbox, sandboxStatus } from "../sandbox"
+import { hostAsker } from "./command-network"
 
 /** The model's view of one command's output is capped at this many bytes (and agent.terminal.outputLines lines). */
 export const COMMAND_OUTPUT_BYTES = 50 * 1024
@@ -52,24 +54,48 @@ export const executeCommand = defineTool({
     if (paths.ignored !== undefined) return { result: errorResult(rooIgnoreError(paths.ignored)) }
     const writePaths = await commandWritePaths(command, where.absPath)
     const unchecked = paths.unchecked.length > 0 ? { uncheckedReads: paths.unchecked } : {}
+    const subject: Extract<ApprovalSubject, { kind: "command" }> = {
+      kind: "command",
+      command,
+      cwd: shownCwd,
+      absoluteCwd: where.absPath,
+      writePaths,
+      ...unchecked,
+      ...(ctx.settings.sandbox.mode === "required" ? { sandbox: sandboxStatus() } : {}),
+    }
     return {
       preview: {
-        subject: { kind: "command", command, cwd: shownCwd, absoluteCwd: where.absPath, writePaths, ...unchecked },
+        subject,
         title: `Run: ${command}`,
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,
       },
-      run: () => run(command, where.absPath, shownCwd, timeout, ctx),
+      run: () => run(command, where.absPath, shownCwd, timeout, ctx, subject.grantedWritePaths),
     }
   },
 })
 
-async function run(command: string, cwd: string, shownCwd: string, timeout: number | undefined, ctx: ToolContext): Promise<ToolResult> {
+async function run(
+  command: string,
+  cwd: string,
+  shownCwd: string,
+  timeout: number | undefined,
+  ctx: ToolContext,
+  grantedWritePaths: string[] | undefined,
+): Promise<ToolResult> {
   let streamed = 0
+  const sandbox = commandSandbox({
+    settings: ctx.settings,
+    workspaceFolders: ctx.workspaceFolders,
+    taskId: ctx.taskId,
+    askHost: hostAsker(ctx, command),
+    extraWritablePaths: grantedWritePaths,
+  })
   const running = ctx.terminal.start(
     {
       command,
       cwd,
+      sandbox,
       shell: commandShell(ctx.settings.terminal.shell),
       hardTimeoutSeconds: ctx.settings.terminal.timeoutSeconds,
       maxLines: ctx.settings.terminal.outputLines,

@@ -8,8 +8,13 @@ import { defaultSettings, type Settings } from "../../../server/src/config/schem
 function decide(subject: ApprovalSubject, tweak: (s: Settings) => void = () => {}, remembered = new TaskApprovals()) {
   const settings = defaultSettings()
   tweak(settings)
-  return decideApproval("tool", subject, { settings, workspaceFolders: ["/ws"], remembered, protectedDirs: ["/home/u/.config/agent-lsp"] })
-    .decision
+  return decideApproval("tool", subject, {
+    settings,
+    workspaceFolders: ["/ws"],
+    remembered,
+    protectedDirs: ["/home/u/.config/agent-lsp"],
+    sandbox: { available: true },
+  }).decision
 }
 
 beforeAll(async () => {

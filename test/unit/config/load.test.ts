@@ -6,7 +6,16 @@ describe("resolveSettings", () => {
   it("gives the documented defaults with no sources", () => {
     const { settings, problems } = resolveSettings([])
     expect(settings).toEqual(defaultSettings())
-    expect(settings.autoApprove).toEqual({ read: true, write: false, modeSwitch: false, subtasks: false, mcp: false, browser: false })
+    expect(settings.autoApprove).toEqual({
+      read: true,
+      write: false,
+      modeSwitch: false,
+      subtasks: false,
+      mcp: false,
+      browser: false,
+      sandboxedCommands: false,
+    })
+    expect(settings.sandbox).toEqual({ mode: "required", network: { allowedHosts: [] } })
     expect(settings.browser).toEqual({ viewport: "900x600" })
     expect(settings.limits.repeatedCalls).toBe(3)
     expect(problems).toEqual([])

@@ -1,20 +1,33 @@
-import { readFileSync } from "node:fs"
-import { mkdtemp, readFile, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
-import type { HooksConfig } from "../../../server/src/config/schema"
+import { defaultSettings, type HooksConfig, type Settings } from "../../../server/src/config/schema"
 import { HOOK_MAX_OUTPUT_BYTES, runHooks } from "../../../server/src/hooks"
 
 let dir: string
 
-/** A live (not zombie) process. */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
+function settingsWith(hooks: HooksConfig): Settings {
+  const settings = defaultSettings()
+  settings.hooks = hooks
+  return settings
+}
+
+/** Live (not zombie) processes whose command line contains `marker`. */
+function processesWith(marker: string): number[] {
+  const found: number[] = []
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8").replaceAll("\0", " ")
+      const zombie = /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${name}/stat`, "utf8"))
+      if (!zombie && cmdline.includes(marker)) found.push(Number(name))
+    } catch {
+      // gone meanwhile
+    }
   }
+  return found
 }
 const base = () => ({ session_id: "t1", transcript_path: join(dir, "t1.jsonl"), cwd: dir, permission_mode: "default" })
 const pre = { hook_event_name: "PreToolUse" as const, tool_name: "write_to_file", tool_input: { path: "a.ts" }, tool_use_id: "c1" }
@@ -30,7 +43,7 @@ describe("runHooks", () => {
   it("gives the hook Claude Code's input on stdin, without the API keys in its environment", async () => {
     process.env.ANTHROPIC_API_KEY = "sk-ant-test-secret"
     try {
-      const verdict = await runHooks(one(`cat > input.json; env > env.txt`), base(), pre)
+      const verdict = await runHooks(settingsWith(one(`cat > input.json; env > env.txt`)), base(), pre)
       expect(verdict.ran).toBe(1)
       expect(JSON.parse(await readFile(join(dir, "input.json"), "utf8"))).toEqual({ ...base(), ...pre })
       const env = await readFile(join(dir, "env.txt"), "utf8")
@@ -42,7 +55,7 @@ describe("runHooks", () => {
   })
 
   it("blocks on exit 2 with stderr as the reason", async () => {
-    const verdict = await runHooks(one(`echo "no writes under migrations/" >&2; exit 2`), base(), pre)
+    const verdict = await runHooks(settingsWith(one(`echo "no writes under migrations/" >&2; exit 2`)), base(), pre)
     expect(verdict.block).toEqual({ reason: "no writes under migrations/" })
   })
 
@@ -56,7 +69,7 @@ describe("runHooks", () => {
       },
       systemMessage: "checked",
     })
-    const verdict = await runHooks(one(`echo '${out}'`), base(), pre)
+    const verdict = await runHooks(settingsWith(one(`echo '${out}'`)), base(), pre)
     expect(verdict).toMatchObject({
       permission: { decision: "allow", reason: "ok" },
       updatedInput: { path: "b.ts" },
@@ -79,38 +92,47 @@ describe("runHooks", () => {
       ],
     }
     const started = Date.now()
-    const verdict = await runHooks(hooks, base(), pre)
+    const verdict = await runHooks(settingsWith(hooks), base(), pre)
     expect(verdict.permission).toEqual({ decision: "deny", reason: "nope" })
     expect(Date.now() - started).toBeLessThan(950)
   })
 
   it("runs only hooks whose RE2 matcher matches the whole tool name", async () => {
-    expect((await runHooks(one("true", undefined, "write_to_file|apply_diff"), base(), pre)).ran).toBe(1)
-    expect((await runHooks(one("true", undefined, "write"), base(), pre)).ran).toBe(0)
-    expect((await runHooks(one("true", undefined, ""), base(), pre)).ran).toBe(1)
+    expect((await runHooks(settingsWith(one("true", undefined, "write_to_file|apply_diff")), base(), pre)).ran).toBe(1)
+    expect((await runHooks(settingsWith(one("true", undefined, "write")), base(), pre)).ran).toBe(0)
+    expect((await runHooks(settingsWith(one("true", undefined, "")), base(), pre)).ran).toBe(1)
     // RE2 refuses backreferences: such a matcher matches nothing rather than running a slow regex.
-    expect((await runHooks(one("true", undefined, "(a)\\1"), base(), pre)).ran).toBe(0)
+    expect((await runHooks(settingsWith(one("true", undefined, "(a)\\1")), base(), pre)).ran).toBe(0)
   })
 
   it("kills a hook that hangs at its timeout, with everything it started, as a non-blocking error", async () => {
-    await writeFile(join(dir, "pid"), "")
-    const verdict = await runHooks(one(`sleep 30 & echo $! > pid; wait`, 1), base(), pre)
+    const verdict = await runHooks(settingsWith(one(`sleep 31.25 & wait`, 1)), base(), pre)
     expect(verdict.block).toBeUndefined()
     expect(verdict.userMessages[0]).toMatch(/timed out and was killed/)
-    const pid = Number((await readFile(join(dir, "pid"), "utf8")).trim())
     await new Promise((r) => setTimeout(r, 700))
-    expect(alive(pid)).toBe(false)
+    expect(processesWith("sleep 31.25")).toEqual([])
+  })
+
+  it("runs hooks in the OS sandbox: the workspace is writable, a folder outside it is not", async () => {
+    const outside = await mkdtemp(join(homedir(), ".hooks-outside-"))
+    try {
+      await runHooks(settingsWith(one(`echo in > inside.txt; echo out > ${outside}/x.txt`)), base(), pre)
+      expect(readFileSync(join(dir, "inside.txt"), "utf8")).toBe("in\n")
+      expect(existsSync(join(outside, "x.txt"))).toBe(false)
+    } finally {
+      await rm(outside, { recursive: true, force: true })
+    }
   })
 
   it("treats a crash (exit 1) as a non-blocking error shown to the user", async () => {
-    const verdict = await runHooks(one(`echo boom >&2; exit 1`), base(), pre)
+    const verdict = await runHooks(settingsWith(one(`echo boom >&2; exit 1`)), base(), pre)
     expect(verdict.block).toBeUndefined()
     expect(verdict.permission).toBeUndefined()
     expect(verdict.userMessages[0]).toMatch(/failed \(exit 1, non-blocking\): boom/)
   })
 
   it("ignores invalid JSON on stdout and says so", async () => {
-    const verdict = await runHooks(one(`echo '{"hookSpecificOutput": {'`), base(), pre)
+    const verdict = await runHooks(settingsWith(one(`echo '{"hookSpecificOutput": {'`)), base(), pre)
     expect(verdict.permission).toBeUndefined()
     expect(verdict.userMessages[0]).toMatch(/invalid JSON/)
   })
@@ -120,7 +142,7 @@ describe("runHooks", () => {
     const hooks: HooksConfig = {
       UserPromptSubmit: [{ hooks: [{ type: "command", command: "head -c 20000000 /dev/zero | tr '\\0' 'x'" }] }],
     }
-    const verdict = await runHooks(hooks, base(), { hook_event_name: "UserPromptSubmit", prompt: "hi" })
+    const verdict = await runHooks(settingsWith(hooks), base(), { hook_event_name: "UserPromptSubmit", prompt: "hi" })
     expect(verdict.additionalContext?.length).toBe(HOOK_MAX_OUTPUT_BYTES)
   })
 
@@ -129,9 +151,9 @@ describe("runHooks", () => {
       UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'branch: main'" }] }],
     }
     const input = { hook_event_name: "UserPromptSubmit" as const, prompt: "hi" }
-    expect((await runHooks(hooks, base(), input)).additionalContext).toBe("branch: main")
+    expect((await runHooks(settingsWith(hooks), base(), input)).additionalContext).toBe("branch: main")
     const blocking: HooksConfig = { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo 'no secrets' >&2; exit 2" }] }] }
-    expect((await runHooks(blocking, base(), input)).block?.reason).toBe("no secrets")
+    expect((await runHooks(settingsWith(blocking), base(), input)).block?.reason).toBe("no secrets")
   })
 
   it("reads decision block with reason, and continue false with stopReason", async () => {
@@ -140,7 +162,7 @@ describe("runHooks", () => {
         { hooks: [{ type: "command", command: `echo '{"decision":"block","reason":"tests fail","continue":false,"stopReason":"halt"}'` }] },
       ],
     }
-    const verdict = await runHooks(hooks, base(), { hook_event_name: "Stop", stop_hook_active: false })
+    const verdict = await runHooks(settingsWith(hooks), base(), { hook_event_name: "Stop", stop_hook_active: false })
     expect(verdict.block).toEqual({ reason: "tests fail" })
     expect(verdict.stop).toEqual({ reason: "halt" })
   })

@@ -39,7 +39,7 @@ function fake(
           : kind === "write"
             ? { kind: "write" as const, paths: [p.path] }
             : kind === "command"
-              ? { kind: "command" as const, command: p.command, cwd: "." }
+              ? { kind: "command" as const, command: p.command, cwd: ".", sandbox: { available: true } }
               : kind === "mcp"
                 ? { kind: "mcp" as const, server: "s", tool: "t" }
                 : { kind: "none" as const }

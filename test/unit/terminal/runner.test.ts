@@ -24,6 +24,8 @@ const base = (command: string, extra: Partial<CommandOptions> = {}): CommandOpti
   maxLines: 500,
   maxBytes: 50 * 1024,
   shell: "/bin/sh",
+  // Through the real OS sandbox: process-group kills, streaming and timeouts must hold through bwrap.
+  sandbox: { kind: "sandboxed", policy: { workspaceFolders: [ws.root], network: { allowedHosts: [] } } },
   ...extra,
 })
 

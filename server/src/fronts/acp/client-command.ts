@@ -2,7 +2,8 @@ import { finished } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import type { AgentContext, CreateTerminalRequest, TerminalExitStatus } from "@agentclientprotocol/sdk"
 import { newArtifact } from "../../terminal/artifacts"
-import { commandShell, NON_INTERACTIVE_ENV } from "../../terminal/env"
+import { NON_INTERACTIVE_ENV } from "../../terminal/env"
+import { commandLaunch } from "../../terminal/launch"
 import { OutputWindow } from "../../terminal/output-window"
 import type { CommandOptions, CommandOutcome, RunningCommand } from "../../terminal/runner"
 
@@ -73,14 +74,21 @@ export function startClientCommand(
     }
   }
 
+  // The editor runs the same sandboxed argv our runner would (bwrap … -- shell -c line), in a new session.
+  const launch = commandLaunch(options)
   const run = async (): Promise<TerminalExitStatus> => {
+    if (!launch.ok) {
+      append(`agent-lsp: the command did not run: ${launch.message}\n`)
+      return { exitCode: 127, signal: null }
+    }
+    for (const note of launch.notes) append(`agent-lsp: ${note}\n`)
     try {
       const params: CreateTerminalRequest = {
         sessionId,
-        command: options.shell ?? commandShell(),
-        args: ["-c", options.command],
+        command: launch.file,
+        args: launch.args,
         cwd: options.cwd,
-        env: Object.entries(NON_INTERACTIVE_ENV).map(([name, value]) => ({ name, value })),
+        env: Object.entries({ ...NON_INTERACTIVE_ENV, ...launch.env }).map(([name, value]) => ({ name, value })),
         outputByteLimit: OUTPUT_BYTE_LIMIT,
       }
       const created = await client.request("terminal/create", params, bounded())
@@ -123,6 +131,7 @@ export function startClientCommand(
 
   const done = run().then(async (status): Promise<CommandOutcome> => {
     await tell("terminal/release")
+    if (launch.ok) launch.dispose()
     const tail = window.end()
     if (tail) options.onOutput?.(tail)
     artifact.stream.end()

@@ -1,0 +1,219 @@
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { delimiter, join } from "node:path"
+import { defaultStateDir } from "../config/paths"
+import type { Settings } from "../config/schema"
+import { bwrapArgs } from "./bwrap-args"
+import { bwrapPath, sandboxStatus } from "./availability"
+import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
+import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
+import { scanWorkspace } from "./workspace-scan"
+
+/**
+ * The OS sandbox every command (and hook) runs in: `sandboxCommand` turns a shell argv into the bwrap argv
+ * that runs it inside the sandbox a SandboxPolicy describes. Linux only; where bwrap cannot run,
+ * `sandboxStatus()` says why and how to fix it, and callers fail closed.
+ */
+
+export { bwrapPath, resetSandboxStatus, sandboxStatus, type SandboxStatus } from "./availability"
+export { hostAllowed, sandboxRulesText, type HostAsk, type HostDecision, type SandboxPolicy } from "./policy"
+
+/**
+ * How one command runs: inside the sandbox, or (explicitly) outside it: because the user turned the sandbox
+ * off in their own settings, or because it is unavailable and the user approved this very command.
+ */
+export type CommandSandbox =
+  | { kind: "sandboxed"; policy: SandboxPolicy }
+  | { kind: "unsandboxed"; because: "turnedOff" | "unavailableApproved" }
+
+/** What decides a command's sandbox: the settings, the workspace, the task, and who answers network questions. */
+export interface CommandSandboxRequest {
+  settings: Settings
+  /** Absolute real paths: the writable roots. */
+  workspaceFolders: readonly string[]
+  /** Gives the command the task's private /tmp; undefined = a fresh one for the command. */
+  taskId?: string
+  /** Asked about hosts outside agent.sandbox.network.allowedHosts; undefined = refused (headless, hooks). */
+  askHost?: HostAsk
+  /** Paths the user approved writing outside the writable roots (approval's sandboxWritePaths). */
+  extraWritablePaths?: readonly string[]
+}
+
+/**
+ * The sandbox of one command under the user's settings: sandboxed when it can be; unsandboxed when the user
+ * turned it off, or when it is unavailable (callers only get here after the approval policy asked the user,
+ * which it always does then: approval/policy.ts).
+ */
+export function commandSandbox(request: CommandSandboxRequest): CommandSandbox {
+  const { settings } = request
+  if (settings.sandbox.mode === "off") return { kind: "unsandboxed", because: "turnedOff" }
+  if (!sandboxStatus().available) return { kind: "unsandboxed", because: "unavailableApproved" }
+  return {
+    kind: "sandboxed",
+    policy: {
+      workspaceFolders: request.workspaceFolders,
+      tempDir: request.taskId === undefined ? undefined : taskTempDir(request.taskId),
+      extraWritablePaths: request.extraWritablePaths,
+      network: { allowedHosts: settings.sandbox.network.allowedHosts, ask: request.askHost },
+      stateDir: settings.stateDir ?? defaultStateDir(),
+    },
+  }
+}
+
+/** A command line made ready to run in the sandbox. */
+export interface SandboxedCommand {
+  /** The program to start (bwrap) and its arguments, the shell argv last. */
+  file: string
+  args: string[]
+  /** Variables to add to the command's environment (TMPDIR, and the proxy's when the network goes through it). */
+  env: Record<string, string>
+  /** Things the user should read in the command's output (the network is off because socat is missing). */
+  notes: string[]
+  /** Stops the command's network proxy and removes its private files; call once, after the command ended. */
+  dispose(): void
+}
+
+/**
+ * The bwrap argv that runs `shellArgv` (e.g. ["/bin/bash", "--noprofile", "--norc", "-c", line]) in `cwd`
+ * inside the sandbox of `policy`. Synchronous (so a runner can spawn at once); throws when the sandbox
+ * cannot be set up (then nothing may run). `newSession: false` only for a caller that starts bwrap in a new
+ * session itself (see BwrapMounts.newSession).
+ */
+export function sandboxCommand(
+  shellArgv: readonly string[],
+  cwd: string,
+  policy: SandboxPolicy,
+  options: { bwrap?: string; newSession?: boolean } = {},
+): SandboxedCommand {
+  const bwrap = options.bwrap ?? bwrapPath()
+  const status = sandboxStatus(bwrap)
+  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+  const scans = policy.workspaceFolders.map((folder) => scanWorkspace(folder))
+  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
+  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+  const root = privateRoot()
+  const commandDir = mkdtempSync(join(root.dir, "cmd-"))
+  const tempDir = policy.tempDir ?? join(commandDir, "tmp")
+  mkdirSync(tempDir, { recursive: true, mode: 0o700 })
+  const notes: string[] = []
+  const env: Record<string, string> = { TMPDIR: SANDBOX_TMP }
+  let proxy: NetworkProxy | undefined
+  let argv = [...shellArgv]
+  if (policy.network.allowedHosts.length > 0 || policy.network.ask) {
+    const socat = findProgram("socat")
+    if (!socat) {
+      const note = noteOnce("The sandbox's network is off: socat is not installed (fix: sudo apt-get install socat).")
+      if (note) notes.push(note)
+    } else {
+      proxy = startNetworkProxy(join(commandDir, "proxy.sock"), hostDecider(policy))
+      argv = ["/bin/bash", "--noprofile", "--norc", "-c", bridgeScript(socat), "agent-lsp-sandbox", ...shellArgv]
+      const url = `http://127.0.0.1:${PROXY_PORT}`
+      for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
+    }
+  }
+  const args = bwrapArgs({
+    workspaceFolders: policy.workspaceFolders,
+    tempDir,
+    emptyFile: root.emptyFile,
+    maskedHostPaths: maskedHostPaths(policy),
+    scans,
+    extraWritablePaths: writablePaths(policy.extraWritablePaths ?? []),
+    proxySocket: proxy?.socketPath,
+    cwd,
+    newSession: options.newSession ?? true,
+  })
+  let disposed = false
+  return {
+    file: bwrap,
+    args: [...args, "--", ...argv],
+    env,
+    notes,
+    dispose() {
+      if (disposed) return
+      disposed = true
+      proxy?.close()
+      rmSync(commandDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Starts socat in the background to bridge 127.0.0.1:PROXY_PORT to the proxy's socket, waits (bounded, with
+ * bash builtins only) until it listens, then replaces itself with the command's shell.
+ */
+function bridgeScript(socat: string): string {
+  const port = `:${PROXY_PORT.toString(16).toUpperCase().padStart(4, "0")}`
+  return [
+    `${socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET_IN_SANDBOX} </dev/null >/dev/null 2>&1 &`,
+    // /proc/net/tcp lists this namespace's sockets: "sl local rem st ...", st 0A = LISTEN. read is a builtin (no fork).
+    "for ((i = 0; i < 5000; i++)); do",
+    `  while read -r _ local _ st _; do [[ $local == *"${port}" && $st == 0A ]] && break 2; done </proc/net/tcp`,
+    "done",
+    'exec "$@"',
+  ].join("\n")
+}
+
+/** Allow list first, then the asker (none = refused); "always" answers are the asker's to remember. */
+function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Promise<boolean> {
+  return async (host, port) => {
+    if (hostAllowed(host, policy.network.allowedHosts)) return true
+    if (!policy.network.ask) return false
+    const answer = await policy.network.ask({ host, port }, AbortSignal.timeout(15 * 60 * 1000))
+    return answer !== "deny"
+  }
+}
+
+/** Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder is left out. */
+function writablePaths(paths: readonly string[]): string[] {
+  const out: string[] = []
+  for (const path of paths) {
+    if (!existsSync(path)) {
+      try {
+        closeSync(openSync(path, "wx", 0o600))
+      } catch {
+        continue
+      }
+    }
+    if (statSync(path, { throwIfNoEntry: false })) out.push(path)
+  }
+  return out
+}
+
+let root: { dir: string; emptyFile: string } | undefined
+/** This server's private folder (0700) for temp folders, proxy sockets and the empty file; removed at exit. */
+function privateRoot(): { dir: string; emptyFile: string } {
+  if (root && existsSync(root.dir)) return root
+  const dir = mkdtempSync(join(tmpdir(), "agent-lsp-sandbox-"))
+  const emptyFile = join(dir, "empty")
+  writeFileSync(emptyFile, "", { mode: 0o400 })
+  root = { dir, emptyFile }
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+  return root
+}
+
+/**
+ * A private temporary folder for one task (shown as /tmp to its commands), so files a command leaves in
+ * /tmp are there for the task's next command and for nobody else.
+ */
+export function taskTempDir(taskId: string): string {
+  const dir = join(privateRoot().dir, `task-${taskId.replace(/[^A-Za-z0-9_-]/g, "_")}`)
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return dir
+}
+
+const said = new Set<string>()
+function noteOnce(text: string): string {
+  if (said.has(text)) return ""
+  said.add(text)
+  return text
+}
+
+const found = new Map<string, string | undefined>()
+/** The absolute path of `name` on PATH (cached). */
+function findProgram(name: string): string | undefined {
+  if (found.has(name)) return found.get(name)
+  const dirs = (process.env.PATH ?? "/usr/bin:/bin").split(delimiter).filter(Boolean)
+  const path = dirs.map((dir) => join(dir, name)).find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile())
+  found.set(name, path)
+  return path
+}

@@ -1,0 +1,144 @@
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http"
+import { connect, type Socket } from "node:net"
+
+/**
+ * The only way out of a sandboxed command's network namespace: an HTTP proxy (plain requests and CONNECT
+ * tunnels for HTTPS) on a unix socket that is bound into the sandbox, where socat forwards a loopback port
+ * to it. Every host a command asks for goes through `decide` (the allow list, else the user) before a
+ * connection is made; the answer is kept for the rest of the command. Every wait is bounded.
+ */
+
+export type HostDecider = (host: string, port: number) => Promise<boolean>
+
+export interface NetworkProxy {
+  readonly socketPath: string
+  /** Stops listening and ends every open connection. */
+  close(): void
+}
+
+/** The longest wait for a decision (the user's answer has its own, shorter, bound: approval.timeoutSeconds). */
+const DECISION_TIMEOUT_MS = 15 * 60 * 1000
+const CONNECT_TIMEOUT_MS = 30_000
+/** A client that does not finish its request head in this time is dropped. */
+const HEADERS_TIMEOUT_MS = 30_000
+
+export function startNetworkProxy(socketPath: string, decide: HostDecider): NetworkProxy {
+  const sockets = new Set<Socket>()
+  const decisions = new Map<string, Promise<boolean>>()
+  const allowed = (host: string, port: number): Promise<boolean> => {
+    const key = `${host.toLowerCase()}:${port}`
+    let decision = decisions.get(key)
+    if (!decision) {
+      decision = bounded(
+        decide(host, port).catch(() => false),
+        DECISION_TIMEOUT_MS,
+        false,
+      )
+      decisions.set(key, decision)
+    }
+    return decision
+  }
+  const track = (socket: Socket) => {
+    sockets.add(socket)
+    socket.once("close", () => sockets.delete(socket))
+    socket.on("error", () => socket.destroy())
+  }
+
+  const server = createServer((req, res) => void forward(req, res, allowed, track))
+  server.headersTimeout = HEADERS_TIMEOUT_MS
+  server.requestTimeout = 0 // uploads and downloads may take long; the command's own timeout bounds them
+  server.on("connection", track)
+  server.on("connect", (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const target = parseAuthority(req.url ?? "")
+    if (!target) return void client.end("HTTP/1.1 400 Bad Request\r\n\r\n")
+    void allowed(target.host, target.port).then((ok) => {
+      if (!ok) return void client.end(refusal(target.host))
+      const upstream = connect({ host: target.host, port: target.port, timeout: CONNECT_TIMEOUT_MS })
+      track(upstream)
+      upstream.once("timeout", () => upstream.destroy())
+      upstream.once("connect", () => {
+        upstream.setTimeout(0)
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n")
+        if (head.length) upstream.write(head)
+        upstream.pipe(client)
+        client.pipe(upstream)
+      })
+      upstream.once("error", () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"))
+      upstream.once("close", () => client.destroy())
+      client.once("close", () => upstream.destroy())
+    })
+  })
+  server.on("clientError", (_error, socket) => socket.destroy())
+  server.on("error", () => undefined)
+  server.listen(socketPath)
+  return {
+    socketPath,
+    close() {
+      server.close()
+      for (const socket of sockets) socket.destroy()
+    },
+  }
+}
+
+/** A plain-HTTP request in absolute form (`GET http://host/path`): checked, then forwarded as origin form. */
+async function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  allowed: (host: string, port: number) => Promise<boolean>,
+  track: (socket: Socket) => void,
+): Promise<void> {
+  let url: URL
+  try {
+    url = new URL(req.url ?? "")
+  } catch {
+    return void res.writeHead(400).end("agent-lsp sandbox proxy: expected an absolute http:// URL\n")
+  }
+  if (url.protocol !== "http:") return void res.writeHead(400).end("agent-lsp sandbox proxy: only http:// requests and CONNECT\n")
+  const port = Number(url.port || 80)
+  if (!(await allowed(url.hostname, port))) return void res.writeHead(403, { "content-type": "text/plain" }).end(refusalText(url.hostname))
+  const headers = { ...req.headers }
+  delete headers["proxy-connection"]
+  delete headers["proxy-authorization"]
+  const upstream = httpRequest(
+    { host: url.hostname, port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    },
+  )
+  upstream.on("socket", track)
+  upstream.on("timeout", () => upstream.destroy(new Error("timeout")))
+  upstream.on("error", () =>
+    res.headersSent ? res.destroy() : res.writeHead(502).end("agent-lsp sandbox proxy: the host did not answer\n"),
+  )
+  req.pipe(upstream)
+}
+
+/** `host:port` of a CONNECT request (IPv6 in brackets); undefined when malformed. */
+export function parseAuthority(authority: string): { host: string; port: number } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:/\s[\]]+):(\d{1,5})$/.exec(authority)
+  if (!match) return undefined
+  const port = Number(match[2])
+  if (port < 1 || port > 65535) return undefined
+  return { host: match[1]!.replace(/^\[|\]$/g, ""), port }
+}
+
+function refusalText(host: string): string {
+  return `agent-lsp sandbox: network access to ${host} was refused: it is not in agent.sandbox.network.allowedHosts and the user did not approve it.\n`
+}
+
+function refusal(host: string): string {
+  const body = refusalText(host)
+  return `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+function bounded<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms)
+    timer.unref()
+    void promise.then((value) => {
+      clearTimeout(timer)
+      resolve(value)
+    })
+  })
+}

@@ -1,0 +1,98 @@
+import { homedir } from "node:os"
+import { join } from "node:path"
+import { GIT_DIR_READ_ONLY, PROTECTED_DIRS, PROTECTED_NAMES, userConfigDir } from "../config/protected-paths"
+
+/**
+ * What a sandboxed command may do, as data: the one place docs/sandbox.md is written from
+ * (`sandboxRulesText`), and what ./bwrap-args.ts turns into bubblewrap arguments.
+ */
+
+/**
+ * Credential and agent folders under the user's home, hidden from every command (an empty tmpfs over a
+ * folder, an empty read-only file over a file). Relative to $HOME; the ones that do not exist are skipped.
+ */
+export const MASKED_HOME_PATHS: readonly string[] = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".azure",
+  ".kube",
+  ".docker",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".config/gcloud",
+  ".config/gh",
+  ".config/hub",
+  ".config/agent-lsp",
+  ".local/share/keyrings",
+  ".password-store",
+]
+
+/** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
+export const SANDBOX_TMP = "/tmp"
+
+/** The loopback port inside the sandbox where socat forwards to the server's proxy (HTTP_PROXY points at it). */
+export const PROXY_PORT = 3128
+
+/** Where the server's proxy socket is bound inside the sandbox (inside the private tmp, so nothing else sees it). */
+export const PROXY_SOCKET_IN_SANDBOX = `${SANDBOX_TMP}/.agent-lsp-proxy.sock`
+
+/** Asks whether a command may reach `host:port`: "once" for this command, "always" for the task, or "deny". */
+export type HostDecision = "once" | "always" | "deny"
+export type HostAsk = (request: { host: string; port: number }, signal: AbortSignal) => Promise<HostDecision>
+
+/** The sandbox of one command: everything that varies per command or per task. */
+export interface SandboxPolicy {
+  /** Workspace folders (absolute, real paths): the writable roots. */
+  workspaceFolders: readonly string[]
+  /** The private temporary folder on the host, shown as /tmp inside (per task); undefined = a fresh one per command. */
+  tempDir?: string
+  /** Extra paths the user approved writing (absolute): bound writable, after the read-only ones. */
+  extraWritablePaths?: readonly string[]
+  network: {
+    /** Hosts reached without asking (`example.com`, `*.example.com`); from trusted settings only. */
+    allowedHosts: readonly string[]
+    /** Asked about any other host; undefined = refused (headless, hooks). */
+    ask?: HostAsk
+  }
+  /** The user's home (default: os.homedir()), for MASKED_HOME_PATHS. */
+  home?: string
+  /** The agent's state folder (tasks, checkpoints), masked like a credential folder. */
+  stateDir?: string
+}
+
+/** Absolute paths to mask for `policy`: the credential folders, the user's agent-lsp config and the state folder. */
+export function maskedHostPaths(policy: Pick<SandboxPolicy, "home" | "stateDir">): string[] {
+  const home = policy.home ?? homedir()
+  const paths = MASKED_HOME_PATHS.map((rel) => join(home, rel))
+  paths.push(userConfigDir())
+  if (policy.stateDir) paths.push(policy.stateDir)
+  return [...new Set(paths)]
+}
+
+/** True when `host` matches one of `patterns` (exact, or `*.domain` for its subdomains), case-insensitively. */
+export function hostAllowed(host: string, patterns: readonly string[]): boolean {
+  const name = host.toLowerCase().replace(/^\[|\]$/g, "")
+  return patterns.some((raw) => {
+    const pattern = raw.toLowerCase().trim()
+    if (pattern.startsWith("*.")) return name.endsWith(pattern.slice(1))
+    return name === pattern
+  })
+}
+
+/** The rules as text for users (docs/sandbox.md quotes this; a unit test keeps the two the same). */
+export function sandboxRulesText(): string {
+  const lines = [
+    "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
+    `- Read-only inside the workspace (at any depth, where they exist): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
+    "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
+    "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
+    "- Environment: the server's, without API keys and tokens.",
+    "- Lifetime: the command dies with the server (`--die-with-parent`) and runs in a new session (no terminal to inject keystrokes into).",
+  ]
+  return lines.join("\n")
+}

@@ -1,0 +1,49 @@
+import { type CommandSandbox, sandboxCommand } from "../sandbox"
+import { commandShell } from "./env"
+
+/**
+ * What to start for one command line: the shell argv, inside the OS sandbox unless `sandbox` says
+ * explicitly why not. Our runner spawns it; the ACP front sends it as terminal/create; hooks run it.
+ */
+
+export interface LaunchRequest {
+  command: string
+  cwd: string
+  /** The shell program (default: terminal/env.ts commandShell()). */
+  shell?: string
+  sandbox: CommandSandbox
+  /** True when the caller starts the process in a new session itself (a detached spawn), so bwrap need not. */
+  ownSession?: boolean
+}
+
+export type CommandLaunch =
+  | {
+      ok: true
+      file: string
+      args: string[]
+      /** Variables to add to the command's environment. */
+      env: Record<string, string>
+      /** Lines to show at the top of the command's output. */
+      notes: string[]
+      /** Frees what the sandbox set up for this command (its proxy, its private files); call once it ended. */
+      dispose(): void
+    }
+  /** The sandbox could not be set up: nothing may run; `message` says why. */
+  | { ok: false; message: string }
+
+/** The shell argv of a command line: `<shell> -c <line>`. */
+export function shellArgv(command: string, shell: string = commandShell()): string[] {
+  return [shell, "-c", command]
+}
+
+export function commandLaunch(request: LaunchRequest): CommandLaunch {
+  const argv = shellArgv(request.command, request.shell)
+  if (request.sandbox.kind === "unsandboxed")
+    return { ok: true, file: argv[0]!, args: argv.slice(1), env: {}, notes: [], dispose: () => undefined }
+  try {
+    const sandboxed = sandboxCommand(argv, request.cwd, request.sandbox.policy, { newSession: !request.ownSession })
+    return { ok: true, ...sandboxed, dispose: () => sandboxed.dispose() }
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}

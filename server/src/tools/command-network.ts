@@ -1,0 +1,49 @@
+import type { HostAsk } from "../sandbox"
+import type { ToolContext } from "./context"
+
+/**
+ * execute_command's answer to "may this command reach host:port?" (the sandbox's network proxy asks it for
+ * every host outside agent.sandbox.network.allowedHosts): the user, through the task's AskPort, with
+ * "allow once" (this command), "always in this task", or reject. No answer in time, or nobody to ask
+ * (headless), is a refusal.
+ */
+
+/** Hosts the user allowed "always", per task (a task's commands share them; the server's other tasks do not). */
+const alwaysAllowed = new Map<string, Set<string>>()
+
+export function hostAsker(ctx: ToolContext, command: string): HostAsk {
+  return async ({ host, port }, signal) => {
+    const key = host.toLowerCase()
+    if (alwaysAllowed.get(ctx.taskId)?.has(key)) return "always"
+    const both = AbortSignal.any([signal, ctx.signal])
+    let answer
+    try {
+      answer = await ctx.ask.approve(
+        {
+          taskId: ctx.taskId,
+          callId: ctx.callId,
+          tool: "execute_command",
+          title: `Allow network access to ${host}:${port}?`,
+          detail: `The command \`${command}\` (running in the OS sandbox) wants to connect to ${host} on port ${port}. It is not in agent.sandbox.network.allowedHosts.`,
+          command,
+          options: [
+            { optionId: "allow_once", label: "Allow for this command", kind: "allow_once" },
+            { optionId: "allow_always", label: `Always allow ${host} in this task`, kind: "allow_always" },
+            { optionId: "reject", label: "Reject", kind: "reject_once" },
+          ],
+        },
+        both,
+      )
+    } catch {
+      return "deny"
+    }
+    if (answer.decision !== "answered") return "deny"
+    if (answer.kind === "allow_always") {
+      const hosts = alwaysAllowed.get(ctx.taskId) ?? new Set<string>()
+      hosts.add(key)
+      alwaysAllowed.set(ctx.taskId, hosts)
+      return "always"
+    }
+    return answer.kind === "allow_once" ? "once" : "deny"
+  }
+}

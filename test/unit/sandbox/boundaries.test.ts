@@ -1,0 +1,204 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
+import { rm } from "node:fs/promises"
+import { join } from "node:path"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { HostAsk, SandboxPolicy } from "../../../server/src/sandbox"
+import { setArtifactDir } from "../../../server/src/terminal/artifacts"
+import { commandEnv } from "../../../server/src/terminal/env"
+import { startCommand } from "../../../server/src/terminal/runner"
+import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
+
+/**
+ * Each boundary of the OS sandbox, proved by a real command in real bubblewrap trying to cross it.
+ */
+
+let ws: TempWorkspace
+let outside: TempWorkspace
+let home: TempWorkspace
+let artifacts: TempWorkspace
+
+beforeAll(async () => {
+  ws = await tempWorkspace({
+    "src/a.txt": "hello\n",
+    ".rooignore": "secret.txt\nsecrets/\n",
+    "secret.txt": "TOPSECRET-FILE\n",
+    "secrets/key.pem": "TOPSECRET-DIR\n",
+    ".envrc": "export A=1\n",
+    "sub/.vscode/settings.json": "{}\n",
+  })
+  symlinkSync("secret.txt", ws.path("link-to-secret"))
+  execFileSync("git", ["init", "-q"], { cwd: ws.root })
+  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "init"], { cwd: ws.root })
+  // Outside /tmp: the sandbox shows its own private /tmp, so a host /tmp path would not even be found.
+  const outsideRoot = realpathSync(mkdtempSync("/var/tmp/agent-lsp-outside-"))
+  writeFileSync(join(outsideRoot, "existing.txt"), "untouched\n")
+  outside = { root: outsideRoot, path: (rel) => join(outsideRoot, rel), cleanup: () => rm(outsideRoot, { recursive: true, force: true }) }
+  home = await tempWorkspace({ ".ssh/id_ed25519": "PRIVATE-KEY-CONTENT\n", ".aws/credentials": "AWS-SECRET\n", ".netrc": "NETRC-SECRET\n" })
+  artifacts = await tempWorkspace()
+  setArtifactDir(artifacts.root)
+})
+
+afterAll(async () => {
+  setArtifactDir(undefined)
+  for (const dir of [ws, outside, home, artifacts]) await dir?.cleanup()
+})
+
+function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
+  return { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] }, ...extra }
+}
+
+/** Runs `command` sandboxed in the workspace; resolves with its exit code and whole output. */
+async function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise<{ code: number | null; output: string }> {
+  const running = startCommand({
+    command,
+    cwd: ws.root,
+    shell: "/bin/bash",
+    hardTimeoutSeconds: 30,
+    maxLines: 1000,
+    maxBytes: 100_000,
+    env: { ...commandEnv(), HOME: home.root },
+    sandbox: { kind: "sandboxed", policy: policy(extra) },
+  })
+  const outcome = await running.done
+  return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
+}
+
+describe("the OS sandbox", () => {
+  it("lets a command write inside the workspace and its private /tmp", async () => {
+    const result = await run("echo made > src/new.txt && echo t > /tmp/t && cat /tmp/t")
+    expect(result.code).toBe(0)
+    expect(readFileSync(ws.path("src/new.txt"), "utf8")).toBe("made\n")
+  })
+
+  it("refuses a write outside the workspace, whatever the path looks like", async () => {
+    const result = await run(`echo x > ${outside.path("new.txt")}; echo y >> ${outside.path("existing.txt")}; touch ~/planted`)
+    expect(existsSync(outside.path("new.txt"))).toBe(false)
+    expect(readFileSync(outside.path("existing.txt"), "utf8")).toBe("untouched\n")
+    expect(existsSync(home.path("planted"))).toBe(false)
+    expect(result.output).toMatch(/Read-only file system/)
+  })
+
+  it("shows a private /tmp: the host's /tmp files are neither readable nor writable", async () => {
+    const result = await run(`ls ${artifacts.root}; echo x > ${artifacts.path("planted")}; echo END`)
+    expect(existsSync(artifacts.path("planted"))).toBe(false)
+    expect(result.output).toContain("No such file or directory")
+  })
+
+  it("keeps .git/config and .git/hooks read-only while git itself can still commit", async () => {
+    const before = readFileSync(ws.path(".git/config"), "utf8")
+    const result = await run(
+      'echo "[core] fsmonitor = touch /tmp/pwned" >> .git/config; echo "#!/bin/sh" > .git/hooks/pre-commit; ' +
+        "git config core.hooksPath /tmp; echo y >> .envrc; echo z > sub/.vscode/tasks.json; " +
+        "git -c user.email=t@t -c user.name=t commit -q --allow-empty -m sandboxed && echo COMMITTED",
+    )
+    expect(readFileSync(ws.path(".git/config"), "utf8")).toBe(before)
+    expect(existsSync(ws.path(".git/hooks/pre-commit"))).toBe(false)
+    expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("export A=1\n")
+    expect(existsSync(ws.path("sub/.vscode/tasks.json"))).toBe(false)
+    expect(result.output).toContain("COMMITTED")
+    expect(execFileSync("git", ["log", "--format=%s", "-1"], { cwd: ws.root, encoding: "utf8" }).trim()).toBe("sandboxed")
+  })
+
+  it("binds exactly the write path the user approved, and nothing beside it", async () => {
+    const approved = outside.path("approved.txt")
+    await run(`echo ok > ${approved}; echo no > ${outside.path("other.txt")}`, { extraWritablePaths: [approved] })
+    expect(readFileSync(approved, "utf8")).toBe("ok\n")
+    expect(existsSync(outside.path("other.txt"))).toBe(false)
+  })
+
+  it("hides the credential folders of the user's home", async () => {
+    const result = await run("cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.netrc; ls -a ~/.ssh; cat ~/.ssh/*")
+    expect(result.output).not.toContain("PRIVATE-KEY-CONTENT")
+    expect(result.output).not.toContain("AWS-SECRET")
+    expect(result.output).not.toContain("NETRC-SECRET")
+  })
+
+  it("masks .rooignored files and folders, through a symlink, a glob and a dynamic word too", async () => {
+    const result = await run(
+      'cat link-to-secret; cat secr*; cat secrets/*; f=secret; cat "$f.txt"; cat $(echo c2VjcmV0LnR4dA== | base64 -d)',
+    )
+    expect(result.output).not.toContain("TOPSECRET")
+    expect(readFileSync(ws.path("secret.txt"), "utf8")).toBe("TOPSECRET-FILE\n")
+  })
+
+  describe("other processes", () => {
+    let victim: ChildProcess
+    beforeAll(() => {
+      victim = spawn("sleep", ["60"], { env: { ...process.env, VICTIM_TOKEN: "sk-victim-secret-123" }, stdio: "ignore" })
+    })
+    afterAll(() => victim.kill("SIGKILL"))
+
+    it("cannot read another process's environment: /proc shows only the sandbox's own processes", async () => {
+      expect(readFileSync(`/proc/${victim.pid}/environ`, "utf8")).toContain("sk-victim-secret-123")
+      const result = await run(`cat /proc/${victim.pid}/environ; tr '\\0' '\\n' < /proc/1/environ; ls /proc | grep -c '^[0-9]'`)
+      expect(result.output).not.toContain("sk-victim-secret-123")
+      const count = Number(result.output.trim().split("\n").pop())
+      expect(count).toBeLessThan(10)
+    })
+  })
+
+  describe("network", () => {
+    let server: Server
+    let url: string
+    beforeAll(async () => {
+      server = createServer((_req, res) => res.end("LOOPBACK-BODY"))
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`
+    })
+    afterAll(() => server.close())
+
+    it("refuses a host that is neither allowed nor approved, and reaches it with no proxy at all never", async () => {
+      const result = await run(`curl -s -m 5 ${url}; curl -s -m 5 --noproxy '*' ${url}; echo END`)
+      expect(result.output).not.toContain("LOOPBACK-BODY")
+      expect(result.output).toContain("END")
+    })
+
+    it("reaches a host in allowedHosts, over plain HTTP and a CONNECT tunnel", async () => {
+      const result = await run(`curl -s -m 5 ${url}; echo; curl -s -m 5 -p ${url}`, { network: { allowedHosts: ["127.0.0.1"] } })
+      expect(result.output.match(/LOOPBACK-BODY/g)?.length).toBe(2)
+    })
+
+    it("asks about another host once per command, and obeys the answer", async () => {
+      const asked: string[] = []
+      const asker =
+        (answer: "once" | "deny"): HostAsk =>
+        async ({ host, port }) => {
+          asked.push(`${host}:${port}`)
+          return answer
+        }
+      const allowed = await run(`curl -s -m 5 ${url}; curl -s -m 5 ${url}`, { network: { allowedHosts: [], ask: asker("once") } })
+      expect(allowed.output.match(/LOOPBACK-BODY/g)?.length).toBe(2)
+      expect(asked).toEqual([`127.0.0.1:${new URL(url).port}`])
+      const refused = await run(`curl -s -m 5 ${url}; echo END`, { network: { allowedHosts: [], ask: asker("deny") } })
+      expect(refused.output).not.toContain("LOOPBACK-BODY")
+      expect(refused.output).toContain("END")
+      expect(asked).toHaveLength(2)
+    })
+  })
+
+  it("runs nothing when bwrap is missing (fails closed) and says how to fix it", async () => {
+    const { resetSandboxStatus } = await import("../../../server/src/sandbox")
+    process.env.AGENT_LSP_BWRAP = "/nonexistent/bwrap"
+    try {
+      const result = await run("touch src/ran-anyway")
+      expect(result.code).toBe(127)
+      expect(result.output).toContain("apt-get install bubblewrap")
+      expect(existsSync(ws.path("src/ran-anyway"))).toBe(false)
+    } finally {
+      delete process.env.AGENT_LSP_BWRAP
+      resetSandboxStatus()
+    }
+  })
+
+  it("masks a .rooignored folder created after an earlier command (the scan notices new entries)", async () => {
+    await run("true")
+    mkdirSync(ws.path("secrets/later"), { recursive: true })
+    writeFileSync(ws.path("secret-later.txt"), "LATER-SECRET\n")
+    writeFileSync(ws.path(".rooignore"), "secret.txt\nsecrets/\nsecret-later.txt\n")
+    const result = await run("cat secret-later.txt")
+    expect(result.output).not.toContain("LATER-SECRET")
+  })
+})
