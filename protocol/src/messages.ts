@@ -45,6 +45,9 @@ export const NewTask = request(
   z.object({
     text: z.string().min(1, "text must not be empty").describe("What the agent should do, in the user's words."),
     mode: z.string().optional().describe("The mode slug to start in; default: the mode set with agent/setMode, else agent.modes.default."),
+    permissionMode: PermissionModeName.optional().describe(
+      "The permission mode to start in; default: the one set with agent/setPermissionMode, else agent.permissionMode.",
+    ),
     context: z
       .array(
         z.object({

@@ -92,7 +92,7 @@ class Service implements TaskService {
     const text = await expandSlashCommand(params.text, this.deps.workspaceFolders())
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
-    const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
+    const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text), permissionMode: params.permissionMode })
     const hooked = await userPromptSubmit(rt, this.deps.settings(), folder || process.cwd(), text)
     if (hooked.blocked !== undefined) {
       rt.setStatus("failed", `A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`)

@@ -73,8 +73,9 @@ export class AcpAgent {
     const session = await this.open(AcpSession.fresh(requireAbsolute(cwd)), mcpServers)
     await this.options.store.put({ sessionId: session.id, cwd, updatedAt: new Date().toISOString() })
     const modes = await session.modes()
+    const configOptions = await session.configOptions()
     announceAfterResponse(session)
-    return { sessionId: session.id, modes }
+    return { sessionId: session.id, modes, configOptions }
   }
 
   /** session/load: the stored task's conversation is replayed as updates before the response. */
@@ -89,9 +90,10 @@ export class AcpAgent {
     }
     await session.flush()
     const modes = await session.modes()
+    const configOptions = await session.configOptions()
     // A loaded session is new to the client even when this process has it open: it gets the list again.
     announceAfterResponse(session, true)
-    return { modes }
+    return { modes, configOptions }
   }
 
   async listSessions(cwd: string | null | undefined) {

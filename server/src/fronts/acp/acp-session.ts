@@ -4,14 +4,17 @@ import {
   type AgentContext,
   type ContentBlock,
   type PromptResponse,
+  type SessionConfigOption,
   type SessionModeState,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk"
+import type { PermissionModeName } from "@agent-lsp/protocol"
 import type { AgentCore } from "../../core/agent-core"
 import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
 import { TaskRequestError } from "../../task/service"
 import type { Settings } from "../../config/schema"
+import { parsePermissionMode, permissionModeConfigOption } from "./permission-mode-option"
 import { promptContent, PromptContentError, type PromptContent } from "./prompt-content"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
@@ -52,6 +55,8 @@ export class AcpSession {
   readonly id: string
   private taskId: string | undefined
   private mode: string | undefined
+  /** Chosen with session/set_config_option before the first prompt; the task's own once it exists. */
+  private permissionMode: PermissionModeName | undefined
   private cancelled = false
   private readonly mapper: SessionUpdateMapper
 
@@ -136,7 +141,11 @@ export class AcpSession {
     let end: TurnEnd
     try {
       if (!this.taskId) {
-        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images)
+        const chosen = {
+          ...(this.mode ? { mode: this.mode } : {}),
+          ...(this.permissionMode ? { permissionMode: this.permissionMode } : {}),
+        }
+        const { taskId } = await core.newTask({ text, ...chosen }, images)
         this.taskId = taskId
         this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
         end = await this.saved(() => turns.waitNew(taskId))
@@ -186,5 +195,20 @@ export class AcpSession {
     this.mode = modeId
     this.send({ sessionUpdate: "current_mode_update", currentModeId: modeId })
     await this.flush()
+  }
+
+  /** The permission mode as a session config option (fronts/acp/permission-mode-option.ts). */
+  async configOptions(): Promise<SessionConfigOption[]> {
+    const tasks = this.folder.core.tasks
+    const current = this.taskId ? (await tasks.getTask(this.taskId)).permissionMode : this.permissionMode
+    return [permissionModeConfigOption(current ?? this.folder.settings().permissionMode)]
+  }
+
+  /** session/set_config_option for the permission mode: the task's (its event becomes config_option_update), or the first prompt's. */
+  async setPermissionMode(value: unknown): Promise<SessionConfigOption[]> {
+    const mode = parsePermissionMode(value)
+    if (this.taskId) await this.folder.core.tasks.setPermissionMode(mode, this.taskId)
+    else this.permissionMode = mode
+    return this.configOptions()
   }
 }

@@ -4,6 +4,7 @@ import { defaultStateDir } from "../../config/paths"
 import type { LogSink } from "../../core/logger"
 import { SettingsManager } from "../../core/settings"
 import { AcpAgent } from "./acp-agent"
+import { PERMISSION_MODE_CONFIG_ID } from "./permission-mode-option"
 import { SessionStore } from "./session-store"
 
 export interface AcpFrontOptions {
@@ -36,6 +37,15 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     .onRequest("session/list", ({ params }) => agent.listSessions(params.cwd))
     .onRequest("session/prompt", ({ params }) => agent.prompt(params.sessionId, (session) => session.prompt(params.prompt)))
     .onRequest("session/set_mode", async ({ params }) => void (await agent.session(params.sessionId).setMode(params.modeId)))
+    // The permission mode (fronts/acp/permission-mode-option.ts); other config options are refused by name.
+    .onRequest("session/set_config_option", async ({ params }) => {
+      if (params.configId !== PERMISSION_MODE_CONFIG_ID)
+        throw acp.RequestError.invalidParams(
+          undefined,
+          `Unknown config option "${params.configId}"; this agent has "${PERMISSION_MODE_CONFIG_ID}".`,
+        )
+      return { configOptions: await agent.session(params.sessionId).setPermissionMode(params.value) }
+    })
     .onNotification("session/cancel", ({ params }) => agent.session(params.sessionId).cancel())
   const stream = acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,

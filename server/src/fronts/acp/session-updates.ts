@@ -1,3 +1,4 @@
+import { permissionModeConfigOption } from "./permission-mode-option"
 import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk"
 import type { ToolCallStatus as OurToolCallStatus } from "@agent-lsp/protocol"
 import { contextWindowFor, type ProviderName } from "../../model/pricing"
@@ -72,6 +73,8 @@ export class SessionUpdateMapper {
         return [{ sessionUpdate: "plan", entries: event.todos.map((t) => ({ content: t.text, status: t.status, priority: "medium" })) }]
       case "mode":
         return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }]
+      case "permissionMode":
+        return [{ sessionUpdate: "config_option_update", configOptions: [permissionModeConfigOption(event.mode)] }]
       case "usage": {
         // Our usage events carry the task's totals; ACP's `used` is what is in the context now, i.e. the
         // last request's prompt (cached part included) plus its reply. `cost` is the session's total.
