@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { homedir } from "node:os"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { runCliToEnd } from "../support/cli-process"
 import type { FakeReply } from "../support/fake-anthropic"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
@@ -12,7 +12,9 @@ const readInput = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",(
 
 /** A config home whose global settings file holds `agent` (the hooks must come from a trusted source). */
 function configHome(agent: unknown, scripts: Record<string, string>): string {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "hooks-config-")))
+  // Under the home folder, as a user's would be: the OS sandbox the hooks run in gives them a private /tmp.
+  const home = realpathSync(mkdtempSync(join(homedir(), ".agent-lsp-hooks-test-")))
+  onTestFinished(() => rmSync(home, { recursive: true, force: true }))
   mkdirSync(join(home, "agent-lsp"), { recursive: true })
   for (const [name, text] of Object.entries(scripts)) {
     writeFileSync(join(home, name), text)

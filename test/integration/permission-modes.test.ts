@@ -32,7 +32,8 @@ const TABLE: { mode: string; asked: string[]; refused: string[]; told?: RegExp }
   { mode: "bypassPermissions", asked: [], refused: [] },
 ]
 
-const resultText = (block: any) => (typeof block.content === "string" ? block.content : JSON.stringify(block.content))
+const resultText = (block: any): string =>
+  typeof block.content === "string" ? block.content : block.content.map((b: any) => b.text ?? "").join("\n")
 
 describe("permission modes through the LSP front", () => {
   for (const row of TABLE) {

@@ -322,6 +322,8 @@ class Service implements TaskService {
     if (rt.state.permissionMode === mode) return
     rt.record({ type: "permissionMode", mode })
     rt.emit({ kind: "permissionMode", mode })
+    // A task not in memory keeps its listed summary in `stored`: it must show the new mode too.
+    if (!this.runtimes.has(rt.taskId)) this.remember(rt)
   }
 
   private setTodos(rt: TaskRuntime, todos: Todo[]): void {
