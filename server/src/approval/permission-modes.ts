@@ -89,7 +89,7 @@ export function mapDecision(mode: PermissionMode, decision: PolicyDecision, tool
         decision: "deny",
         reason:
           `${tool} was refused without asking: the task runs in dontAsk permission mode, where nobody is asked and only what the settings allow runs (it would have needed approval: ${decision.reason}). ` +
-          "Use a tool or command the settings allow, or finish and say what the user must approve.",
+          "Use a tool or command the settings allow (in a headless `agent-lsp run`: what --auto-approve grants), or finish with attempt_completion and say what the user must approve.",
       }
     case "allowUnlessProtected":
       return decision.protectedPath ? decision : { decision: "allow", reason: `bypassPermissions (${decision.reason})` }

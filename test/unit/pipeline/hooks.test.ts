@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
-import type { HooksConfig } from "../../../server/src/config/schema"
+import type { HooksConfig, Settings } from "../../../server/src/config/schema"
 import { newTurnState } from "../../../server/src/pipeline/types"
 import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
 import { harness, runs, text } from "./fixtures"
@@ -17,7 +17,7 @@ afterEach(async () => {
 })
 
 /** A pipeline over the fake tools whose PreToolUse / PostToolUse hooks are real shell commands, in a real folder. */
-async function withHooks(hooks: HooksConfig, tweak?: Parameters<typeof harness>[0]["tweak"]) {
+async function withHooks(hooks: HooksConfig, tweak?: (s: Settings) => void) {
   dir = await mkdtemp(join(tmpdir(), "pipeline-hooks-"))
   const h = harness({
     tweak: (s) => {

@@ -64,6 +64,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   core.onEvent((id, event) => {
     tracker.onEvent(id, event)
     output.event(id, event)
+    if (event.kind === "toolCall" && event.status === "denied") ask.refused(id, event.tool)
   })
   const onSigint = () => {
     if (interrupted) process.exit(EXIT.interrupted) // a second Ctrl-C: do not wait any longer
