@@ -1,14 +1,13 @@
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { z } from "zod"
 import { defaultSettings, type Settings } from "../server/src/config/schema"
 import { ModeRegistry } from "../server/src/modes"
 import { createPipelineWith } from "../server/src/pipeline/create-pipeline"
 import { newTurnState } from "../server/src/pipeline/types"
-import { defineTool, textResult } from "../server/src/tools/tool"
 import { makeToolContext } from "../test/support/tool-context"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
+import { noop } from "./pipeline.bench"
 
 /**
  * Time a PreToolUse hook adds to one tool call (issue 23): the same pipeline and no-op tool, (a) with no hooks
@@ -17,17 +16,6 @@ import { ratio, stats, timeRuns, type BenchTable } from "./lib"
  * bench/pipeline (µs), (b)/(c) ≤ 20 ms added per call, spawn included.
  */
 const RUNS = 60
-
-const noop = defineTool({
-  name: "read_file",
-  group: "read",
-  params: z.object({ path: z.string(), n: z.number().int() }),
-  description: "no-op",
-  available: () => true,
-  async prepare(params) {
-    return { preview: { subject: { kind: "read", paths: [params.path] }, title: "read", detail: "" }, run: async () => textResult("ok") }
-  },
-})
 
 function pipelineWith(settings: Settings, root: string) {
   const pipeline = createPipelineWith({

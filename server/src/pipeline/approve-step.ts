@@ -76,26 +76,32 @@ export async function approveCall(
   return { allowed: false, byUser: true, message: verdict.message, feedback: verdict.feedback }
 }
 
-let autoFallbackWarned = false
-/** Permission mode auto needs the OS sandbox: without it commands ask as in acceptEdits; the user hears so once per server. */
-function warnAutoFallbackOnce(ctx: ToolContext, reason: string | undefined): void {
-  if (autoFallbackWarned) return
-  autoFallbackWarned = true
-  ctx.emit({
-    kind: "error",
-    message: `Permission mode auto needs the OS sandbox, which is not in use (${reason ?? 'agent.sandbox.mode is "off"'}): the task runs as acceptEdits, so commands ask.`,
-  })
+/** Notices already given (each once per server): a task error event, which the log keeps too. */
+const warned = new Set<"autoFallback" | "sandbox">()
+function warnOnce(ctx: ToolContext, key: "autoFallback" | "sandbox", message: string): void {
+  if (warned.has(key)) return
+  warned.add(key)
+  ctx.emit({ kind: "error", message })
 }
 
-let sandboxWarned = false
-/** Tells the user once per server (a task error event, which the log keeps too) that commands ask because the sandbox is unavailable. */
+/** Permission mode auto needs the OS sandbox: without it commands ask as in acceptEdits. */
+function warnAutoFallbackOnce(ctx: ToolContext, reason: string | undefined): void {
+  const why = reason ?? 'agent.sandbox.mode is "off"'
+  warnOnce(
+    ctx,
+    "autoFallback",
+    `Permission mode auto needs the OS sandbox, which is not in use (${why}): the task runs as acceptEdits, so commands ask.`,
+  )
+}
+
+/** Commands ask because the sandbox is unavailable. */
 function warnSandboxOnce(ctx: ToolContext, reason: string | undefined): void {
-  if (sandboxWarned) return
-  sandboxWarned = true
-  ctx.emit({
-    kind: "error",
-    message: `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${reason ?? "unknown reason"}.`,
-  })
+  const why = reason ?? "unknown reason"
+  warnOnce(
+    ctx,
+    "sandbox",
+    `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${why}.`,
+  )
 }
 
 /** The result the model gets for a call that was not allowed to run. */
