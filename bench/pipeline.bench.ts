@@ -15,7 +15,8 @@ import { ratio, stats, type BenchTable } from "./lib"
 const CALLS = 100_000
 const BATCH = 1_000
 
-const noop = defineTool({
+/** A read tool that does nothing (shared with bench/hooks). */
+export const noop = defineTool({
   name: "read_file",
   group: "read",
   params: z.object({ path: z.string(), n: z.number().int() }),

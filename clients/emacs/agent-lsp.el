@@ -256,6 +256,24 @@ Call ON-RESULT with the result."
                           nil t)))))))))
 
 ;;;###autoload
+(defun agent-lsp-set-permission-mode (&optional mode)
+  "Set the permission MODE of new tasks (Claude Code's names; offers them)."
+  (interactive)
+  (let ((mode (or mode
+                  (completing-read "Permission mode for new tasks: "
+                                   '("default" "acceptEdits" "plan" "auto" "dontAsk" "bypassPermissions")
+                                   nil t))))
+    (agent-lsp--with-server
+     (lambda (server)
+       (agent-lsp--request server :agent/setPermissionMode (list :mode mode)
+                           (lambda (result)
+                             (let ((now (plist-get result :mode)))
+                               (message "agent-lsp: new tasks run in permission mode %s%s" now
+                                        (if (equal now "bypassPermissions")
+                                            " (BYPASS: nothing but deny lists and protected paths asks)"
+                                          "")))))))))
+
+;;;###autoload
 (defun agent-lsp-show-transcript ()
   "Show the active task's transcript."
   (interactive)

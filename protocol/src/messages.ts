@@ -4,6 +4,7 @@ import {
   ApprovalOption,
   Diagnostic,
   ModeSummary,
+  PermissionModeName,
   Position,
   Range,
   TaskStatus,
@@ -72,6 +73,9 @@ export const NewTask = request(
   z.object({
     text: z.string().min(1, "text must not be empty").describe("What the agent should do, in the user's words."),
     mode: z.string().optional().describe("The mode slug to start in; default: the mode set with agent/setMode, else agent.modes.default."),
+    permissionMode: PermissionModeName.optional().describe(
+      "The permission mode to start in; default: the one set with agent/setPermissionMode, else agent.permissionMode.",
+    ),
     context: z
       .array(
         z.object({
@@ -133,6 +137,7 @@ export const GetTask = request(
     taskId: z.string().describe("The task."),
     title: z.string().describe("The first line of the task's text."),
     mode: z.string().describe("The mode it is in now."),
+    permissionMode: PermissionModeName.optional().describe("Its permission mode now (absent for tasks stored before permission modes)."),
     status: TaskStatus.describe("The task's status now."),
     parentId: z.string().optional().describe("The parent task, for a subtask."),
     messages: z.array(TranscriptEntry).describe("The conversation, oldest first."),
@@ -153,6 +158,16 @@ export const SetMode = request(
     taskId: z.string().optional().describe("The task to switch; absent: the next task."),
   }),
   Empty,
+)
+
+export const SetPermissionMode = request(
+  AgentMethods.setPermissionMode,
+  "Sets a task's permission mode; without taskId, that of new tasks. Returns the mode in force.",
+  z.object({
+    mode: PermissionModeName.describe("default, acceptEdits, plan, auto, dontAsk or bypassPermissions."),
+    taskId: z.string().optional().describe("The task; absent: new tasks."),
+  }),
+  z.object({ mode: PermissionModeName.describe("The permission mode in force now.") }),
 )
 
 export const McpServerStatus = z.enum(["connecting", "connected", "error", "disabled", "untrusted"])
@@ -408,6 +423,7 @@ export const AgentProtocol = {
   indexStatus: IndexStatus,
   listSkills: ListSkills,
   listCommands: ListCommands,
+  setPermissionMode: SetPermissionMode,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

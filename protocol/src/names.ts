@@ -21,6 +21,7 @@ export const AgentMethods = {
   indexStatus: "agent/indexStatus",
   listSkills: "agent/listSkills",
   listCommands: "agent/listCommands",
+  setPermissionMode: "agent/setPermissionMode",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)
@@ -51,6 +52,7 @@ export const AgentCommands = {
   diffCheckpoint: "agent.diffCheckpoint",
   restoreCheckpoint: "agent.restoreCheckpoint",
   rebuildIndex: "agent.rebuildIndex",
+  setPermissionMode: "agent.setPermissionMode",
 } as const
 
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]
@@ -90,6 +92,11 @@ export const AgentCommandDocs: Record<keyof typeof AgentCommands, { arguments: s
   listCheckpoints: { arguments: "[taskId?]", effect: "Returns what agent/listCheckpoints returns." },
   diffCheckpoint: { arguments: "[id, toId?]", effect: "Returns what agent/diffCheckpoint returns." },
   restoreCheckpoint: { arguments: "[id, rewindConversation?]", effect: "Returns what agent/restoreCheckpoint returns." },
+  setPermissionMode: {
+    arguments: "[mode, taskId?]",
+    effect:
+      "Sets a task's permission mode (default, acceptEdits, plan, auto, dontAsk, bypassPermissions); without taskId, that of new tasks; returns {mode}.",
+  },
   rebuildIndex: {
     arguments: "[]",
     effect: "Starts rebuilding the codebase index; progress follows as $/progress and agent/indexStatus tells where it is.",

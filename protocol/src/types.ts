@@ -41,6 +41,10 @@ export const ToolCallStatus = z.enum(["streaming", "awaitingApproval", "running"
 export type ToolCallStatus = z.infer<typeof ToolCallStatus>
 
 /** The `update` of an agent/taskUpdate notification, discriminated by `kind`. */
+/** Claude Code's permission modes (how much runs without asking), strictest first: plan and dontAsk, then default, acceptEdits, auto, bypassPermissions. */
+export const PermissionModeName = z.enum(["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"])
+export type PermissionModeName = z.infer<typeof PermissionModeName>
+
 export const TaskUpdate = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("text"), delta: z.string().describe("More of the model's reply, to append.") }),
   z.object({ kind: z.literal("reasoning"), delta: z.string().describe("More of the model's thinking, to append.") }),
@@ -66,6 +70,7 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
   }),
   z.object({ kind: z.literal("todos"), todos: z.array(Todo).describe("The whole todo list now.") }),
   z.object({ kind: z.literal("mode"), mode: z.string().describe("The task's mode now.") }),
+  z.object({ kind: z.literal("permissionMode"), mode: PermissionModeName.describe("The task's permission mode now.") }),
   z.object({
     kind: z.literal("status"),
     status: TaskStatus.describe("The task's status now."),
@@ -107,6 +112,7 @@ export const TaskSummary = z.object({
   taskId: z.string().describe("The task."),
   title: z.string().describe("The first line of its text."),
   mode: z.string().describe("Its mode now."),
+  permissionMode: PermissionModeName.optional().describe("Its permission mode now (absent for tasks stored before permission modes)."),
   status: TaskStatus.describe("Its status now."),
   parentId: z.string().optional().describe("The parent, for a subtask."),
   createdAt: z.string().describe("When it started (ISO 8601)."),

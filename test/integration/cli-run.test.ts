@@ -68,7 +68,9 @@ describe("agent-lsp run (headless) as a child process", () => {
     expect(stdout).toBe("could not write\n")
     expect(existsSync(ws.path("x.txt"))).toBe(false)
     const result = toolResultIn(api.requests[1], "toolu_w")
-    expect(JSON.stringify(result.content)).toContain("--auto-approve does not grant")
+    // Standard input is not a terminal here, so the permission mode is dontAsk (docs/permission-modes.md).
+    expect(JSON.stringify(result.content)).toContain("dontAsk permission mode, where nobody is asked")
+    expect(JSON.stringify(result.content)).toContain("what --auto-approve grants")
   })
 
   it("exits 1 when refusals keep coming (the model insists on what it cannot have)", async () => {

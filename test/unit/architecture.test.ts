@@ -50,6 +50,7 @@ const BELOW_FRONTS: Area[] = [
   "browser",
   "skills",
   "diagnostics",
+  "hooks",
   "sandbox",
   "language",
 ]
@@ -74,11 +75,14 @@ const RULES: Record<Area, Rule> = {
     text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/, language/ — never a front",
   },
   task: {
-    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config"],
+    ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config", "hooks"],
     onlyFiles: { terminal: ["server/src/terminal/background"], browser: ["server/src/browser/registry"] },
-    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts and browser/registry.ts (the task service owns its background commands and browsers), config/, protocol/",
+    text: "task/ may import pipeline/, prompt/, model/, modes/, tools/, skills/ (slash commands), terminal/background.ts and browser/registry.ts (the task service owns its background commands and browsers), config/, hooks/ (UserPromptSubmit, Stop, SessionStart), protocol/",
   },
-  pipeline: { ours: ["tools", "modes", "approval", "config"], text: "pipeline/ may import tools/, modes/, approval/, config/" },
+  pipeline: {
+    ours: ["tools", "modes", "approval", "config", "hooks"],
+    text: "pipeline/ may import tools/, modes/, approval/, config/, hooks/ (PreToolUse, PostToolUse)",
+  },
   approval: {
     ours: ["tools", "config", "shell"],
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
@@ -120,6 +124,8 @@ const RULES: Record<Area, Rule> = {
   terminal: { ours: ["config", "sandbox"], text: "terminal/ may import config/ and sandbox/" },
   // The sandbox reads the protected-path list (config/protected-paths.ts) and the .rooignore file name (workspace/).
   sandbox: { ours: ["config", "workspace"], text: "sandbox/ may import config/ and workspace/" },
+  // User hooks run like commands (terminal/'s launch in the OS sandbox, process groups, key-free environment; issue 23).
+  hooks: { ours: ["config", "terminal", "sandbox"], text: "hooks/ may import config/, terminal/ and sandbox/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
   checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
 }

@@ -34,5 +34,12 @@ vim.api.nvim_create_user_command("AgentMode", cmd("mode"), {
   end,
   desc = "Switch the agent's mode",
 })
+vim.api.nvim_create_user_command("AgentPermissions", cmd("permissions"), {
+  nargs = "?",
+  complete = function(arglead)
+    return require("agent_lsp.commands").complete_permissions(arglead)
+  end,
+  desc = "Set the agent's permission mode (default, acceptEdits, plan, auto, dontAsk, bypassPermissions)",
+})
 vim.api.nvim_create_user_command("AgentTasks", cmd("tasks"), { nargs = 0, desc = "Pick an agent task to view or resume" })
 vim.api.nvim_create_user_command("AgentTranscript", cmd("show_transcript"), { nargs = 0, desc = "Show the active task's transcript" })

@@ -85,6 +85,23 @@ export class AgentCommands {
     )
   }
 
+  /**
+   * agentLsp.setPermissionMode (also the permission status bar item): picks one of Claude Code's permission modes
+   * for the running task, or, when none runs, for new tasks; resolves with the mode in force (undefined: dismissed).
+   */
+  async setPermissionMode(): Promise<string | undefined> {
+    const live = this.state.active !== undefined && LIVE.has(this.state.status.get(this.state.active) ?? "running")
+    const taskId = live ? this.state.active : undefined
+    const items = PERMISSION_MODES.map(([label, detail]) => ({ label, detail }))
+    const picked = await this.vscode.window.showQuickPick(items, {
+      placeHolder: taskId ? "Permission mode of the running task" : "Permission mode of new tasks",
+    })
+    if (!picked) return undefined
+    const params = (taskId ? { mode: picked.label, taskId } : { mode: picked.label }) as ParamsOf<"setPermissionMode">
+    const { mode } = await this.request<ResultOf<"setPermissionMode">>(AgentMethods.setPermissionMode, params)
+    return mode
+  }
+
   /** agentLsp.showTasks: picks a task to make active and replay into the transcript; offers resume. */
   async showTasks(): Promise<void> {
     const { tasks } = await this.request<ResultOf<"listTasks">>(AgentMethods.listTasks, {})
@@ -126,3 +143,13 @@ export class AgentCommands {
     }
   }
 }
+
+/** Claude Code's permission modes, with what each means, for the picker. */
+const PERMISSION_MODES: readonly [string, string][] = [
+  ["default", "Ask before edits, commands and MCP tools the settings do not allow"],
+  ["acceptEdits", "Edits inside the workspace run; commands, MCP and the browser ask"],
+  ["plan", "Read-only until you accept the agent's plan"],
+  ["auto", "Edits and commands the OS sandbox holds run without asking"],
+  ["dontAsk", "Never ask: what would ask is refused"],
+  ["bypassPermissions", "Everything but deny lists and protected paths runs without asking"],
+]

@@ -69,14 +69,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status.command = "agentLsp.showTasks"
   status.text = state.label()
   status.show()
+  // The permission mode, always visible (loudly while bypassPermissions is on); a click picks another.
+  const permission = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left)
+  permission.command = "agentLsp.setPermissionMode"
+  const showPermission = (mode: string) => {
+    const bypass = mode === "bypassPermissions"
+    permission.text = bypass ? "$(warning) agent: BYPASS permissions" : `$(shield) agent: ${mode}`
+    permission.tooltip = "Agent permission mode (click to change)"
+    permission.backgroundColor = bypass ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined
+  }
+  showPermission("default")
+  permission.show()
 
   const lc = client
   context.subscriptions.push(
     channel,
     status,
+    permission,
     vscode.workspace.registerTextDocumentContentProvider(ProposedTexts.scheme, { provideTextDocumentContent: (uri) => proposed.get(uri) }),
     lc.onNotification(AgentMethods.taskUpdate, (params: ParamsOf<"taskUpdate">) => {
       state.apply(params.taskId, params.update)
+      if (params.update.kind === "permissionMode") showPermission(params.update.mode)
       transcript.update(params.taskId, params.update)
       status.text = state.label()
     }),
@@ -108,6 +121,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("agentLsp.sendMessage", () => commands.sendMessage())
   register("agentLsp.cancelTask", () => commands.cancelTask())
   register("agentLsp.setMode", () => commands.setMode())
+  register("agentLsp.setPermissionMode", async () => {
+    const mode = await commands.setPermissionMode()
+    if (mode) showPermission(mode)
+  })
   register("agentLsp.showTasks", () => commands.showTasks())
   register("agentLsp.showTranscript", async () => channel.show())
 

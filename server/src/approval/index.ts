@@ -5,3 +5,10 @@ export { decideApproval, type PolicyContext, type SandboxAvailability } from "./
 export { TaskApprovals } from "./task-approvals"
 export { askApproval, approvalOptions, APPROVAL_OPTION_IDS, type ApprovalVerdict } from "./flow"
 export type { PolicyDecision } from "./types"
+export {
+  decideUnderMode,
+  effectivePermissionMode,
+  PERMISSION_MODES,
+  type SandboxState,
+} from "./permission-modes"
+export { withHookPermission, type HookPermission } from "./hook-permission"

@@ -48,7 +48,8 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) =>
         isProtectedPath(path, context.workspaceFolders, protectedDirs),
       )
-      if (guarded !== undefined) return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask` }
+      if (guarded !== undefined)
+        return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask`, protectedPath: true }
       return allowIf(auto.write || remembered.allowedTools.has(tool), "writes are auto-approved", "writes are not auto-approved")
     }
     case "mcp": {
@@ -117,7 +118,8 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
           : "every command matches an allowed prefix and nothing else needs asking",
     }
   const grant = sandboxed && writes.sandboxWritePaths.length > 0 ? { sandboxWritePaths: writes.sandboxWritePaths } : {}
-  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant }
+  const guarded = writes.protectedPath ? { protectedPath: true } : {}
+  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded }
 }
 
 /** Commands after which a relative target no longer resolves against the command's working directory. */
@@ -134,9 +136,10 @@ function writeReasons(
   writes: Redirect[],
   context: PolicyContext,
   sandboxAuto: boolean,
-): { reasons: string[]; sandboxWritePaths: string[] } {
+): { reasons: string[]; sandboxWritePaths: string[]; protectedPath: boolean } {
   const reasons: string[] = []
   const sandboxWritePaths: string[] = []
+  let protectedPath = false
   const folders = context.workspaceFolders
   const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
   const movesAround = line.commands.some((c) => c.words[0]?.static && CHANGES_DIRECTORY.has(c.words[0].text))
@@ -159,12 +162,13 @@ function writeReasons(
       reasons.push(`writes ${path}, outside the workspace`)
       sandboxWritePaths.push(path)
     } else if (isProtectedPath(path, folders, protectedDirs)) {
+      protectedPath = true
       reasons.push(`writes ${path}, a protected file: writes to it always ask`)
       sandboxWritePaths.push(path)
     } else if (!context.settings.autoApprove.write && !sandboxAuto)
       reasons.push(`writes ${path} (a redirection or a writing option), and writes are not auto-approved`)
   }
-  return { reasons, sandboxWritePaths }
+  return { reasons, sandboxWritePaths, protectedPath }
 }
 
 function inside(dir: string, path: string): boolean {

@@ -2,7 +2,17 @@ import { unknownSettingKey } from "./known-keys"
 import { unknownModeProfiles } from "./profiles-check"
 import { cloneTree, getPath, safeTree, setPath } from "./safe-tree"
 import { defaultSettings, SettingsSchema, type Settings } from "./schema"
-import { isMinKey, isTrustedOnly, isTrustedSource, isUnionKey, leafPaths, onlyTightens, strictness, type SettingsSource } from "./trust"
+import {
+  isMinKey,
+  isTrustedOnly,
+  isTrustedSource,
+  isUnionKey,
+  leafPaths,
+  onlyTightens,
+  rankAllows,
+  strictness,
+  type SettingsSource,
+} from "./trust"
 
 /** A value a source gave that could not be used; reported to the user, the default (or earlier source) stays. */
 export interface SettingsProblem {
@@ -40,6 +50,8 @@ export function describeSource(source: SettingsSource, file?: string): string {
 const UNTRUSTED_KEY =
   "ignored: a workspace can only tighten settings, and this key can start programs, send the API key elsewhere or loosen approval, " +
   "so it is only read from the global settings file or initializationOptions"
+const LOOSER_VALUE =
+  "ignored: a workspace may only choose a stricter permission mode (plan and dontAsk, then default, acceptEdits, auto, bypassPermissions) than the user's own settings"
 const FORBIDDEN_KEY = "refused: __proto__, constructor and prototype are never settings keys (they would reach Object.prototype)"
 
 /**
@@ -85,6 +97,10 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
         }
       }
       const before = getPath(merged, path)
+      if (!isTrustedSource(source) && !rankAllows(path, before ?? getPath(defaults, path), leaf)) {
+        if (!echoedDefault) problems.push({ key: `agent.${path}`, source, message: LOOSER_VALUE })
+        continue
+      }
       if (isUnionKey(path) && Array.isArray(leaf) && Array.isArray(before)) leaf = [...new Set([...before, ...leaf])]
       if (isMinKey(path) && setBy.has(path) && typeof leaf === "number" && typeof before === "number") {
         if (strictness(path, before) <= strictness(path, leaf)) continue

@@ -76,6 +76,45 @@ export const LanguageServersSchema = z
   .default({})
 export type LanguageServersConfig = z.infer<typeof LanguageServersSchema>
 
+/**
+ * Claude Code's permission modes, by name (issue 23). What each does to each kind of approval is one table:
+ * approval/permission-modes.ts. Strictness order for the trust rule: config/trust.ts PERMISSION_MODE_ORDER.
+ */
+export const PermissionMode = z.enum(["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"])
+export type PermissionMode = z.infer<typeof PermissionMode>
+
+/** Claude Code's hook events (https://docs.claude.com/en/docs/claude-code/hooks), by name. */
+export const HookEventName = z.enum([
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionStart",
+  "SessionEnd",
+  "Notification",
+])
+export type HookEventName = z.infer<typeof HookEventName>
+
+/** One hook command, in Claude Code's shape. */
+export const HookCommand = z.object({
+  type: z.literal("command"),
+  command: z.string().min(1).describe("A shell command line; it gets the event as JSON on stdin."),
+  timeout: z.number().positive().max(3600).optional().describe("Seconds before the hook's process group is killed (default 60)."),
+})
+export type HookCommand = z.infer<typeof HookCommand>
+
+/** A matcher (an RE2 regular expression over tool names; `*` or empty for all) and the commands it starts. */
+export const HookMatcher = z.object({
+  matcher: z.string().optional(),
+  hooks: z.array(HookCommand),
+})
+export type HookMatcher = z.infer<typeof HookMatcher>
+
+export const HooksConfig = z.partialRecord(HookEventName, z.array(HookMatcher))
+export type HooksConfig = z.infer<typeof HooksConfig>
+
 export const SettingsSchema = z.object({
   provider: ProviderName.default("anthropic").describe(
     'Which API the agent talks to: "anthropic" (the Messages API) or "openai" (any OpenAI-compatible Chat Completions server: OpenAI, OpenRouter, Ollama, vLLM, LM Studio, llama.cpp). Read only from trusted sources.',
@@ -145,6 +184,12 @@ export const SettingsSchema = z.object({
         .describe("The mode a new task starts in (code, architect, ask, debug, orchestrator, or a custom mode's slug)."),
     })
     .prefault({}),
+  permissionMode: PermissionMode.default("default").describe(
+    'How much the agent may do without asking (Claude Code\'s names): "default", "acceptEdits" (edits in the workspace run), "plan" (read-only until the user accepts a plan), "auto" (edits and sandboxed commands run; needs the OS sandbox), "dontAsk" (what would ask is refused), "bypassPermissions" (everything but deny lists and protected paths runs; trusted sources only). A workspace source may only choose a stricter mode.',
+  ),
+  hooks: HooksConfig.default({}).describe(
+    'Programs run at events of a task, in Claude Code\'s shape: {"PostToolUse": [{"matcher": "write_to_file|apply_diff", "hooks": [{"type": "command", "command": "…", "timeout": 60}]}]}. Trusted sources only.',
+  ),
   tools: z
     .object({
       disabled: z.array(z.string()).default([]).describe("Tools the model is never offered nor allowed to run, in any mode."),

@@ -33,6 +33,8 @@ export const TRUSTED_ONLY_KEYS = [
   "languageServers",
   "client.serverPath",
   "files.readOutsideWorkspace",
+  // Hooks start programs at every tool call (issue 23).
+  "hooks",
   // "off" runs commands outside the OS sandbox; allowedHosts opens the network (a workspace may set mode "required").
   "sandbox",
 ] as const
@@ -62,6 +64,32 @@ export const MIN_KEYS = [
 
 /** Limits where 0 means "none" (the loosest value), so the minimum must treat 0 as infinity. */
 export const ZERO_MEANS_NONE = ["terminal.timeoutSeconds", "limits.repeatedCalls"] as const
+
+/**
+ * Permission modes from strictest to loosest (issue 23): a workspace source may only choose a mode at least as
+ * strict as the one already in force. `plan` and `dontAsk` are equally strict (neither ever asks nor loosens).
+ */
+export const PERMISSION_MODE_ORDER: Readonly<Record<string, number>> = {
+  plan: 0,
+  dontAsk: 0,
+  default: 1,
+  acceptEdits: 2,
+  auto: 3,
+  bypassPermissions: 4,
+}
+
+/** Keys whose values are ranked by strictness (lower is stricter), so untrusted sources may only lower them. */
+export const RANKED_KEYS: Readonly<Record<string, Readonly<Record<string, number>>>> = { permissionMode: PERMISSION_MODE_ORDER }
+
+/** True when an untrusted source may replace `before` with `value` at `path`: not a ranked key, or no looser. */
+export function rankAllows(path: string, before: unknown, value: unknown): boolean {
+  const ranks = RANKED_KEYS[path]
+  if (!ranks) return true
+  const was = typeof before === "string" ? ranks[before] : undefined
+  const now = typeof value === "string" ? ranks[value] : undefined
+  // An unknown value is left to the schema to refuse.
+  return was === undefined || now === undefined || now <= was
+}
 
 /** Keys refused in every source at any depth: they reach Object.prototype through naive merging. */
 export const FORBIDDEN_KEYS = ["__proto__", "constructor", "prototype"] as const

@@ -28,6 +28,8 @@ export const ALWAYS_AVAILABLE_TOOLS: readonly string[] = [
   "fetch_instructions",
   "skill",
   "run_slash_command",
+  // Offered only while the task's permission mode is plan (pipeline/catalog.ts).
+  "exit_plan_mode",
 ]
 
 /** Prefix of dynamic MCP tool names: `mcp--<server>--<tool>`. */

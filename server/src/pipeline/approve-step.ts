@@ -1,4 +1,11 @@
-import { approvalOptions, askApproval, decideApproval, type TaskApprovals } from "../approval"
+import {
+  approvalOptions,
+  askApproval,
+  decideUnderMode,
+  effectivePermissionMode,
+  type HookPermission,
+  type TaskApprovals,
+} from "../approval"
 import type { Settings } from "../config/schema"
 import type { ToolContext } from "../tools/context"
 import type { Preview } from "../tools/tool"
@@ -23,10 +30,15 @@ export async function approveCall(
   remembered: TaskApprovals,
   protectedDirs: readonly string[] | undefined,
   params: unknown,
+  hook?: HookPermission,
 ): Promise<ApprovalStep> {
   const subject = preview.subject
   const sandbox = subject.kind === "command" ? subject.sandbox : undefined
-  const decision = decideApproval(tool, subject, { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs, sandbox })
+  const policy = { settings, workspaceFolders: ctx.workspaceFolders, remembered, protectedDirs, sandbox }
+  // The permission mode, then the policy, then the hook's decision: approval/permission-modes.ts.
+  const mode = ctx.permissionMode ?? settings.permissionMode
+  const decision = decideUnderMode(mode, tool, subject, policy, sandbox, hook)
+  if (subject.kind === "command" && effectivePermissionMode(mode, sandbox, settings) !== mode) warnAutoFallbackOnce(ctx, sandbox?.reason)
   if (subject.kind === "command" && settings.sandbox.mode === "required" && sandbox && !sandbox.available)
     warnSandboxOnce(ctx, sandbox.reason)
   if (decision.decision === "allow") return { allowed: true }
@@ -65,15 +77,32 @@ export async function approveCall(
   return { allowed: false, byUser: true, message: verdict.message, feedback: verdict.feedback }
 }
 
-let sandboxWarned = false
-/** Tells the user once per server (a task error event, which the log keeps too) that commands ask because the sandbox is unavailable. */
+/** Notices already given (each once per server): a task error event, which the log keeps too. */
+const warned = new Set<"autoFallback" | "sandbox">()
+function warnOnce(ctx: ToolContext, key: "autoFallback" | "sandbox", message: string): void {
+  if (warned.has(key)) return
+  warned.add(key)
+  ctx.emit({ kind: "error", message })
+}
+
+/** Permission mode auto needs the OS sandbox: without it commands ask as in acceptEdits. */
+function warnAutoFallbackOnce(ctx: ToolContext, reason: string | undefined): void {
+  const why = reason ?? 'agent.sandbox.mode is "off"'
+  warnOnce(
+    ctx,
+    "autoFallback",
+    `Permission mode auto needs the OS sandbox, which is not in use (${why}): the task runs as acceptEdits, so commands ask.`,
+  )
+}
+
+/** Commands ask because the sandbox is unavailable. */
 function warnSandboxOnce(ctx: ToolContext, reason: string | undefined): void {
-  if (sandboxWarned) return
-  sandboxWarned = true
-  ctx.emit({
-    kind: "error",
-    message: `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${reason ?? "unknown reason"}.`,
-  })
+  const why = reason ?? "unknown reason"
+  warnOnce(
+    ctx,
+    "sandbox",
+    `The OS sandbox is unavailable, so every command asks before it runs (agent.sandbox.mode is "required"): ${why}.`,
+  )
 }
 
 /** The result the model gets for a call that was not allowed to run. */

@@ -11,6 +11,8 @@ import type { DynamicToolDefinition } from "./types"
 const OPT_IN_TOOLS = new Set(["search_replace", "edit_file", "apply_patch", "rename_symbol"])
 /** Accepted when called, never offered (the dynamic mcp--server--tool tools are offered instead). */
 const NEVER_OFFERED = new Set(["use_mcp_tool"])
+/** Offered only while the task's permission mode is plan (issue 23); other modes keep the same tool list. */
+const PLAN_ONLY = new Set(["exit_plan_mode"])
 
 /** The tools a pipeline knows (static, aliased and dynamic) and which of them a mode is offered. */
 export class ToolCatalog {
@@ -51,11 +53,12 @@ export class ToolCatalog {
   }
 
   /** The tools offered in a mode: available, not disabled, allowed by the mode, offered by default or enabled. */
-  offered(mode: Mode, settings: Settings, availability: AvailabilityContext): ToolDefinition[] {
+  offered(mode: Mode, settings: Settings, availability: AvailabilityContext, planning = false): ToolDefinition[] {
     const all = [...this.byName.values(), ...(this.dynamicTools?.() ?? [])]
     return all.filter(
       (tool) =>
         !NEVER_OFFERED.has(tool.name) &&
+        (planning || !PLAN_ONLY.has(tool.name)) &&
         (!OPT_IN_TOOLS.has(tool.name) || settings.tools.enabled.includes(tool.name)) &&
         !settings.tools.disabled.includes(tool.name) &&
         checkToolAccess(mode, { name: tool.name, group: tool.group }).allowed &&

@@ -104,9 +104,10 @@ class Pipeline implements ToolPipeline {
     }
   }
 
-  toolsFor(mode: string): ModelToolSpec[] {
+  toolsFor(mode: string, permissionMode?: string): ModelToolSpec[] {
     const settings = this.options.settings()
-    return this.catalog.offered(this.catalog.resolveMode(mode, settings), settings, this.options.availability()).map(toolSpec)
+    const planning = (permissionMode ?? settings.permissionMode) === "plan"
+    return this.catalog.offered(this.catalog.resolveMode(mode, settings), settings, this.options.availability(), planning).map(toolSpec)
   }
 
   /** Steps 1-11 for one call (reporting is run()'s job). */

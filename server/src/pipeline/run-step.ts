@@ -1,9 +1,10 @@
-import type { TaskApprovals } from "../approval"
+import type { HookPermission, TaskApprovals } from "../approval"
 import type { Settings } from "../config/schema"
 import { defaultTouchedPaths } from "../modes"
 import type { ToolContext } from "../tools/context"
 import { errorResult, type PreparedCall, type PrepareOutcome, type ToolDefinition, type ToolResult } from "../tools/tool"
 import { approveCall, deniedText } from "./approve-step"
+import { postToolUse, preToolUse } from "./hook-step"
 import { msg } from "./messages"
 import type { PipelineOutcome, ToolCall, ToolPipelineOptions, TurnState } from "./types"
 
@@ -20,11 +21,27 @@ export interface RunInput {
 
 const DESTRUCTIVE_NON_EDIT = new Set(["execute_command", "new_task"])
 
+type StepResult = { result: ToolResult; status: PipelineOutcome["status"]; stopTask?: boolean }
+
 /**
- * Steps 8-11 for a validated call: prepare, approve, checkpoint, run. The one place that catches a
- * throw from a tool and turns it into an error result naming the tool and what it was doing.
+ * Steps 8-11 for a validated call with the user's hooks around them: PreToolUse (may refuse, change the
+ * input, or decide the approval), then prepare, approve, checkpoint, run, then PostToolUse on the result.
  */
-export async function runPrepared(input: RunInput): Promise<{ result: ToolResult; status: PipelineOutcome["status"] }> {
+export async function runPrepared(input: RunInput): Promise<StepResult> {
+  const pre = await preToolUse(input.call, input.tool, input.params, input.ctx, input.settings)
+  const stop = pre.stopTask ? { stopTask: true } : {}
+  if (pre.refused) return { result: denied(input.tool.name, pre.refused), status: "denied", ...stop }
+  const step = await prepareApproveRun({ ...input, params: pre.params }, pre.permission)
+  if (step.status === "denied" || step.status === "skipped") return { ...step, ...stop }
+  const post = await postToolUse(input.call, input.tool, pre.params, step.result, input.ctx, input.settings)
+  return { result: post.result, status: step.status, ...(post.stopTask || pre.stopTask ? { stopTask: true } : {}) }
+}
+
+/**
+ * Steps 8-11: prepare, approve, checkpoint, run. The one place that catches a throw from a tool and turns it
+ * into an error result naming the tool and what it was doing.
+ */
+async function prepareApproveRun(input: RunInput, hook: HookPermission | undefined): Promise<StepResult> {
   const { call, tool, params, ctx, settings, turn, remembered, options } = input
   let prepared: PrepareOutcome
   try {
@@ -35,9 +52,9 @@ export async function runPrepared(input: RunInput): Promise<{ result: ToolResult
   if (!prepared || typeof prepared !== "object")
     return { result: errorResult(msg.threw(tool.name, "preparing", "it returned nothing")), status: "error" }
 
-  if ("result" in prepared) return answeredInPrepare(input, prepared.result)
+  if ("result" in prepared) return answeredInPrepare(input, prepared.result, hook)
 
-  const approval = await approveCall(call, tool.name, prepared.preview, ctx, settings, remembered, options.protectedDirs, params)
+  const approval = await approveCall(call, tool.name, prepared.preview, ctx, settings, remembered, options.protectedDirs, params, hook)
   if (!approval.allowed) {
     if (approval.byUser) turn.rejected = true
     return { result: denied(tool.name, approval.message, approval.feedback), status: "denied" }
@@ -62,7 +79,7 @@ export async function runPrepared(input: RunInput): Promise<{ result: ToolResult
  * prepare() answered at once (a read tool's result, or an error). Reads still honour
  * agent.autoApprove.read: the result is only handed over when the policy or the user allows it.
  */
-async function answeredInPrepare(input: RunInput, result: ToolResult): Promise<{ result: ToolResult; status: PipelineOutcome["status"] }> {
+async function answeredInPrepare(input: RunInput, result: ToolResult, hook: HookPermission | undefined): Promise<StepResult> {
   const { call, tool, params, ctx, settings, turn, remembered, options } = input
   if (!isToolResult(result)) return { result: errorResult(msg.threw(tool.name, "preparing", "it returned no result")), status: "error" }
   if (result.isError || tool.group !== "read") return { result, status: result.isError ? "error" : "done" }
@@ -72,7 +89,7 @@ async function answeredInPrepare(input: RunInput, result: ToolResult): Promise<{
     title: `${tool.name} ${paths.join(", ")}`.trim(),
     detail: `Read ${paths.join(", ") || "the workspace"}`,
   }
-  const approval = await approveCall(call, tool.name, preview, ctx, settings, remembered, options.protectedDirs, params)
+  const approval = await approveCall(call, tool.name, preview, ctx, settings, remembered, options.protectedDirs, params, hook)
   if (!approval.allowed) {
     if (approval.byUser) turn.rejected = true
     return { result: denied(tool.name, approval.message, approval.feedback), status: "denied" }

@@ -63,8 +63,11 @@ export interface ToolPipeline {
    * the limit on, asks the user for guidance and returns their words (`stopTask` when they chose to stop).
    */
   noToolCall(ctx: ToolContext): Promise<{ message: string; stopTask?: boolean; waitForUser?: boolean }>
-  /** The tools to offer in this mode: filtered by availability, mode groups and settings. */
-  toolsFor(mode: string): ModelToolSpec[]
+  /**
+   * The tools to offer in this mode: filtered by availability, mode groups and settings; exit_plan_mode only
+   * when the permission mode (default: agent.permissionMode) is plan.
+   */
+  toolsFor(mode: string, permissionMode?: string): ModelToolSpec[]
 }
 
 /** A tool provided at run time (MCP: `mcp--<server>--<tool>`), which may bring its JSON Schema ready-made. */

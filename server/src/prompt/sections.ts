@@ -14,6 +14,8 @@ export interface PromptContext {
   modes: readonly Pick<ModeConfig, "slug" | "name" | "whenToUse" | "description">[]
   /** Names of the tools offered in this request. */
   toolNames: readonly string[]
+  /** The task's permission mode is plan (issue 23): the model researches and ends with a plan. */
+  planning?: boolean
   system: SystemInfo
   custom: CustomInstructions
   /** The skills of this mode (AVAILABLE SKILLS); none when absent. */
@@ -167,6 +169,16 @@ export function customInstructionsSection(ctx: PromptContext): string {
 }
 
 /** The sections in the order the prompt shows them. */
+/** Plan mode (Claude Code's): read-only until the user accepts a plan. Empty in every other permission mode. */
+export function planModeSection(ctx: PromptContext): string {
+  if (!ctx.planning) return ""
+  return `====
+
+PLAN MODE
+
+The user has put this task in plan mode: you may only read and research. Edits, commands, MCP tools, the browser and subtasks are refused until the user accepts a plan. Research what you need with the read-only tools, then call exit_plan_mode with a concrete plan (the files you will change, the steps, how you will verify the result). The user accepts it, and you carry it out, or answers with feedback, and you revise it.`
+}
+
 export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
   roleSection,
   markdownSection,
@@ -178,4 +190,6 @@ export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
   systemInfoSection,
   objectiveSection,
   customInstructionsSection,
+  // Last, so that entering or leaving plan mode keeps every section before it byte for byte.
+  planModeSection,
 ]

@@ -18,6 +18,7 @@ import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice, type ModelOverride } from "./model-for-mode"
 import { addUsage } from "./usage"
+import { sessionEnd, sessionStart, stopHooks } from "./task-hooks"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
@@ -64,15 +65,32 @@ type TurnEnd = "continue" | "completed" | "stop" | "aborted" | { halted: string 
  */
 export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   const signal = rt.run.signal
+  const folder = rt.state.folder || (env.workspaceFolders()[0] ?? process.cwd())
+  let stopBlocks = 0
   rt.setStatus("running")
   try {
     const note = await env.beforeFirstRequest?.({ taskId: rt.taskId, ask: env.ask, signal })
     if (signal.aborted) return
     if (note) rt.progress(note)
+    const started = await sessionStart(
+      rt,
+      env.settings(),
+      folder,
+      rt.state.messages.some((m) => m.role === "assistant"),
+    )
+    if (started) rt.addMessage(userText(started))
     for (;;) {
       const end = await oneTurn(rt, env, signal)
       if (end === "aborted" || signal.aborted) return
       if (end === "completed") {
+        const instruction = await stopHooks(rt, env.settings(), folder, stopBlocks, signal)
+        if (signal.aborted) return
+        if (instruction !== undefined) {
+          stopBlocks++
+          rt.run.reopen()
+          rt.addMessage(userText(`A Stop hook says the task is not finished yet:\n${instruction}`))
+          continue
+        }
         const result = rt.run.completedResult ?? ""
         rt.emit({ kind: "completed", result })
         rt.setStatus("completed")
@@ -94,6 +112,9 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         : `The task stopped on an internal error: ${error instanceof Error ? error.message : String(error)}`
     rt.emit({ kind: "error", message })
     rt.setStatus("failed", message)
+  } finally {
+    // Not awaited: the run must stop counting as live at once (a message sent right after completion starts a new run).
+    void sessionEnd(rt, env.settings(), folder, rt.state.status).catch(() => undefined)
   }
 }
 
@@ -102,7 +123,8 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   if ((await checkLimits(rt, env, settings, signal)) === "stop") return signal.aborted ? "aborted" : "stop"
   const pipeline = rt.pipeline
   const mode = modeOf(rt, env)
-  const tools = pipeline.toolsFor(mode.slug)
+  const permissionMode = rt.state.permissionMode ?? settings.permissionMode
+  const tools = pipeline.toolsFor(mode.slug, permissionMode)
   // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
   const choice = modelForMode(settings, mode.slug, env.modelOverride?.())
   const provider = env.providerFor(choice)
@@ -110,6 +132,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     mode,
     modes: env.modes.list(),
     toolNames: tools.map((t) => t.name),
+    planning: permissionMode === "plan",
     system: systemInfo(rt, env),
     custom: await loadCustomInstructions(
       rt.state.folder || undefined,
@@ -308,6 +331,8 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
     workspaceFolders: rt.state.folder ? [rt.state.folder, ...folders.filter((f) => f !== rt.state.folder)] : folders,
     settings,
     mode: rt.state.mode,
+    permissionMode: rt.state.permissionMode ?? settings.permissionMode,
+    transcriptPath: rt.filePath,
     taskId: rt.taskId,
     callId,
     editor: env.editor,

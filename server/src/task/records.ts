@@ -1,4 +1,4 @@
-import type { TaskStatus, Todo } from "@agent-lsp/protocol"
+import type { PermissionModeName, TaskStatus, Todo } from "@agent-lsp/protocol"
 import type { ModelMessage } from "../model/provider"
 import type { UsageTotals } from "./task-state"
 
@@ -11,6 +11,8 @@ export type TaskRecord =
   /** `summaries`: the one-line summary of each tool result, by tool_use id, for the transcript. */
   | { type: "message"; at: string; message: ModelMessage; summaries?: Record<string, string> }
   | { type: "mode"; at: string; mode: string }
+  /** The task's permission mode (issue 23): at creation and whenever it changes. */
+  | { type: "permissionMode"; at: string; mode: PermissionModeName }
   | { type: "todos"; at: string; todos: Todo[] }
   | { type: "status"; at: string; status: TaskStatus; message?: string }
   /**

@@ -46,6 +46,11 @@ export class TaskRuntime {
     return this.state.taskId
   }
 
+  /** The task's file (hooks get it as `transcript_path`). */
+  get filePath(): string {
+    return this.store.filePath(this.state.folder, this.state.taskId)
+  }
+
   get live(): boolean {
     return this.run.live
   }

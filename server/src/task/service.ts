@@ -1,4 +1,4 @@
-import type { ModeSummary, ParamsOf, ResultOf, TaskSummary } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, PermissionModeName, ResultOf, TaskSummary } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
 import type { AskPort, EditorPort, ToolContext } from "../tools/context"
 import type { ImageBlock } from "../model/provider"
@@ -70,6 +70,8 @@ export interface TaskService {
   getTask(taskId: string): Promise<ResultOf<"getTask">>
   listModes(): Promise<{ modes: ModeSummary[]; defaultMode: string }>
   setMode(mode: string, taskId?: string): Promise<void>
+  /** Sets a task's permission mode, or (without taskId) that of new tasks; resolves with the mode in force. */
+  setPermissionMode(mode: PermissionModeName, taskId?: string): Promise<{ mode: PermissionModeName }>
   /** How many messages the task's conversation holds now (a checkpoint remembers it to rewind to). */
   messageCount(taskId: string): number
   /**

@@ -49,6 +49,11 @@ export class TaskRun {
     this.result = result
   }
 
+  /** A Stop hook kept the agent from finishing: the run goes on without the result. */
+  reopen(): void {
+    this.result = undefined
+  }
+
   /** Marks the run stopped; `abort` then cancels its work (the caller records why in between). */
   markStopped(): void {
     this.stoppedFlag = true

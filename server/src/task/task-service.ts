@@ -1,4 +1,4 @@
-import type { ModeSummary, ParamsOf, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
+import type { ModeSummary, ParamsOf, PermissionModeName, ResultOf, TaskSummary, Todo } from "@agent-lsp/protocol"
 import { secretEnv } from "../config/secrets"
 import { modelProviders } from "../model/index"
 import type { ModelProvider } from "../model/provider"
@@ -22,6 +22,7 @@ import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./serv
 import { TaskStore } from "./store"
 import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
+import { userPromptSubmit } from "./task-hooks"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 import { redactDeep } from "../config/redact"
@@ -70,6 +71,8 @@ class Service implements TaskService {
   private readonly providers = modelProviders({ env: secretEnv() })
   /** Set by agent/setMode without a task: the mode of new tasks. */
   private defaultMode: string | undefined
+  /** Set by agent/setPermissionMode without a task: the permission mode of new tasks. */
+  private defaultPermissionMode: PermissionModeName | undefined
   private readonly subtasks = new SubtaskWaiters()
   private readonly models = new TaskModels()
 
@@ -93,9 +96,15 @@ class Service implements TaskService {
     const text = await expandSlashCommand(params.text, this.deps.workspaceFolders())
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
-    const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text) })
+    const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text), permissionMode: params.permissionMode })
     this.models.set(rt.taskId, model)
-    rt.addMessage(withImages(userText(withContext(text, params.context, this.deps.editor)), images))
+    const hooked = await userPromptSubmit(rt, this.deps.settings(), folder || process.cwd(), text)
+    if (hooked.blocked !== undefined) {
+      rt.setStatus("failed", `A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`)
+      this.retire(rt)
+      throw new TaskRequestError(`A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`, "invalid")
+    }
+    rt.addMessage(withImages(userText(withHookContext(withContext(text, params.context, this.deps.editor), hooked.context)), images))
     this.start(rt)
     return { taskId: rt.taskId }
   }
@@ -117,7 +126,11 @@ class Service implements TaskService {
     }
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
-    rt.addMessage(withImages(userText(text.trim() ? text : "(The user sent an empty message: continue.)"), images))
+    const hooked = await userPromptSubmit(rt, this.deps.settings(), rt.state.folder || process.cwd(), text)
+    if (hooked.blocked !== undefined)
+      throw new TaskRequestError(`A UserPromptSubmit hook blocked the message: ${hooked.blocked}`, "invalid")
+    const typedText = text.trim() ? text : "(The user sent an empty message: continue.)"
+    rt.addMessage(withImages(userText(withHookContext(typedText, hooked.context)), images))
     this.start(rt)
   }
 
@@ -208,6 +221,16 @@ class Service implements TaskService {
     this.switchMode(this.require(taskId), mode)
   }
 
+  async setPermissionMode(mode: PermissionModeName, taskId?: string): Promise<{ mode: PermissionModeName }> {
+    if (taskId === undefined) {
+      this.defaultPermissionMode = mode
+      return { mode }
+    }
+    const rt = this.require(taskId)
+    this.switchPermissionMode(rt, mode)
+    return { mode: rt.state.permissionMode ?? mode }
+  }
+
   activeTaskId(): string | undefined {
     // The deepest live task is the one doing the work (a paused parent waits on it).
     const running = [...this.runtimes.values()]
@@ -232,7 +255,14 @@ class Service implements TaskService {
 
   // ---- task lifecycle -------------------------------------------------------------------
 
-  private create(input: { text: string; mode: string; folder: string; title: string; parentId?: string }): TaskRuntime {
+  private create(input: {
+    text: string
+    mode: string
+    folder: string
+    title: string
+    parentId?: string
+    permissionMode?: PermissionModeName
+  }): TaskRuntime {
     const taskId = newTaskId()
     const rt = this.runtime(new TaskState(taskId))
     rt.record({
@@ -243,6 +273,7 @@ class Service implements TaskService {
       folder: input.folder,
       ...(input.parentId ? { parentId: input.parentId } : {}),
     })
+    rt.record({ type: "permissionMode", mode: input.permissionMode ?? this.defaultPermissionMode ?? this.deps.settings().permissionMode })
     rt.record({ type: "status", status: "running" })
     this.runtimes.set(taskId, rt)
     rt.emit({ kind: "status", status: "running" })
@@ -309,6 +340,7 @@ class Service implements TaskService {
       },
       modeSlugs: () => this.modes.list().map((m) => m.slug),
       switchMode: async (slug) => this.switchMode(rt, slug),
+      setPermissionMode: (mode) => this.switchPermissionMode(rt, mode),
       setTodos: (todos) => this.setTodos(rt, todos),
       startSubtask: (mode, message, todos, signal) => this.startSubtask(rt, mode, message, todos, signal),
       complete: (result) => rt.run.complete(result),
@@ -319,6 +351,14 @@ class Service implements TaskService {
     if (rt.state.mode === slug) return
     rt.record({ type: "mode", mode: slug })
     rt.emit({ kind: "mode", mode: slug })
+  }
+
+  private switchPermissionMode(rt: TaskRuntime, mode: PermissionModeName): void {
+    if (rt.state.permissionMode === mode) return
+    rt.record({ type: "permissionMode", mode })
+    rt.emit({ kind: "permissionMode", mode })
+    // A task not in memory keeps its listed summary in `stored`: it must show the new mode too.
+    if (!this.runtimes.has(rt.taskId)) this.remember(rt)
   }
 
   private setTodos(rt: TaskRuntime, todos: Todo[]): void {
@@ -334,7 +374,15 @@ class Service implements TaskService {
     signal: AbortSignal,
   ): Promise<string> {
     this.requireMode(mode)
-    const child = this.create({ text: message, mode, folder: parent.state.folder, title: titleOf(message), parentId: parent.taskId })
+    const child = this.create({
+      text: message,
+      mode,
+      folder: parent.state.folder,
+      title: titleOf(message),
+      parentId: parent.taskId,
+      // A subtask works under its parent's permission mode (plan mode refuses subtasks before this).
+      permissionMode: parent.state.permissionMode,
+    })
     child.addMessage(userText(message))
     if (todos?.length) this.setTodos(child, todos)
     parent.emit({ kind: "subtask", childTaskId: child.taskId })
@@ -440,4 +488,9 @@ class Service implements TaskService {
   private defaultModeSlug(): string {
     return this.defaultMode ?? this.deps.settings().modes.default
   }
+}
+
+/** A UserPromptSubmit hook's additionalContext rides on the prompt it was given for. */
+function withHookContext(text: string, context: string | undefined): string {
+  return context ? `${text}\n\n<hook-context>\n${context}\n</hook-context>` : text
 }

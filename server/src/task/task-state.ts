@@ -1,4 +1,4 @@
-import type { TaskStatus, TaskSummary, Todo } from "@agent-lsp/protocol"
+import type { PermissionModeName, TaskStatus, TaskSummary, Todo } from "@agent-lsp/protocol"
 import type { ModelMessage } from "../model/provider"
 import type { TaskRecord } from "./records"
 
@@ -19,6 +19,8 @@ export interface UsageTotals {
 export class TaskState {
   title = ""
   mode = ""
+  /** Undefined for a task stored before permission modes: agent.permissionMode applies. */
+  permissionMode: PermissionModeName | undefined
   folder = ""
   parentId: string | undefined
   status: TaskStatus = "running"
@@ -54,6 +56,9 @@ export class TaskState {
         break
       case "mode":
         this.mode = record.mode
+        break
+      case "permissionMode":
+        this.permissionMode = record.mode
         break
       case "todos":
         this.todos = record.todos
@@ -94,6 +99,7 @@ export class TaskState {
       taskId: this.taskId,
       title: this.title,
       mode: this.mode,
+      ...(this.permissionMode ? { permissionMode: this.permissionMode } : {}),
       status: this.status,
       ...(this.parentId ? { parentId: this.parentId } : {}),
       createdAt: this.createdAt,

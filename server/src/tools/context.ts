@@ -1,4 +1,4 @@
-import type { Settings } from "../config/schema"
+import type { PermissionMode, Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, LanguageOperation, TaskUpdate, Todo } from "@agent-lsp/protocol"
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
@@ -196,6 +196,8 @@ export interface TaskControl {
   /** Slugs of every known mode, for messages. */
   modeSlugs(): string[]
   switchMode(slug: string, reason: string): Promise<void>
+  /** Sets the task's permission mode (exit_plan_mode, when the user accepts the plan). */
+  setPermissionMode?(mode: PermissionMode): void
   setTodos(todos: Todo[]): void
   /** Starts a child task and resolves with its completion result (the parent is paused meanwhile). */
   startSubtask(mode: string, message: string, todos: Todo[] | undefined, signal: AbortSignal): Promise<string>
@@ -287,6 +289,10 @@ export interface ToolContext {
   readonly workspaceFolders: readonly string[]
   readonly settings: Settings
   readonly mode: string
+  /** The task's permission mode (issue 23); absent = agent.permissionMode. */
+  readonly permissionMode?: PermissionMode
+  /** The task's file, for hooks (`transcript_path`). */
+  readonly transcriptPath?: string
   readonly taskId: string
   readonly callId: string
   readonly editor: EditorPort

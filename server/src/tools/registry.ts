@@ -20,6 +20,7 @@ import { useMcpTool } from "./use-mcp-tool"
 import { accessMcpResource } from "./access-mcp-resource"
 import { askFollowupQuestion } from "./ask-followup-question"
 import { attemptCompletion } from "./attempt-completion"
+import { exitPlanMode } from "./exit-plan-mode"
 import { switchMode } from "./switch-mode"
 import { newTask } from "./new-task"
 import { updateTodoList } from "./update-todo-list"
@@ -56,6 +57,8 @@ export const ALL_TOOLS: readonly ToolDefinition[] = [
   fetchInstructions,
   skill,
   runSlashCommand,
+  // Last: offered only in plan mode, so the tools before it keep their order (and the prompt cache) either way.
+  exitPlanMode,
 ]
 
 /** Names the model may use that resolve to another tool. */

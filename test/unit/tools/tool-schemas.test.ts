@@ -55,6 +55,8 @@ describe("tool schemas as the model sees them", () => {
         "fetch_instructions",
         "skill",
         "run_slash_command",
+        // Issue 23: offered only in plan mode.
+        "exit_plan_mode",
       ].sort(),
     )
     expect(TOOL_ALIASES).toEqual({ write_file: "write_to_file", search_and_replace: "edit" })

@@ -1,4 +1,4 @@
--- The user commands: :AgentTask, :AgentSend, :AgentCancel, :AgentMode, :AgentTasks, :AgentTranscript.
+-- The user commands: :AgentTask, :AgentSend, :AgentCancel, :AgentMode, :AgentPermissions, :AgentTasks, :AgentTranscript.
 local client_mod = require("agent_lsp.client")
 local compat = require("agent_lsp.compat")
 local config = require("agent_lsp.config")
@@ -104,6 +104,42 @@ function M.mode(opts)
       end
     end
   end)
+end
+
+-- Claude Code's permission modes, as agent/setPermissionMode takes them.
+local permission_modes = { "default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
+
+--- :AgentPermissions {mode}: the running task's permission mode, else that of new tasks; without an
+--- argument, a picker (vim.ui.select).
+function M.permissions(opts)
+  local client = client_mod.require()
+  if not client then
+    return
+  end
+  local t = state.active and state.tasks[state.active]
+  local task_id = (t and live[t.status]) and state.active or nil
+  local function set(mode)
+    if not mode then
+      return
+    end
+    compat.request(client, names.methods.setPermissionMode, { mode = mode, taskId = task_id }, function(err, result)
+      if not report(err) then
+        local now = result and result.mode or mode
+        local loud = now == "bypassPermissions" and " (BYPASS: nothing but deny lists and protected paths asks)" or ""
+        vim.notify("agent_lsp: permission mode " .. now .. (task_id and " for the running task" or " for new tasks") .. loud)
+      end
+    end)
+  end
+  if opts.args ~= "" then
+    return set(opts.args)
+  end
+  vim.ui.select(permission_modes, { prompt = "Agent permission mode" }, set)
+end
+
+function M.complete_permissions(arglead)
+  return vim.tbl_filter(function(s)
+    return vim.startswith(s, arglead)
+  end, permission_modes)
 end
 
 --- Completion of :AgentMode: the server's mode slugs (agent/listModes), cached per client.

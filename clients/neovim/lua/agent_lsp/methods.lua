@@ -18,6 +18,7 @@ return {
     indexStatus = "agent/indexStatus",
     listSkills = "agent/listSkills",
     listCommands = "agent/listCommands",
+    setPermissionMode = "agent/setPermissionMode",
     taskUpdate = "agent/taskUpdate",
     requestApproval = "agent/requestApproval",
     askFollowup = "agent/askFollowup",
@@ -39,6 +40,7 @@ return {
     diffCheckpoint = "agent.diffCheckpoint",
     restoreCheckpoint = "agent.restoreCheckpoint",
     rebuildIndex = "agent.rebuildIndex",
+    setPermissionMode = "agent.setPermissionMode",
   },
   capabilities = {
     "requestApproval",

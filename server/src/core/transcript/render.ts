@@ -101,6 +101,10 @@ export class TranscriptRenderer {
       commandOutput: (u) => this.commandOutput(u.callId, u.chunk),
       todos: (u) => this.block(["**Todos**", ...u.todos.map((t) => `- ${CHECK[t.status]} ${t.text}`)]),
       mode: (u) => this.block([`_mode: ${u.mode}_`]),
+      permissionMode: (u) =>
+        this.block([
+          `_permission mode: ${u.mode}${u.mode === "bypassPermissions" ? " (nothing but deny lists and protected paths asks)" : ""}_`,
+        ]),
       // "running" is the normal case and "completed" has its own block.
       status: (u) =>
         u.status === "running" || u.status === "completed"

@@ -4,9 +4,11 @@ import {
   type AgentContext,
   type ContentBlock,
   type PromptResponse,
+  type SessionConfigOption,
   type SessionModeState,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk"
+import type { PermissionModeName } from "@agent-lsp/protocol"
 import type { AgentCore } from "../../core/agent-core"
 import type { TurnEnd, TurnTracker } from "../../core/turns"
 import type { TaskEvent } from "../../task/events"
@@ -54,6 +56,8 @@ export class AcpSession implements ConfigTarget {
   readonly id: string
   private taskId: string | undefined
   private mode: string | undefined
+  /** Chosen with session/set_config_option before the first prompt; the task's own once it exists. */
+  private chosenPermissionMode: PermissionModeName | undefined
   private cancelled = false
   private readonly mapper: SessionUpdateMapper
 
@@ -133,7 +137,7 @@ export class AcpSession implements ConfigTarget {
 
   onEvent(event: TaskEvent): void {
     for (const update of this.mapper.map(event)) this.send(update)
-    if (event.kind === "mode") void this.announceConfigOptions().catch(() => undefined)
+    if (event.kind === "mode" || event.kind === "permissionMode") void this.announceConfigOptions().catch(() => undefined)
   }
 
   /** execute_command runs in the client's terminal `terminalId`: the tool call shows it from now on. */
@@ -177,7 +181,11 @@ export class AcpSession implements ConfigTarget {
     let end: TurnEnd
     try {
       if (!this.taskId) {
-        const { taskId } = await core.newTask({ text, ...(this.mode ? { mode: this.mode } : {}) }, images, this.record.model)
+        const chosen = {
+          ...(this.mode ? { mode: this.mode } : {}),
+          ...(this.chosenPermissionMode ? { permissionMode: this.chosenPermissionMode } : {}),
+        }
+        const { taskId } = await core.newTask({ text, ...chosen }, images, this.record.model)
         this.taskId = taskId
         this.record = { ...this.record, taskId, title: text.split("\n", 1)[0]!.slice(0, 100) }
         end = await this.saved(() => turns.waitNew(taskId))
@@ -237,5 +245,17 @@ export class AcpSession implements ConfigTarget {
     this.cancelled = true
     if (this.taskId) await this.folder.core.deleteTask(this.taskId)
     this.taskId = undefined
+  }
+
+  /** The `permission_mode` config option: the task's mode, else the one the first prompt will use. */
+  async permissionMode(): Promise<PermissionModeName> {
+    const current = this.taskId ? (await this.folder.core.tasks.getTask(this.taskId)).permissionMode : this.chosenPermissionMode
+    return current ?? this.folder.settings().permissionMode
+  }
+
+  /** Sets the task's permission mode (its event announces the options), or the first prompt's. */
+  async setPermissionMode(mode: PermissionModeName): Promise<void> {
+    if (this.taskId) return void (await this.folder.core.tasks.setPermissionMode(mode, this.taskId))
+    this.chosenPermissionMode = mode
   }
 }

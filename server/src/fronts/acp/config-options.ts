@@ -2,6 +2,8 @@ import { RequestError, type SessionConfigOption, type SessionConfigSelectOption 
 import type { Settings } from "../../config/schema"
 import { knownModels } from "../../model/known-models"
 import type { ModelOverride } from "../../task/model-for-mode"
+import type { PermissionModeName } from "@agent-lsp/protocol"
+import { permissionModeOption } from "./permission-mode-option"
 
 /** What a config option reads and changes of one session. */
 export interface ConfigTarget {
@@ -11,6 +13,9 @@ export interface ConfigTarget {
   setMode(modeId: string): Promise<void>
   readonly model: ModelOverride | undefined
   setModel(model: ModelOverride | undefined): Promise<void>
+  /** The permission mode in force for the session's task (or its first prompt), and a change of it. */
+  permissionMode(): Promise<PermissionModeName>
+  setPermissionMode(mode: PermissionModeName): Promise<void>
 }
 
 /**
@@ -92,7 +97,7 @@ const modelOption: ConfigOptionSpec = {
 }
 
 /** Every session config option, in the order clients show them. */
-export const SESSION_CONFIG_OPTIONS: readonly ConfigOptionSpec[] = [modeOption, modelOption]
+export const SESSION_CONFIG_OPTIONS: readonly ConfigOptionSpec[] = [modeOption, modelOption, permissionModeOption]
 
 /** The session's config options as ACP sends them (session/new, session/load, set_config_option, updates). */
 export async function configOptionsOf(

@@ -79,6 +79,9 @@ export class SessionUpdateMapper {
         return [{ sessionUpdate: "plan", entries: event.todos.map((t) => ({ content: t.text, status: t.status, priority: "medium" })) }]
       case "mode":
         return [{ sessionUpdate: "current_mode_update", currentModeId: event.mode }]
+      case "permissionMode":
+        // The session announces every config option (acp-session.ts announceConfigOptions), this one included.
+        return []
       case "usage": {
         // Our usage events carry the task's totals; ACP's `used` is what is in the context now, i.e. the
         // last request's prompt (cached part included) plus its reply. `cost` is the session's total.

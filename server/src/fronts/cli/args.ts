@@ -2,9 +2,14 @@
 export const APPROVAL_KINDS = ["read", "write", "command", "mcp", "browser"] as const
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]
 
+/** Claude Code's permission modes, as --permission-mode takes them. */
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"] as const
+export type PermissionModeArg = (typeof PERMISSION_MODES)[number]
+
 /** Parsed `agent-lsp run` arguments. */
 export interface RunArgs {
   mode?: string
+  permissionMode?: PermissionModeArg
   autoApprove: Set<ApprovalKind>
   json: boolean
   model?: string
@@ -32,6 +37,11 @@ Options:
                         "command" approves every command line the parser understands (agent.terminal.deny
                         still refuses). Mode switches and subtasks are always approved.
                         Everything else that needs approval is refused and the model is told why.
+  --permission-mode M   default, acceptEdits, plan, auto, dontAsk or bypassPermissions (agent.permissionMode;
+                        docs/permission-modes.md). Without the flag: agent.permissionMode, except that a
+                        "default" there becomes dontAsk when standard input is not a terminal (CI), so the
+                        model hears at once that nobody is asked. Nobody is ever asked here: what would ask
+                        is refused either way.
   --json                write one JSON object per line on stdout: {"type":"event",...} for each task
                         event, then {"type":"result",...}; nothing else goes to stdout
   --model M             use model M (agent.model)
@@ -74,6 +84,7 @@ export function parseRunArgs(argv: readonly string[]): ParsedRunArgs {
       case "--provider":
       case "--base-url":
       case "--context-window":
+      case "--permission-mode":
       case "--auto-approve": {
         const v = value()
         if (v === undefined || v === "" || v.startsWith("--")) return { kind: "usageError", message: `${flag} needs a value.` }
@@ -91,6 +102,10 @@ export function parseRunArgs(argv: readonly string[]): ParsedRunArgs {
           if (!Number.isInteger(n) || n <= 0)
             return { kind: "usageError", message: `--context-window: "${v}" is not a positive whole number of tokens.` }
           args.contextWindow = n
+        } else if (flag === "--permission-mode") {
+          if (!(PERMISSION_MODES as readonly string[]).includes(v))
+            return { kind: "usageError", message: `--permission-mode: unknown mode "${v}"; use ${PERMISSION_MODES.join(", ")}.` }
+          args.permissionMode = v as PermissionModeArg
         } else {
           const problem = addApprovals(args.autoApprove, v)
           if (problem) return { kind: "usageError", message: problem }
@@ -129,6 +144,7 @@ export function settingsFromArgs(args: RunArgs): Record<string, unknown> {
     ...(args.provider ? { provider: args.provider } : {}),
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
     ...(args.contextWindow ? { contextWindow: args.contextWindow } : {}),
+    ...(args.permissionMode ? { permissionMode: args.permissionMode } : {}),
     autoApprove: {
       ...(auto.has("read") ? { read: true } : {}),
       write: auto.has("write"),

@@ -20,14 +20,21 @@ export class PolicyAskPort implements AskPort {
 
   constructor(private readonly giveUp: (taskId: string, why: GiveUp) => void) {}
 
-  async approve(request: ApprovalRequest): Promise<ApprovalAnswer> {
+  /**
+   * A tool call was refused (here, by the permission mode dontAsk, or by a deny list): the MAX_REFUSALS-th ends
+   * the run. The CLI calls it for every `denied` toolCall event, so each refusal counts once.
+   */
+  refused(taskId: string, tool: string): void {
     this.refusals++
-    const reject = request.options.find((o) => o.kind === "reject_once") ?? request.options.find((o) => o.kind === "reject_always")
-    if (this.refusals >= MAX_REFUSALS)
-      this.giveUp(request.taskId, {
+    if (this.refusals === MAX_REFUSALS)
+      this.giveUp(taskId, {
         reason: "refusedTooOften",
-        message: `${this.refusals} tool calls needed an approval that --auto-approve does not grant (last: ${request.title}).`,
+        message: `${this.refusals} tool calls needed an approval that --auto-approve does not grant (last: ${tool}).`,
       })
+  }
+
+  async approve(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const reject = request.options.find((o) => o.kind === "reject_once") ?? request.options.find((o) => o.kind === "reject_always")
     const feedback =
       `Refused without asking: no user is present (headless \`agent-lsp run\`) and --auto-approve does not grant this ${request.tool} call (${request.title}). ` +
       `Do the task without it, or finish with attempt_completion and say what is left to do; the user can re-run with --auto-approve read,write,command,mcp or all.`

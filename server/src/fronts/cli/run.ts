@@ -65,7 +65,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     stderr.write(`agent-lsp run: the current directory ${folder.missing} no longer exists: cd to an existing folder and run again.\n`)
     return EXIT.usage
   }
-  const { core } = await openStandaloneCore({
+  const { core, settings } = await openStandaloneCore({
     folder: folder.path,
     editor: new DiskEditorPort(),
     ask,
@@ -87,6 +87,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     tracker.onEvent(id, event)
     if (taskId === undefined) early.push([id, event])
     else show(id, event)
+    if (event.kind === "toolCall" && event.status === "denied") ask.refused(id, event.tool)
   })
   const onSigint = () => {
     if (interrupted) process.exit(EXIT.interrupted) // a second Ctrl-C: do not wait any longer
@@ -101,6 +102,9 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     cancel()
     await core.dispose()
   })
+  // In CI (stdin not a terminal) a plain "default" becomes dontAsk: nobody is there, and the model should hear so.
+  const stdinIsTerminal = (options.stdin ?? process.stdin).isTTY === true
+  if (!args.permissionMode && !stdinIsTerminal && settings().permissionMode === "default") await core.tasks.setPermissionMode("dontAsk")
   try {
     try {
       taskId = (await core.newTask({ text, ...(args.mode ? { mode: args.mode } : {}) })).taskId

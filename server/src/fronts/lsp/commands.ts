@@ -1,4 +1,4 @@
-import { AgentCommands, AgentMethods, CheckpointId, LocalUri, Range } from "@agent-lsp/protocol"
+import { AgentCommands, AgentMethods, CheckpointId, LocalUri, PermissionModeName, Range } from "@agent-lsp/protocol"
 import { ErrorCodes, MessageType, ResponseError, type Connection } from "vscode-languageserver/node"
 import { z } from "zod"
 import type { TaskService } from "../../task/service"
@@ -17,6 +17,7 @@ const Args = {
   sendMessage: z.tuple([z.string().min(1, "the message must not be empty"), optionalTaskId]),
   taskOnly: z.tuple([optionalTaskId]),
   setMode: z.tuple([z.string().min(1), optionalTaskId]),
+  setPermissionMode: z.tuple([PermissionModeName, optionalTaskId]),
   none: z.tuple([]),
   respond: z.tuple([z.string().min(1), z.string(), z.string().optional()]),
   diffCheckpoint: z.tuple([CheckpointId, CheckpointId.optional()]),
@@ -74,6 +75,11 @@ export function agentCommands(deps: CommandDeps): Record<string, CommandHandler>
       const [mode, taskId] = parse(AgentCommands.setMode, Args.setMode, args)
       await (await deps.tasks()).setMode(mode, taskId)
       return {}
+    },
+    // Without a taskId: new tasks (as agent/setPermissionMode), not the active task.
+    [AgentCommands.setPermissionMode]: async (args) => {
+      const [mode, taskId] = parse(AgentCommands.setPermissionMode, Args.setPermissionMode, args)
+      return (await deps.tasks()).setPermissionMode(mode, taskId)
     },
     [AgentCommands.listTasks]: async (args) => {
       parse(AgentCommands.listTasks, Args.none, args)

@@ -242,6 +242,8 @@ export class LspServices {
         return runAgentRequest(P.listModes, raw, async () => (await tasks()).listModes())
       case P.setMode.method:
         return runAgentRequest(P.setMode, raw, async ({ mode, taskId }) => (await (await tasks()).setMode(mode, taskId), {}))
+      case P.setPermissionMode.method:
+        return runAgentRequest(P.setPermissionMode, raw, async ({ mode, taskId }) => (await tasks()).setPermissionMode(mode, taskId))
       case P.listMcpServers.method:
         return runAgentRequest(P.listMcpServers, raw, async () => ({ servers: (await core()).hub.listServers() }))
       case P.listCheckpoints.method:

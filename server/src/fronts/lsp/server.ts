@@ -38,6 +38,7 @@ const CLIENT_REQUESTS = [
   AgentMethods.indexStatus,
   AgentMethods.listSkills,
   AgentMethods.listCommands,
+  AgentMethods.setPermissionMode,
 ]
 
 /** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */

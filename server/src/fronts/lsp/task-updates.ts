@@ -102,6 +102,8 @@ function describe(event: TaskEvent): string | undefined {
       return event.status === "streaming" ? undefined : `${event.tool}: ${event.status}`
     case "mode":
       return `mode ${event.mode}`
+    case "permissionMode":
+      return `permission mode ${event.mode}`
     case "subtask":
       return `subtask ${event.childTaskId}`
     case "commandOutput": {

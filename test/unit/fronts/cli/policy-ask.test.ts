@@ -25,7 +25,10 @@ describe("the headless AskPort", () => {
       kind: "reject_once",
       feedback: expect.stringContaining("--auto-approve does not grant"),
     })
-    for (let i = 1; i < MAX_REFUSALS; i++) await ask.approve(request)
+    // The CLI counts every denied toolCall event (asked and refused here, or refused by dontAsk or a deny list).
+    for (let i = 1; i < MAX_REFUSALS; i++) ask.refused("t1", "write_to_file")
+    expect(gaveUp).toEqual([])
+    ask.refused("t1", "write_to_file")
     expect(gaveUp).toEqual([{ reason: "refusedTooOften", message: expect.stringContaining(`${MAX_REFUSALS} tool calls`) }])
   })
 

@@ -1,0 +1,109 @@
+import { spawn } from "node:child_process"
+import type { CommandSandbox } from "../sandbox"
+import { commandEnv } from "../terminal/env"
+import { commandLaunch } from "../terminal/launch"
+import { killGroup } from "../terminal/process-group"
+
+/** What one hook process did. */
+export interface HookProcessResult {
+  /** null when it was killed or could not start. */
+  exitCode: number | null
+  stdout: string
+  stderr: string
+  timedOut: boolean
+  /** It could not be started (spawn error). */
+  spawnError?: string
+  /** Output beyond the bound was dropped. */
+  truncated: boolean
+}
+
+export interface HookProcessOptions {
+  command: string
+  /** The event as JSON, written to the hook's stdin. */
+  input: string
+  cwd: string
+  timeoutMs: number
+  /** Most bytes kept of stdout and of stderr each; the rest is read and dropped (never buffered). */
+  maxOutputBytes: number
+  signal?: AbortSignal
+  /** Extra variables (CLAUDE_PROJECT_DIR); the API keys are never in the environment (commandEnv). */
+  env?: Record<string, string>
+  /** Where it runs: the OS sandbox with the workspace writable (sandbox/), or unsandboxed and why. */
+  sandbox: CommandSandbox
+}
+
+const KILL_GRACE_MS = 500
+
+/**
+ * Runs one hook command like execute_command runs a line (terminal/launch.ts: `/bin/sh -c` inside the OS
+ * sandbox, its own process group, the environment without secrets), with the event JSON on stdin and
+ * stdout/stderr kept apart and bounded. At the timeout (or cancellation) the whole group gets TERM, then KILL.
+ */
+export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
+  const launch = commandLaunch({ command: options.command, cwd: options.cwd, sandbox: options.sandbox, ownSession: true })
+  if (!launch.ok)
+    return Promise.resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false, spawnError: launch.message })
+  return new Promise((resolve) => {
+    const out = new Bounded(options.maxOutputBytes)
+    const err = new Bounded(options.maxOutputBytes)
+    let timedOut = false
+    let settled = false
+    const child = spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      env: { ...commandEnv(), ...launch.env, ...options.env },
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    })
+    const pid = child.pid
+    const kill = () => {
+      if (pid === undefined) return
+      killGroup(pid, "SIGTERM")
+      setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref()
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      kill()
+    }, options.timeoutMs)
+    const onAbort = () => kill()
+    options.signal?.addEventListener("abort", onAbort, { once: true })
+    const finish = (result: Omit<HookProcessResult, "stdout" | "stderr" | "truncated" | "timedOut">) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      options.signal?.removeEventListener("abort", onAbort)
+      // Anything the hook left running in its group goes with it.
+      if (pid !== undefined) killGroup(pid, "SIGKILL")
+      launch.dispose()
+      resolve({ ...result, stdout: out.text(), stderr: err.text(), timedOut, truncated: out.truncated || err.truncated })
+    }
+    child.stdout.on("data", (chunk: Buffer) => out.add(chunk))
+    child.stderr.on("data", (chunk: Buffer) => err.add(chunk))
+    child.on("error", (error) => finish({ exitCode: null, spawnError: error.message }))
+    child.on("close", (code) => finish({ exitCode: timedOut ? null : code }))
+    // A hook that never reads stdin must not fail the write (EPIPE).
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(options.input)
+  })
+}
+
+/** Keeps the first `max` bytes of a stream and counts the rest. */
+class Bounded {
+  private readonly chunks: Buffer[] = []
+  private size = 0
+  truncated = false
+  constructor(private readonly max: number) {}
+  add(chunk: Buffer): void {
+    const room = this.max - this.size
+    if (room <= 0) {
+      this.truncated = true
+      return
+    }
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk
+    if (kept !== chunk) this.truncated = true
+    this.chunks.push(kept)
+    this.size += kept.length
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8")
+  }
+}
