@@ -68,8 +68,9 @@ const RULES: Record<Area, Rule> = {
   // DESIGN.md's core row names task/, checkpoints/, mcp/, index/, config/; the core also builds the mode
   // registry and the MCP tools it hands the task service, and owns the per-workspace browser and skills.
   core: {
-    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics"],
-    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/ — never a front",
+    // core/review/ renders its diffs with edits/unified-diff.ts (pure text).
+    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics", "edits"],
+    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/, edits/ — never a front",
   },
   task: {
     ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config"],

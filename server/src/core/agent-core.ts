@@ -16,6 +16,7 @@ import type { AskPort, DiagnosticsPort, EditorPort, TerminalPort } from "../tool
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
+import { ReviewService } from "./review/review-service"
 import { listCommands, listSkills } from "./skills-requests"
 import { stopShellParser } from "../workspace/shell-grammars"
 
@@ -62,6 +63,10 @@ export class AgentCore {
   readonly modes: ModeRegistry
   /** The codebase index of each workspace folder (codebase_search, agent/indexStatus); started by start(). */
   readonly index: CodebaseIndexService
+  /** What tasks changed that nobody has kept or rejected yet (agent/reviewChanges, agent/reviewDecide). */
+  readonly review: ReviewService
+  /** Subtask → parent, learnt from `subtask` events (older tasks: from the task list). */
+  private readonly parents = new Map<string, string>()
   /** Language servers the core started (when the front brought no diagnostics of its own). */
   private readonly languageServers: LanguageServerDiagnostics | undefined
   private readonly listeners = new Set<TaskEventListener>()
@@ -131,6 +136,17 @@ export class AgentCore {
         },
       },
     })
+    this.review = new ReviewService({
+      folders: deps.folders,
+      stateDir,
+      editor: deps.editor,
+      log,
+      diagnostics: deps.diagnostics ?? this.languageServers,
+      changesSinceTaskStart: (taskId) => checkpoints.changesSinceTaskStart(taskId),
+      rootOf: (taskId) => this.rootTask(taskId),
+      onChange: (taskId, left) => this.emit(taskId, { kind: "review", ...left }),
+    })
+    this.tasks.onEvent((taskId, event) => this.feedReview(taskId, event))
     // A run that ended reads no more command lines: its shell parser thread goes now, not after its idle time.
     this.tasks.onEvent((_taskId, event) => {
       if (event.kind === "status" && RUN_ENDED.has(event.status)) stopShellParser()
@@ -213,6 +229,29 @@ export class AgentCore {
     return files.map((f) => f.path)
   }
 
+  /** What a task event tells the review: an edit that landed, a command that may have changed files, a subtask. */
+  private feedReview(taskId: string, event: TaskEvent): void {
+    if (event.kind === "subtask") this.parents.set(event.childTaskId, taskId)
+    else if (event.kind === "fileEdited") void this.review.agentEdited(taskId, event.path, event.oldText, event.newText)
+    else if (event.kind === "toolResult" && event.tool === "execute_command") void this.review.commandRan(taskId)
+  }
+
+  /** The top task of a subtask (the review it reports into); a task without parent is its own. */
+  private async rootTask(taskId: string): Promise<string> {
+    let id = taskId
+    for (let depth = 0; depth < 50; depth++) {
+      let parent = this.parents.get(id)
+      if (parent === undefined) {
+        const summary = (await this.tasks.listTasks()).find((t) => t.taskId === id)
+        parent = summary?.parentId ?? ""
+        this.parents.set(id, parent)
+      }
+      if (!parent) return id
+      id = parent
+    }
+    return id
+  }
+
   /** agent/listSkills: the skills of one mode, or every skill found. */
   listSkills(params: ParamsOf<"listSkills">): Promise<ResultOf<"listSkills">> {
     return listSkills(this.deps.folders(), params, (m) => this.deps.log.warn(m))
@@ -241,6 +280,7 @@ export class AgentCore {
     if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
     await this.index.dispose()
+    await this.review.flush()
     await this.hub.dispose()
     await this.tasks.dispose()
     await this.languageServers?.dispose()
