@@ -220,8 +220,13 @@ export class ReviewService {
 
   /** Writes every pending review file now (shutdown). */
   async flush(): Promise<void> {
-    for (const timer of this.announce.values()) clearTimeout(timer)
     await Promise.all([...this.queues.values()].map((q) => q.catch(() => undefined)))
+    const pending = [...this.announce.entries()]
+    this.announce.clear()
+    for (const [root, timer] of pending) {
+      clearTimeout(timer)
+      await this.store.save(root, await this.state(root)).catch((e) => this.deps.log.warn(`review: saving ${root} failed: ${String(e)}`))
+    }
   }
 
   /** What decision `decision` covers: files with their hunks, or why none. */
