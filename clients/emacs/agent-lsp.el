@@ -290,6 +290,7 @@ Asking here would block the process filter."
 (require 'agent-lsp-ask)
 (require 'agent-lsp-edits)
 (require 'agent-lsp-diagnostics)
+(require 'agent-lsp-review)
 
 (provide 'agent-lsp)
 ;;; agent-lsp.el ends here

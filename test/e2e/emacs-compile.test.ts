@@ -24,6 +24,7 @@ describe("clients/emacs byte-compiles", () => {
           "agent-lsp-server.el",
           "agent-lsp-diagnostics.el",
           "agent-lsp-mirror.el",
+          "agent-lsp-review.el",
         ]),
       )
       const run = spawnSync(
