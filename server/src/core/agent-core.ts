@@ -161,6 +161,11 @@ export class AgentCore {
     this.index.start()
   }
 
+  /** The workspace folders, absolute (the first is the default root). */
+  get workspaceFolders(): readonly string[] {
+    return this.deps.folders()
+  }
+
   /** Every task event: the task service's and the core's own (checkpoints before user messages). */
   onEvent(listener: TaskEventListener): () => void {
     this.listeners.add(listener)
