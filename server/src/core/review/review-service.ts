@@ -48,6 +48,12 @@ export class ReviewService {
   private readonly states = new Map<string, Promise<TaskReviewState>>()
   private readonly queues = new Map<string, Promise<unknown>>()
   private readonly announce = new Map<string, NodeJS.Timeout>()
+  /** Files changed since the last count, per review ("all": count everything again). */
+  private readonly touched = new Map<string, Set<string> | "all">()
+  /** Reviews with changes not yet written to the store. */
+  private readonly unsaved = new Set<string>()
+  /** Hunks per file at the last count, per review: what the `review` update reports. */
+  private readonly counts = new Map<string, Map<string, number>>()
 
   constructor(private readonly deps: ReviewDeps) {
     this.store = new ReviewStore(deps.stateDir)
@@ -56,7 +62,7 @@ export class ReviewService {
 
   /** An edit tool changed `path` from `before` (undefined: created) to `after`. */
   agentEdited(taskId: string, path: string, before: string | undefined, after: string): Promise<void> {
-    return this.mutate(taskId, (state) => {
+    return this.mutate(taskId, [path], (state) => {
       const file = (state.files[path] ??= { baseline: before, byCommand: false, userTouched: [] })
       file.agentText = after
       if (file.baseline === after) delete state.files[path]
@@ -65,7 +71,7 @@ export class ReviewService {
 
   /** A command ran in the task: files it created, changed or deleted since the task began join the review. */
   commandRan(taskId: string): Promise<void> {
-    return this.mutate(taskId, async (state, root) => {
+    return this.mutate(taskId, "all", async (state, root) => {
       const changes = await this.deps.changesSinceTaskStart(root)
       for (const change of changes ?? []) {
         if (change.binary || state.files[change.path]) continue
@@ -84,7 +90,7 @@ export class ReviewService {
     for (const [root, loading] of this.states)
       void loading.then((state) => {
         if (!state.files[path]) return
-        void this.mutate(root, (s) => {
+        void this.mutate(root, [path], (s) => {
           const file = s.files[path]
           if (!file || file.baseline === undefined) return
           const { baseline, joined } = rebaseUserEdit(file.baseline, before, after)
@@ -225,6 +231,7 @@ export class ReviewService {
     this.announce.clear()
     for (const [root, timer] of pending) {
       clearTimeout(timer)
+      if (!this.unsaved.delete(root)) continue
       await this.store.save(root, await this.state(root)).catch((e) => this.deps.log.warn(`review: saving ${root} failed: ${String(e)}`))
     }
   }
@@ -271,21 +278,15 @@ export class ReviewService {
     for (const path of [...files.keys()].sort()) {
       const file = files.get(path)!
       const now = current.get(path)
-      const hunks =
-        file.baseline === undefined
-          ? now === undefined
-            ? []
-            : [{ oldStart: 0, oldLines: [], newStart: 0, newLines: splitLines(now) }]
-          : now === undefined
-            ? [{ oldStart: 0, oldLines: splitLines(file.baseline), newStart: 0, newLines: [] }]
-            : lineHunks(file.baseline, now)
+      const hunks = hunksOf(file, now)
       if (hunks.length === 0) {
         delete state.files[path]
         continue
       }
       listed.push({ path, file, current: now, hunks, ids: hunkIds(path, hunks) })
     }
-    if (staged.length > 0) this.scheduleSave(root)
+    if (staged.length > 0) this.scheduleSave(root, "all")
+    this.counts.set(root, new Map(listed.map((e) => [e.path, e.hunks.length])))
     return listed
   }
 
@@ -298,10 +299,14 @@ export class ReviewService {
     return loading
   }
 
-  private mutate(taskId: string, change: (state: TaskReviewState, root: string) => void | Promise<void>): Promise<void> {
+  private mutate(
+    taskId: string,
+    paths: string[] | "all",
+    change: (state: TaskReviewState, root: string) => void | Promise<void>,
+  ): Promise<void> {
     return this.serial(taskId, async (root) => {
       await change(await this.state(root), root)
-      this.scheduleSave(root)
+      this.scheduleSave(root, paths)
     }).catch((e) => this.deps.log.warn(`review: ${String(e)}`))
   }
 
@@ -322,24 +327,51 @@ export class ReviewService {
 
   private async saved(root: string): Promise<void> {
     await this.store.save(root, await this.state(root))
-    this.scheduleSave(root, false)
+    this.scheduleSave(root, "all", false)
   }
 
-  /** Saves soon (edits come in bursts) and then tells the fronts what is left. */
-  private scheduleSave(root: string, save = true): void {
+  /**
+   * Saves soon (edits come in bursts) and then tells the fronts what is left. Only the files changed since
+   * the last count are diffed again ("all" after a command or a decision), so a task of many edits costs
+   * one file's diff per edit, not the whole review's.
+   */
+  private scheduleSave(root: string, paths: string[] | "all", save = true): void {
+    const pending = this.touched.get(root)
+    this.touched.set(root, paths === "all" || pending === "all" ? "all" : new Set([...(pending ?? []), ...paths]))
+    if (save) this.unsaved.add(root)
     clearTimeout(this.announce.get(root))
     this.announce.set(
       root,
       setTimeout(() => {
         this.announce.delete(root)
         void this.serial(root, async () => {
-          if (save) await this.store.save(root, await this.state(root))
-          const listed = await this.listed(root)
-          this.deps.onChange(root, { files: listed.length, hunks: listed.reduce((n, e) => n + e.hunks.length, 0) })
+          const touched = this.touched.get(root)
+          this.touched.delete(root)
+          const state = await this.state(root)
+          if (this.unsaved.delete(root)) await this.store.save(root, state)
+          if (touched === "all" || !this.counts.has(root)) await this.listed(root)
+          else {
+            const counts = this.counts.get(root)!
+            for (const path of touched ?? []) {
+              const file = state.files[path]
+              const n = file ? hunksOf(file, await this.io.read(path)).length : 0
+              if (n > 0) counts.set(path, n)
+              else counts.delete(path)
+            }
+          }
+          const counts = this.counts.get(root)!
+          this.deps.onChange(root, { files: counts.size, hunks: [...counts.values()].reduce((a, b) => a + b, 0) })
         }).catch((e) => this.deps.log.warn(`review: saving the review of ${root} failed: ${String(e)}`))
       }, 50),
     )
   }
+}
+
+/** A file's hunks from its baseline to `now`: a created or deleted file is one hunk of its whole text. */
+function hunksOf(file: TrackedFile, now: string | undefined): Hunk[] {
+  if (file.baseline === undefined) return now === undefined ? [] : [{ oldStart: 0, oldLines: [], newStart: 0, newLines: splitLines(now) }]
+  if (now === undefined) return [{ oldStart: 0, oldLines: splitLines(file.baseline), newStart: 0, newLines: [] }]
+  return lineHunks(file.baseline, now)
 }
 
 function safePath(uri: string): string | undefined {
