@@ -136,7 +136,17 @@ describe("reviewing a task's changes", () => {
     expect(readFileSync(opened.path, "utf8")).toContain("+two")
     expect(server.serverRequests.some((r) => r.method === "window/showDocument" && r.params.uri === opened.uri)).toBe(true)
 
-    // Keep all; the review survives a restart (empty now), and the disk keeps everything.
+    // Reject everything, then undo: every file is back, and so is its review entry, as it was.
+    await server.request("workspace/executeCommand", { command: "agent.review.rejectAll", arguments: [taskId] })
+    expect(readFileSync(data, "utf8")).toBe("one\n")
+    expect((await server.request("agent/reviewChanges", { taskId })).files).toEqual([])
+    await server.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
+    expect(readFileSync(data, "utf8")).toBe("one\ntwo\n")
+    const undone = await server.request("agent/reviewChanges", { taskId })
+    expect(fileOf(undone, data)).toMatchObject({ status: "modified", byCommand: true, hunks: [{ oldText: "", newText: "two\n" }] })
+    expect(fileOf(undone, created)).toMatchObject({ status: "created" })
+
+    // Keep all: nothing is left to review, and the disk keeps everything.
     await server.request("workspace/executeCommand", { command: "agent.review.keepAll", arguments: [taskId] })
     expect((await server.request("agent/reviewChanges", { taskId })).files).toEqual([])
   }, 60_000)

@@ -171,7 +171,7 @@ export class ReviewService {
             })
             continue
           }
-          rejected.push({ path: entry.path, before: entry.current, after: next })
+          rejected.push({ path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } })
           if (hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h)))) dropped.add(uri)
           if (whole && entry.file.baseline === undefined) delete state.files[entry.path]
           result.rejected += hunks.length
@@ -206,9 +206,8 @@ export class ReviewService {
         if (!outcome.ok) failed.push({ uri, reason: outcome.reason })
         else {
           restored.push(uri)
-          // A created file the reject deleted is tracked again, as the agent's.
-          if (!state.files[file.path] && file.before !== undefined)
-            state.files[file.path] = { baseline: undefined, agentText: file.before, byCommand: false, userTouched: [] }
+          // The file's entry as it was before the reject (the listing after the reject dropped it when empty).
+          if (!state.files[file.path] && file.tracked) state.files[file.path] = file.tracked
         }
       }
       state.lastReject = undefined

@@ -19,6 +19,8 @@ export interface RejectedFile {
   path: string
   before?: string
   after?: string
+  /** The file's review entry before the reject, put back by an undo (a reject can empty it out). */
+  tracked?: TrackedFile
 }
 
 /** A task's review: its files by absolute path, and the last reject. */
