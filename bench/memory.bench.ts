@@ -15,7 +15,7 @@
  * (server/src/launch/relaunch.ts) and the server is its child: every figure is the server's, found by
  * serverPid(); the relay's own RSS is printed in the note.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
@@ -23,6 +23,7 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../test/
 import { startServer, type ServerHarness } from "../test/support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../test/support/temp-workspace"
 import type { BenchTable } from "./lib"
+import { childPids, liveRss, serverPid } from "./support/process-rss"
 
 const CALLS = 200
 /** Fresh servers the long task runs on (see bench()). */
@@ -97,39 +98,6 @@ function callFor(i: number): { name: string; input: unknown } {
     default:
       return { name: "list_code_definition_names", input: { path: `py/mod${m}.py` } }
   }
-}
-
-function liveRss(pid: number): number {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
-    return match ? Number(match[1]) * 1024 : 0
-  } catch {
-    return 0 // the process ended
-  }
-}
-
-/** The children of a process, by pid. */
-function childPids(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
-
-/**
- * The pid of the process that runs the server: the relay's child (its environment, as the kernel shows it,
- * names the secrets pipe), or the started process itself when it did not relaunch.
- */
-function serverPid(started: number): number {
-  const child = childPids(started).find((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes("AGENT_LSP_SECRETS_FD=3")
-    } catch {
-      return false
-    }
-  })
-  return child ?? started
 }
 
 /** RSS of the server's child processes (the definitions parser, commands still running), live. */

@@ -311,6 +311,7 @@ Asking here would block the process filter."
 (require 'agent-lsp-edits)
 (require 'agent-lsp-diagnostics)
 (require 'agent-lsp-language)
+(require 'agent-lsp-review)
 
 (provide 'agent-lsp)
 ;;; agent-lsp.el ends here

@@ -285,6 +285,71 @@ export const ListCommands = request(
   }),
 )
 
+const ReviewHunk = z.object({
+  hunkId: z.string().describe("Names the hunk in agent/reviewDecide; changes when the hunk's text changes."),
+  range: Range.describe("Where the hunk's new text is in the file now (an empty range where lines were removed)."),
+  oldText: z.string().describe("The lines before the change (the baseline), empty for an insertion."),
+  newText: z.string().describe("The lines as they are now, empty for a removal."),
+  userEdited: z.boolean().optional().describe("True when the user typed inside this hunk: rejecting it drops that typing too."),
+})
+const ReviewFile = z.object({
+  uri: z.string().describe("The file."),
+  status: z.enum(["modified", "created", "deleted"]).describe("What the task did to the file."),
+  byCommand: z.boolean().describe("True when a command (not an edit tool) made the change."),
+  hunks: z.array(ReviewHunk).describe("The unreviewed hunks, top to bottom (a created or deleted file: one hunk of the whole text)."),
+})
+export const ReviewChanges = request(
+  AgentMethods.reviewChanges,
+  "What the task (and its subtasks) changed that nobody has kept or rejected yet: per file, the hunks from the text before the agent's first change to the text now.",
+  z.object({ taskId: TaskId }),
+  z.object({ files: z.array(ReviewFile).describe("One entry per file with unreviewed changes, by path.") }),
+)
+const ReviewProblem = z.object({
+  uri: z.string().describe("The file."),
+  line: z.number().int().describe("1-based line."),
+  severity: z.enum(["error", "warning", "information", "hint"]).describe("How bad."),
+  message: z.string().describe("What is wrong (with the checker's name)."),
+})
+export const ReviewDecide = request(
+  AgentMethods.reviewDecide,
+  "Keeps (into the baseline) or rejects (the baseline text written back, version-checked, then saved) hunks, whole files, or everything of a task's review.",
+  z.object({
+    taskId: TaskId,
+    decisions: z
+      .array(
+        z.object({
+          hunkId: z.string().optional().describe("One hunk, as agent/reviewChanges named it."),
+          uri: z.string().optional().describe("Every hunk of this file."),
+          all: z.literal(true).optional().describe("Every hunk of the task."),
+          action: z.enum(["keep", "reject"]).describe("keep or reject."),
+        }),
+      )
+      .min(1)
+      .describe("Applied in order; each names one of hunkId, uri or all."),
+  }),
+  z.object({
+    kept: z.number().int().describe("Hunks kept."),
+    rejected: z.number().int().describe("Hunks rejected."),
+    failed: z
+      .array(
+        z.object({
+          hunkId: z.string().optional().describe("The hunk that was not decided."),
+          uri: z.string().optional().describe("Its file."),
+          reason: z.string().describe("Why, and what to do."),
+        }),
+      )
+      .describe("Decisions not carried out; the files are unchanged by them."),
+    droppedUserEdits: z
+      .array(z.string())
+      .optional()
+      .describe("Files where a rejected hunk also held the user's own typing, now gone with it (undo with agent.review.undoReject)."),
+    problems: z
+      .array(ReviewProblem)
+      .optional()
+      .describe("Problems the language servers report in the rejected files that were not there before the reject."),
+  }),
+)
+
 // ---- server → client ----------------------------------------------------------------
 
 export const TaskUpdateNotification: MethodTriple<
@@ -424,6 +489,8 @@ export const AgentProtocol = {
   listSkills: ListSkills,
   listCommands: ListCommands,
   setPermissionMode: SetPermissionMode,
+  reviewChanges: ReviewChanges,
+  reviewDecide: ReviewDecide,
   taskUpdate: TaskUpdateNotification,
   requestApproval: RequestApproval,
   askFollowup: AskFollowup,

@@ -22,6 +22,8 @@ export const AgentMethods = {
   listSkills: "agent/listSkills",
   listCommands: "agent/listCommands",
   setPermissionMode: "agent/setPermissionMode",
+  reviewChanges: "agent/reviewChanges",
+  reviewDecide: "agent/reviewDecide",
   // server → client notifications
   taskUpdate: "agent/taskUpdate",
   // server → client requests (only when declared in capabilities.experimental.agent)
@@ -53,6 +55,12 @@ export const AgentCommands = {
   restoreCheckpoint: "agent.restoreCheckpoint",
   rebuildIndex: "agent.rebuildIndex",
   setPermissionMode: "agent.setPermissionMode",
+  reviewKeep: "agent.review.keep",
+  reviewReject: "agent.review.reject",
+  reviewKeepAll: "agent.review.keepAll",
+  reviewRejectAll: "agent.review.rejectAll",
+  reviewUndoReject: "agent.review.undoReject",
+  reviewOpen: "agent.review.open",
 } as const
 
 export type AgentCommand = (typeof AgentCommands)[keyof typeof AgentCommands]
@@ -100,6 +108,27 @@ export const AgentCommandDocs: Record<keyof typeof AgentCommands, { arguments: s
   rebuildIndex: {
     arguments: "[]",
     effect: "Starts rebuilding the codebase index; progress follows as $/progress and agent/indexStatus tells where it is.",
+  },
+  reviewKeep: {
+    arguments: "[{hunkId?, uri?}, taskId?]",
+    effect:
+      "Keeps one unreviewed hunk (hunkId) or every hunk of a file (uri) of the task's review; returns what agent/reviewDecide returns.",
+  },
+  reviewReject: {
+    arguments: "[{hunkId?, uri?}, taskId?]",
+    effect:
+      "Rejects one hunk or a whole file: the text before the agent's change is written back (version-checked, then saved); returns what agent/reviewDecide returns.",
+  },
+  reviewKeepAll: { arguments: "[taskId?]", effect: "Keeps every unreviewed change of the task." },
+  reviewRejectAll: { arguments: "[taskId?]", effect: "Rejects every unreviewed change of the task (the last reject can be undone)." },
+  reviewUndoReject: {
+    arguments: "[taskId?]",
+    effect: "Writes back what the task's last reject removed (refused for a file changed since); returns {restored: uri[]}.",
+  },
+  reviewOpen: {
+    arguments: "[taskId?]",
+    effect:
+      "Writes the task's unreviewed changes as one unified diff and shows it (window/showDocument) or, where the editor cannot be asked to, names its path; returns {uri, path}.",
   },
 }
 

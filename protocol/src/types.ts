@@ -76,6 +76,11 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     status: TaskStatus.describe("The task's status now."),
     message: z.string().optional().describe("Why (a limit reached, an error)."),
   }),
+  z.object({
+    kind: z.literal("review"),
+    files: z.number().int().describe("Files with changes nobody has kept or rejected yet (agent/reviewChanges)."),
+    hunks: z.number().int().describe("Hunks left to review in those files."),
+  }),
   z.object({ kind: z.literal("subtask"), childTaskId: z.string().describe("The subtask that runs while this task is paused.") }),
   z.object({
     kind: z.literal("checkpoint"),

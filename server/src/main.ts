@@ -15,6 +15,9 @@ Usage:
                            run one task in the current directory, headless (agent-lsp run --help)
   agent-lsp login          store an API key (or a local server's URL) in the global settings folder
   agent-lsp logout         remove the stored key
+  agent-lsp review [taskId] [--keep-all | --reject-all | --reject FILE]
+                           print a task's unreviewed changes as a diff, or keep or reject them
+                           (agent-lsp review --help)
   agent-lsp --version      print the version
   agent-lsp --help         print this help
 
@@ -52,6 +55,13 @@ export async function main(argv: string[]): Promise<void> {
     consoleToStderr()
     const { startCliFront } = await import("./fronts/cli/index")
     await startCliFront(argv.slice(1), { globalSettingsFile })
+    return
+  }
+  if (argv[0] === "review") {
+    if (relayed()) return
+    consoleToStderr()
+    const { startReviewFront } = await import("./fronts/cli/index")
+    await startReviewFront(argv.slice(1), { globalSettingsFile })
     return
   }
   const args = argv.filter((a) => !IGNORED_FLAG.test(a))

@@ -25,6 +25,7 @@ describe("clients/emacs byte-compiles", () => {
           "agent-lsp-diagnostics.el",
           "agent-lsp-language.el",
           "agent-lsp-mirror.el",
+          "agent-lsp-review.el",
         ]),
       )
       const run = spawnSync(

@@ -71,8 +71,23 @@ const RULES: Record<Area, Rule> = {
   // DESIGN.md's core row names task/, checkpoints/, mcp/, index/, config/; the core also builds the mode
   // registry and the MCP tools it hands the task service, and owns the per-workspace browser and skills.
   core: {
-    ours: ["task", "checkpoints", "mcp", "index", "config", "modes", "tools", "skills", "browser", "workspace", "diagnostics", "language"],
-    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/, language/ — never a front",
+    // core/review/ renders its diffs with edits/unified-diff.ts (pure text).
+    ours: [
+      "task",
+      "checkpoints",
+      "mcp",
+      "index",
+      "config",
+      "modes",
+      "tools",
+      "skills",
+      "browser",
+      "workspace",
+      "diagnostics",
+      "language",
+      "edits",
+    ],
+    text: "core/ may import task/, checkpoints/, mcp/, index/, config/, modes/, tools/, skills/, browser/, workspace/, diagnostics/, language/, edits/ — never a front",
   },
   task: {
     ours: ["pipeline", "prompt", "model", "modes", "tools", "skills", "terminal", "browser", "config", "hooks"],

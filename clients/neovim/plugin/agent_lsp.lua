@@ -43,3 +43,18 @@ vim.api.nvim_create_user_command("AgentPermissions", cmd("permissions"), {
 })
 vim.api.nvim_create_user_command("AgentTasks", cmd("tasks"), { nargs = 0, desc = "Pick an agent task to view or resume" })
 vim.api.nvim_create_user_command("AgentTranscript", cmd("show_transcript"), { nargs = 0, desc = "Show the active task's transcript" })
+
+-- Review of what a task changed (agent_lsp.review): quickfix list, signs, keep/reject.
+local function review(fn, arg)
+  return function()
+    require("agent_lsp.review")[fn](arg)
+  end
+end
+vim.api.nvim_create_user_command("AgentReview", review("open"), { nargs = 0, desc = "List the active task's unreviewed changes" })
+vim.api.nvim_create_user_command("AgentReviewKeep", review("hunk", "keep"), { nargs = 0, desc = "Keep the change under the cursor" })
+vim.api.nvim_create_user_command("AgentReviewReject", review("hunk", "reject"), { nargs = 0, desc = "Reject the change under the cursor" })
+vim.api.nvim_create_user_command("AgentReviewKeepFile", review("file", "keep"), { nargs = 0, desc = "Keep every change of this file" })
+vim.api.nvim_create_user_command("AgentReviewRejectFile", review("file", "reject"), { nargs = 0, desc = "Reject every change of this file" })
+vim.api.nvim_create_user_command("AgentReviewKeepAll", review("all", "keep"), { nargs = 0, desc = "Keep every change of the task" })
+vim.api.nvim_create_user_command("AgentReviewRejectAll", review("all", "reject"), { nargs = 0, desc = "Reject every change of the task" })
+vim.api.nvim_create_user_command("AgentReviewUndo", review("undo"), { nargs = 0, desc = "Undo the last reject" })

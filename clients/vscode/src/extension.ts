@@ -13,6 +13,7 @@ import { saveDocuments } from "./save-documents"
 import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
 import { TaskState } from "./task-state"
 import { OutputTranscript } from "./transcript"
+import { ReviewView } from "./review"
 
 let client: LanguageClient | undefined
 
@@ -127,6 +128,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   })
   register("agentLsp.showTasks", () => commands.showTasks())
   register("agentLsp.showTranscript", async () => channel.show())
+  const review = new ReviewView(lc, () => state.active)
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(ReviewView.scheme, { provideTextDocumentContent: (uri) => review.provide(uri) }),
+  )
+  register("agentLsp.reviewChanges", () => review.open())
 
   await client.start()
 }

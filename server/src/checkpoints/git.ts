@@ -74,3 +74,25 @@ export function splitNul(output: Buffer): string[] {
   const text = output.toString("utf8")
   return text.length === 0 ? [] : text.split("\0").filter((s) => s.length > 0)
 }
+
+/** Reads blobs in one `cat-file --batch` process of `run` (a git runner bound to one repository). */
+export async function readBlobs(
+  run: (args: string[], input: string) => Promise<Buffer>,
+  oids: string[],
+  repository: string,
+): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>()
+  if (oids.length === 0) return blobs
+  const unique = [...new Set(oids)]
+  const out = await run(["cat-file", "--batch"], `${unique.join("\n")}\n`)
+  let at = 0
+  while (at < out.length) {
+    const eol = out.indexOf(0x0a, at)
+    const [oid, type, size] = out.subarray(at, eol).toString("utf8").split(" ")
+    if (type === "missing" || size === undefined) throw new Error(`object ${oid} is missing from ${repository}`)
+    const start = eol + 1
+    blobs.set(oid!, out.subarray(start, start + Number(size)))
+    at = start + Number(size) + 1
+  }
+  return blobs
+}

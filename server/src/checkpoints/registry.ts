@@ -83,6 +83,20 @@ export class CheckpointRegistry {
     return (await this.require(id)).service.diff(id, toId)
   }
 
+  /**
+   * The task's first checkpoint (its start, as far as checkpoints know it) and every file that differs
+   * from it now; undefined when checkpoints are off or the task has none yet.
+   */
+  async changesSinceTaskStart(taskId: string): Promise<{ path: string; before: string | undefined; binary: boolean }[] | undefined> {
+    if (!this.enabled()) return undefined
+    for (const folder of this.options.folders()) {
+      const service = this.serviceFor(folder)
+      const first = (await service.list(taskId))[0]
+      if (first) return service.changesSince(first.id)
+    }
+    return undefined
+  }
+
   /** agent/restoreCheckpoint: restores disk; the core pushes each file's text into open buffers. */
   async restore(id: string): Promise<RestoredFile[]> {
     return (await this.require(id)).service.restore(id)

@@ -132,6 +132,31 @@ export class CheckpointService {
     })
   }
 
+  /**
+   * Every file that differs between checkpoint `id` and the workspace now, with its text at the checkpoint
+   * (undefined: it did not exist then). The review uses it to find what commands changed since a task began.
+   */
+  changesSince(id: string): Promise<{ path: string; before: string | undefined; binary: boolean }[]> {
+    return this.serial(async () => {
+      const then = await this.known(id)
+      const now = await this.repo.snapshotTree()
+      // Seen from now back to then: "changed" paths hold then's blob, "deleted" ones did not exist then.
+      const { changed, deleted } = await this.repo.treeChanges(now, then)
+      const blobs = await this.repo.readBlobs(changed.map(([, e]) => e.oid))
+      const files: { path: string; before: string | undefined; binary: boolean }[] = deleted.map((path) => ({
+        path: this.absolute(path),
+        before: undefined,
+        binary: false,
+      }))
+      for (const [path, entry] of changed) {
+        const bytes = blobs.get(entry.oid)!
+        const binary = bytes.includes(0) || entry.mode === "120000"
+        files.push({ path: this.absolute(path), before: binary ? undefined : bytes.toString("utf8"), binary })
+      }
+      return files
+    })
+  }
+
   /** Puts the workspace back as it was at checkpoint `id`; returns every file it wrote or deleted. */
   restore(id: string): Promise<RestoredFile[]> {
     return this.serial(async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { dirname, join, relative, sep } from "node:path"
-import { git, splitNul } from "./git"
+import { git, readBlobs, splitNul } from "./git"
 import { settings, SETTINGS_VERSION } from "./repo-config"
 import { parseStatus, sortByKind, STATUS } from "./scan"
 import { listSnapshotFiles } from "./walk"
@@ -126,21 +126,8 @@ export class ShadowRepo {
   }
 
   /** Reads blobs in one `cat-file --batch` process. */
-  async readBlobs(oids: string[]): Promise<Map<string, Buffer>> {
-    const blobs = new Map<string, Buffer>()
-    if (oids.length === 0) return blobs
-    const unique = [...new Set(oids)]
-    const out = await this.run(["cat-file", "--batch"], `${unique.join("\n")}\n`)
-    let at = 0
-    while (at < out.length) {
-      const eol = out.indexOf(0x0a, at)
-      const [oid, type, size] = out.subarray(at, eol).toString("utf8").split(" ")
-      if (type === "missing" || size === undefined) throw new Error(`checkpoint object ${oid} is missing from the shadow repository`)
-      const start = eol + 1
-      blobs.set(oid!, out.subarray(start, start + Number(size)))
-      at = start + Number(size) + 1
-    }
-    return blobs
+  readBlobs(oids: string[]): Promise<Map<string, Buffer>> {
+    return readBlobs((args, input) => this.run(args, input), oids, "the shadow repository")
   }
 }
 

@@ -21,6 +21,7 @@ import type { AskPort, DiagnosticsPort, EditorPort, LanguagePort, TerminalPort }
 import { mcpDynamicTools } from "../tools/mcp-dynamic"
 import { browserConfigured } from "../tools/browser-action"
 import { CodebaseIndexService } from "./codebase-index"
+import { ReviewService } from "./review/review-service"
 import { listCommands, listSkills } from "./skills-requests"
 import { stopShellParser } from "../workspace/shell-grammars"
 
@@ -76,6 +77,10 @@ export class AgentCore {
   private readonly languageServers: LanguageServers
   /** Diagnostics from those servers, when the front brought no diagnostics of its own. */
   private readonly serverDiagnostics: LanguageServerDiagnostics | undefined
+  /** What tasks changed that nobody has kept or rejected yet (agent/reviewChanges, agent/reviewDecide). */
+  readonly review: ReviewService
+  /** Subtask → parent, learnt from `subtask` events (older tasks: from the task list). */
+  private readonly parents = new Map<string, string>()
   private readonly listeners = new Set<TaskEventListener>()
   private readonly reportedErrors = new Set<string>()
   /** The workspace .roo/mcp.json, watched so edits to it reconnect the MCP servers. */
@@ -152,6 +157,17 @@ export class AgentCore {
         },
       },
     })
+    this.review = new ReviewService({
+      folders: deps.folders,
+      stateDir,
+      editor: deps.editor,
+      log,
+      diagnostics: deps.diagnostics ?? this.serverDiagnostics,
+      changesSinceTaskStart: (taskId) => checkpoints.changesSinceTaskStart(taskId),
+      rootOf: (taskId) => this.rootTask(taskId),
+      onChange: (taskId, left) => this.emit(taskId, { kind: "review", ...left }),
+    })
+    this.tasks.onEvent((taskId, event) => this.feedReview(taskId, event))
     // A run that ended reads no more command lines: its shell parser thread goes now, not after its idle time.
     this.tasks.onEvent((_taskId, event) => {
       if (event.kind === "status" && RUN_ENDED.has(event.status)) stopShellParser()
@@ -164,6 +180,11 @@ export class AgentCore {
    */
   start(): void {
     this.index.start()
+  }
+
+  /** The workspace folders, absolute (the first is the default root). */
+  get workspaceFolders(): readonly string[] {
+    return this.deps.folders()
   }
 
   /** Every task event: the task service's and the core's own (checkpoints before user messages). */
@@ -253,6 +274,29 @@ export class AgentCore {
     return removed
   }
 
+  /** What a task event tells the review: an edit that landed, a command that may have changed files, a subtask. */
+  private feedReview(taskId: string, event: TaskEvent): void {
+    if (event.kind === "subtask") this.parents.set(event.childTaskId, taskId)
+    else if (event.kind === "fileEdited") void this.review.agentEdited(taskId, event.path, event.oldText, event.newText)
+    else if (event.kind === "toolResult" && event.tool === "execute_command") void this.review.commandRan(taskId)
+  }
+
+  /** The top task of a subtask (the review it reports into); a task without parent is its own. */
+  private async rootTask(taskId: string): Promise<string> {
+    let id = taskId
+    for (let depth = 0; depth < 50; depth++) {
+      let parent = this.parents.get(id)
+      if (parent === undefined) {
+        const summary = (await this.tasks.listTasks()).find((t) => t.taskId === id)
+        parent = summary?.parentId ?? ""
+        this.parents.set(id, parent)
+      }
+      if (!parent) return id
+      id = parent
+    }
+    return id
+  }
+
   /** agent/listSkills: the skills of one mode, or every skill found. */
   listSkills(params: ParamsOf<"listSkills">): Promise<ResultOf<"listSkills">> {
     return listSkills(this.deps.folders(), params, (m) => this.deps.log.warn(m))
@@ -281,6 +325,7 @@ export class AgentCore {
     if (this.mcpFile) unwatchFile(this.mcpFile, this.onMcpFileChange)
     this.modes.dispose()
     await this.index.dispose()
+    await this.review.flush()
     await this.hub.dispose()
     await this.tasks.dispose()
     await this.languageServers.dispose()

@@ -111,6 +111,12 @@ export class TranscriptRenderer {
           ? ""
           : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`]),
       subtask: (u) => this.block([`_subtask started: ${u.childTaskId}_`]),
+      review: (u) =>
+        this.block([
+          u.hunks === 0
+            ? "_review: nothing left to review_"
+            : `_review: ${u.hunks} change(s) in ${u.files} file(s) to review (agent.review.open)_`,
+        ]),
       checkpoint: (u) => this.block([`_checkpoint ${u.checkpointId}: ${u.label}_`]),
       completed: (u) => this.block(["", "## Completed", "", ...u.result.split("\n")]),
       error: (u) => this.block([`**Error:** ${u.message}`]),

@@ -17,6 +17,7 @@ import type { Settings } from "../../config/schema"
 import type { ModelOverride } from "../../task/model-for-mode"
 import { configOptionsOf, setConfigOption, type ConfigTarget } from "./config-options"
 import { promptContent, PromptContentError, type PromptContent } from "./prompt-content"
+import { isReviewPrompt, REVIEW_COMMAND, reviewMessage } from "./review-command"
 import type { SessionRecord, SessionStore } from "./session-store"
 import { SessionUpdateMapper } from "./session-updates"
 
@@ -161,6 +162,7 @@ export class AcpSession implements ConfigTarget {
       description: c.description ?? `Runs the ${c.source} command /${c.name}.`,
       ...(c.argumentHint ? { input: { hint: c.argumentHint } } : {}),
     }))
+    if (!commands.some((c) => c.name === REVIEW_COMMAND.name)) availableCommands.push(REVIEW_COMMAND)
     const json = JSON.stringify(availableCommands)
     if (json === this.announced) return
     this.announced = json
@@ -177,6 +179,11 @@ export class AcpSession implements ConfigTarget {
   async prompt(blocks: ContentBlock[]): Promise<PromptResponse> {
     const { text, images } = readPrompt(blocks)
     this.cancelled = false
+    if (await isReviewPrompt(this.folder.core, text)) {
+      const message = await reviewMessage(this.folder.core, this.taskId)
+      this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: message } })
+      return { stopReason: "end_turn" }
+    }
     const { core, turns } = this.folder
     let end: TurnEnd
     try {

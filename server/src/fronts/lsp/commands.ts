@@ -149,3 +149,6 @@ function parse<T extends z.ZodType>(command: string, schema: T, args: unknown[])
   if (!parsed.success) throw new ResponseError(ErrorCodes.InvalidParams, `Invalid arguments for ${command}: ${zodMessage(parsed.error)}`)
   return parsed.data
 }
+
+/** The argument parsing of the agent.* commands, for command tables kept in files of their own (review-commands.ts). */
+export { parse as parseCommandArgs }

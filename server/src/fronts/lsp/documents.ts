@@ -48,6 +48,9 @@ export class DocumentStore {
   /** The last range the editor asked code actions for: where the user's cursor or selection is. */
   private selection: { path: string; startLine: number; endLine: number } | undefined
 
+  /** `onUserEdit`: told of each change of an open buffer that was not one of our edits (the review's baselines follow). */
+  constructor(private readonly onUserEdit?: (path: string, before: string, after: string) => void) {}
+
   didOpen({ textDocument: d }: DidOpenTextDocumentParams): void {
     const path = uriToPath(d.uri)
     if (!path) return
@@ -72,6 +75,7 @@ export class DocumentStore {
     if (!path || !tracked) return
     this.byPath.delete(path)
     this.byPath.set(path, tracked)
+    const before = tracked.doc.getText()
     tracked.doc = TextDocument.update(tracked.doc, contentChanges, textDocument.version ?? tracked.doc.version + 1)
     const text = tracked.doc.getText()
     const waiting = this.expectations.get(path) ?? []
@@ -85,6 +89,7 @@ export class DocumentStore {
     if (waiting.length === 0) {
       tracked.dirtyByUser = true
       this.userEdits.add(path)
+      this.onUserEdit?.(path, before, text)
     } else for (const expectation of waiting) expectation.sawOtherChange = true
   }
 

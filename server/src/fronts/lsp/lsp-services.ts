@@ -22,6 +22,7 @@ import { localTerminal } from "../../terminal/local-terminal"
 import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
 import { LspWorkspaceSettings } from "./workspace-settings"
+import { LspReview } from "./review-commands"
 
 export interface LspServicesDeps {
   connection: Connection
@@ -51,6 +52,8 @@ export class LspServices {
   private loaded: AgentCore | undefined
   private loading: Promise<AgentCore> | undefined
   private readonly commands: Record<string, CommandHandler>
+  /** The review of what tasks changed: requests, commands, hint diagnostics, code actions and lenses. */
+  readonly review: LspReview
 
   private constructor(private readonly deps: LspServicesDeps) {
     this.settings = new SettingsManager((message) => this.showWarning(`agent-lsp: ${message}`))
@@ -70,6 +73,14 @@ export class LspServices {
         void (await this.core()).index.rebuild().catch((e) => deps.log.warn(`codebase index rebuild: ${String(e)}`)),
       onStarted: (taskId, text) => deps.announceStart(taskId, text, this.transcriptPathToAnnounce(taskId)),
     })
+    this.review = new LspReview({
+      connection: deps.connection,
+      features: deps.features,
+      core: () => this.core(),
+      folders: deps.folders,
+      stateDir: () => this.settings.value.stateDir ?? defaultStateDir(),
+    })
+    Object.assign(this.commands, this.review.commands())
     this.settings.onChange(() => this.loaded?.reloadMcp())
   }
 
@@ -140,6 +151,7 @@ export class LspServices {
         logTaskEvent(log, taskId, event)
         this.updates.send(taskId, event)
         this.transcript?.onEvent(taskId, event)
+        this.review.onEvent(taskId, event)
       })
       this.loaded = core
       return core
@@ -263,8 +275,15 @@ export class LspServices {
       case P.listCommands.method:
         return runAgentRequest(P.listCommands, raw, async () => (await core()).listCommands())
       default:
-        return Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
+        return (
+          this.review.request(method, raw) ?? Promise.reject(new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`))
+        )
     }
+  }
+
+  /** The user changed an open buffer (not through our edits): the review carries it into its baselines. */
+  userEdited(path: string, before: string, after: string): void {
+    this.loaded?.review.userEdited(path, before, after)
   }
 
   /** Files changed on disk as the editor saw it (didSave, didChangeWatchedFiles): the index follows. */

@@ -39,6 +39,8 @@ const CLIENT_REQUESTS = [
   AgentMethods.listSkills,
   AgentMethods.listCommands,
   AgentMethods.setPermissionMode,
+  AgentMethods.reviewChanges,
+  AgentMethods.reviewDecide,
 ]
 
 /** Every agent.* command of the protocol, served by LspServices (advertised in executeCommandProvider). */
@@ -54,7 +56,8 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   let folders: string[] = []
   let services: Promise<LspServices> | undefined
   let loaded: LspServices | undefined
-  const documents = new DocumentStore()
+  // The review carries the user's own typing into its baselines (loaded: only once a core exists).
+  const documents = new DocumentStore((path, before, after) => loaded?.userEdited(path, before, after))
   const log = createLspLogger(connection, () => loaded?.settingsValue.log ?? { level: "info" })
   const ready = (): Promise<LspServices> =>
     services ?? Promise.reject(new ResponseError(ErrorCodes.ServerNotInitialized, "The server is not initialized yet."))
@@ -95,6 +98,7 @@ export function startServer(connection: Connection, options: ServerOptions): voi
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         executeCommandProvider: { commands: COMMANDS },
         codeActionProvider: { codeActionKinds: ["", "quickfix"] },
+        codeLensProvider: { resolveProvider: false },
         workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         experimental: { agent: { protocolVersion: 1, methods: CLIENT_REQUESTS } },
       },
@@ -137,8 +141,9 @@ export function startServer(connection: Connection, options: ServerOptions): voi
   connection.onDidCloseTextDocument((p) => documents.didClose(p))
   connection.onCodeAction((params) => {
     documents.noteCodeActionRange(params.textDocument.uri, params.range)
-    return agentCodeActions(params)
+    return [...agentCodeActions(params), ...(loaded?.review.shown.codeActions(params) ?? [])]
   })
+  connection.onCodeLens((params) => loaded?.review.shown.codeLenses(params) ?? [])
   connection.onExecuteCommand(async ({ command, arguments: args }) => (await ready()).executeCommand(command, args ?? []))
   for (const method of CLIENT_REQUESTS) connection.onRequest(method, async (raw: unknown) => (await ready()).handleRequest(method, raw))
 

@@ -1,0 +1,117 @@
+import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { startFakeAnthropic } from "../test/support/fake-anthropic"
+import { startServer } from "../test/support/server-harness"
+import { tempWorkspace } from "../test/support/temp-workspace"
+import { ratio, stats, timeRuns, type BenchTable } from "./lib"
+import { liveRss, serverPid } from "./support/process-rss"
+
+/**
+ * `npm run bench -- review`: a task (the built server over stdio, a fake model) that changed 1,000 files,
+ * 10 hunks each, with one command (`sed -i` over src/*.ts; the review finds its changes in the checkpoint
+ * diff against the task's start, as it does for any command). 1,000 write_to_file calls would measure the
+ * edit pipeline instead (about 3 s a call on this shared machine). Timed: agent/reviewChanges (all 10,000 hunks, over the wire) and
+ * reject-all (agent/reviewDecide, every file written back to disk), against `git diff` of the same trees
+ * in the same run (the workspace is a git repository committed before the task, so `git diff` shows
+ * exactly the task's changes). Goal: reviewChanges ≤ 2x git diff.
+ */
+const FILES = 1000
+const HUNKS = 10
+const SECTION = 10 // lines per hunk section
+/** Reject-all rewrites 1,000 files (each flushed to disk), and its undo as many: slow on a loaded disk. */
+const RUNS_REJECT = process.argv.includes("--big") ? 3 : 1
+
+function original(i: number): string {
+  let text = ""
+  for (let h = 0; h < HUNKS; h++)
+    for (let l = 0; l < SECTION; l++) text += `export const value_${i}_${h}_${l} = ${i * h + l} // section ${h} line ${l}\n`
+  return text
+}
+
+export default async function bench(): Promise<BenchTable[]> {
+  const files: Record<string, string> = {}
+  for (let i = 0; i < FILES; i++) files[`src/f${i}.ts`] = original(i)
+  const ws = await tempWorkspace(files)
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", ...args], { cwd: ws.root, maxBuffer: 1 << 30 })
+  git("init", "-q")
+  git("add", "-A")
+  git("commit", "-qm", "before the task")
+  const command = "sed -i 's/ line 4$/ line 4 (agent)/' src/*.ts"
+  const api = await startFakeAnthropic([
+    { toolCalls: [{ id: "sed", name: "execute_command", input: { command } }] },
+    { toolCalls: [{ id: "done", name: "attempt_completion", input: { result: "done" } }] },
+  ])
+  const server = await startServer({
+    workspace: ws.root,
+    apiUrl: api.url,
+    initializationOptions: { agent: { autoApprove: { write: true } } },
+  })
+  try {
+    const started = Date.now()
+    const { taskId } = await server.request("agent/newTask", { text: "change 1000 files" })
+    await server.waitForStatus(taskId, "completed", 600_000)
+    if (!readFileSync(ws.path("src/f7.ts"), "utf8").includes("line 4 (agent)"))
+      throw new Error(`the command changed nothing: ${server.stderr}`)
+    const taskMs = Date.now() - started
+    await server.waitFor(
+      () => server.updatesOf(taskId).find((u) => u.kind === "review" && u.hunks === FILES * HUNKS),
+      120_000,
+      "the review of 10,000 hunks",
+    )
+    const pid = serverPid(server.proc.pid!)
+    const rssBefore = liveRss(pid)
+
+    let payload = 0
+    const list = await timeRuns(3, async () => {
+      const review = await server.request("agent/reviewChanges", { taskId })
+      if (review.files.length !== FILES) throw new Error(`expected ${FILES} files, got ${review.files.length}`)
+      payload = JSON.stringify(review).length
+    })
+    const rssAfterList = liveRss(pid)
+    const gitDiff = await timeRuns(3, () => git("diff", "--no-color", "--no-ext-diff"))
+
+    const reject: number[] = []
+    for (let run = 0; run < RUNS_REJECT; run++) {
+      const [ms] = await timeRuns(
+        1,
+        async () => {
+          const result = await server.request("agent/reviewDecide", { taskId, decisions: [{ all: true, action: "reject" }] })
+          if (result.rejected !== FILES * HUNKS)
+            throw new Error(`rejected ${result.rejected}: ${JSON.stringify(result.failed.slice(0, 3))}`)
+        },
+        0,
+      )
+      reject.push(ms!)
+      if (readFileSync(ws.path("src/f7.ts"), "utf8") !== original(7)) throw new Error("reject-all did not restore src/f7.ts")
+      await server.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
+    }
+    const gitCheckout = await timeRuns(1, () => git("checkout", "--", "src"), 0)
+    const rssEnd = liveRss(pid)
+
+    const l = stats(list)
+    const g = stats(gitDiff)
+    const r = stats(reject)
+    const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`
+    return [
+      {
+        title: `Review of a task that changed ${FILES} files, ${HUNKS} hunks each (${FILES * HUNKS} hunks)`,
+        columns: ["operation", "median ms", "p90 ms", "vs git diff"],
+        rows: [
+          ["agent/reviewChanges (3 runs, over stdio)", l.median, l.p90, ratio(l.median, g.median)],
+          ["git diff of the same trees (3 runs, baseline)", g.median, g.p90, "1.00x"],
+          [`reject-all: agent/reviewDecide {all, reject} (${RUNS_REJECT} run(s))`, r.median, r.p90, ratio(r.median, g.median)],
+          ["git checkout -- src of the same change (1 run, for scale)", gitCheckout[0]!, gitCheckout[0]!, ratio(gitCheckout[0]!, g.median)],
+        ],
+        note: [
+          `The task itself (one sed over the 1,000 files, then the checkpoint diff) took ${(taskMs / 1000).toFixed(1)} s. reviewChanges answers ${(payload / 1048576).toFixed(1)} MiB of JSON; it reads every file, the git index (staged hunks count as kept) and diffs each baseline.`,
+          `Server RSS: ${mib(rssBefore)} after the task, ${mib(rssAfterList)} after the listings, ${mib(rssEnd)} at the end. Goal: reviewChanges ≤ 2x git diff.`,
+        ].join("\n"),
+      },
+    ]
+  } finally {
+    await server.stop()
+    await api.close()
+    await ws.cleanup()
+  }
+}

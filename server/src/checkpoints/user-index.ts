@@ -1,0 +1,32 @@
+import { existsSync, statSync } from "node:fs"
+import { join, relative, sep } from "node:path"
+import { git, readBlobs, splitNul } from "./git"
+
+/**
+ * The user's own git index (what `git add` staged, and what a commit left there), read for the review:
+ * a hunk the user staged or committed counts as kept. Read-only and without the user's global or system
+ * config; `core.fsmonitor` is forced off, since a cloned repository's config could name a program there.
+ */
+export async function readIndexTexts(folder: string, paths: readonly string[]): Promise<Map<string, string>> {
+  const texts = new Map<string, string>()
+  const gitDir = join(folder, ".git")
+  // A worktree or submodule keeps a .git file pointing elsewhere: not followed (nothing counts as staged).
+  if (paths.length === 0 || !existsSync(gitDir) || !statSync(gitDir).isDirectory()) return texts
+  const run = (args: string[], input?: string) => git(gitDir, folder, ["-c", "core.fsmonitor=false", ...args], { input })
+  const relatives = paths.map((p) => relative(folder, p)).filter((r) => r && !r.startsWith(`..${sep}`) && r !== "..")
+  if (relatives.length === 0) return texts
+  const listing = splitNul(await run(["ls-files", "-s", "-z", "--", ...relatives]))
+  const oidOf = new Map<string, string>()
+  for (const entry of listing) {
+    // "<mode> <oid> <stage>\t<path>"; only stage 0 (no conflict) and regular files.
+    const tab = entry.indexOf("\t")
+    const [mode, oid, stage] = entry.slice(0, tab).split(" ")
+    if (stage === "0" && mode?.startsWith("100") && oid) oidOf.set(entry.slice(tab + 1), oid)
+  }
+  const blobs = await readBlobs((args, input) => run(args, input), [...oidOf.values()], `the git repository of ${folder}`)
+  for (const [path, oid] of oidOf) {
+    const bytes = blobs.get(oid)
+    if (bytes && !bytes.includes(0)) texts.set(join(folder, path), bytes.toString("utf8"))
+  }
+  return texts
+}

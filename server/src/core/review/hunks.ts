@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto"
+import { diffArrays } from "diff"
+
+/**
+ * The line arithmetic of a review, pure text: the hunks between a baseline and the text now, keeping or
+ * rejecting one, and carrying the user's own edits into the baseline. Lines keep their "\n", so joining
+ * a slice gives back the exact text (a last line without a newline stays one).
+ */
+
+/** One changed run of lines: `oldLines` of the baseline at `oldStart` became `newLines` at `newStart` (0-based). */
+export interface Hunk {
+  oldStart: number
+  oldLines: string[]
+  newStart: number
+  newLines: string[]
+}
+
+/** Past this the line diff gives up and the whole file counts as one hunk (Myers is quadratic in the changes). */
+const DIFF_TIMEOUT_MS = 300
+
+export function splitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
+}
+
+/** The hunks that turn `before` into `after`, top to bottom. */
+export function lineHunks(before: string, after: string): Hunk[] {
+  if (before === after) return []
+  const a = splitLines(before)
+  const b = splitLines(after)
+  const changes = diffArrays(a, b, { timeout: DIFF_TIMEOUT_MS })
+  if (!changes) return [{ oldStart: 0, oldLines: a, newStart: 0, newLines: b }]
+  const hunks: Hunk[] = []
+  let oldAt = 0
+  let newAt = 0
+  let open: Hunk | undefined
+  for (const change of changes) {
+    const lines = change.value
+    if (!change.added && !change.removed) {
+      open = undefined
+      oldAt += lines.length
+      newAt += lines.length
+      continue
+    }
+    if (!open) {
+      open = { oldStart: oldAt, oldLines: [], newStart: newAt, newLines: [] }
+      hunks.push(open)
+    }
+    if (change.removed) {
+      open.oldLines.push(...lines)
+      oldAt += lines.length
+    } else {
+      open.newLines.push(...lines)
+      newAt += lines.length
+    }
+  }
+  return hunks
+}
+
+/** What a hunk changes, without where: stays the same while edits elsewhere move it. */
+export function hunkContentKey(hunk: Hunk): string {
+  return `${hunk.oldLines.join("")}\u0000${hunk.newLines.join("")}`
+}
+
+/**
+ * Stable ids for a file's hunks: a hash of the path and the hunk's content (so deciding one hunk does not
+ * rename the others), with the occurrence number when the same change appears twice in the file.
+ */
+export function hunkIds(path: string, hunks: readonly Hunk[]): string[] {
+  const seen = new Map<string, number>()
+  return hunks.map((hunk) => {
+    const hash = createHash("sha1").update(path).update("\u0000").update(hunkContentKey(hunk)).digest("hex").slice(0, 12)
+    const n = seen.get(hash) ?? 0
+    seen.set(hash, n + 1)
+    return n === 0 ? hash : `${hash}.${n}`
+  })
+}
+
+/** Keep: the baseline takes the hunk's new lines. */
+export function keepHunk(baseline: string, hunk: Hunk): string {
+  const lines = splitLines(baseline)
+  lines.splice(hunk.oldStart, hunk.oldLines.length, ...hunk.newLines)
+  return lines.join("")
+}
+
+/** Reject: the text now takes the hunk's baseline lines back. */
+export function rejectHunk(current: string, hunk: Hunk): string {
+  const lines = splitLines(current)
+  lines.splice(hunk.newStart, hunk.newLines.length, ...hunk.oldLines)
+  return lines.join("")
+}
+
+/** True when the user's edit `edit` (in the old text's lines) overlaps or touches the review hunk `hunk` (in the same text). */
+function touches(edit: Hunk, hunk: Hunk): boolean {
+  const editEnd = edit.oldStart + edit.oldLines.length
+  const hunkEnd = hunk.newStart + hunk.newLines.length
+  return edit.oldStart <= hunkEnd && hunk.newStart <= editEnd
+}
+
+/**
+ * The user changed the text from `before` to `after`. Each of their edits that does not touch an unreviewed
+ * hunk is made to the baseline too, so it never shows as the agent's; an edit that touches one joins it.
+ * Returns the new baseline and the content keys of the hunks the user's typing joined.
+ */
+export function rebaseUserEdit(baseline: string, before: string, after: string): { baseline: string; joined: string[] } {
+  const review = lineHunks(baseline, before)
+  const edits = lineHunks(before, after)
+  const base = splitLines(baseline)
+  // Bottom up, so the baseline positions of the edits above stay valid.
+  for (const edit of [...edits].reverse()) {
+    if (review.some((hunk) => touches(edit, hunk))) continue
+    let shift = 0
+    for (const hunk of review)
+      if (hunk.newStart + hunk.newLines.length <= edit.oldStart) shift += hunk.newLines.length - hunk.oldLines.length
+    base.splice(edit.oldStart - shift, edit.oldLines.length, ...edit.newLines)
+  }
+  const rebased = base.join("")
+  const earlier = new Set(review.map(hunkContentKey))
+  const joined = lineHunks(rebased, after)
+    .map(hunkContentKey)
+    .filter((key) => !earlier.has(key))
+  return { baseline: rebased, joined }
+}

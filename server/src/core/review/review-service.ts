@@ -1,0 +1,382 @@
+import { pathToFileURL, fileURLToPath } from "node:url"
+import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
+import { unifiedDiff } from "../../edits/unified-diff"
+import type { Logger } from "../../task/service"
+import type { DiagnosticsPort, EditorPort } from "../../tools/context"
+import { type Hunk, hunkContentKey, hunkIds, keepHunk, lineHunks, rebaseUserEdit, rejectHunk, splitLines } from "./hunks"
+import { newProblems } from "./problems"
+import { ReviewIo } from "./review-io"
+import { ReviewStore, type RejectedFile, type TaskReviewState, type TrackedFile } from "./review-store"
+import { keepStagedHunks } from "./staged"
+
+export interface ReviewDeps {
+  folders: () => readonly string[]
+  stateDir: string
+  editor: EditorPort
+  log: Logger
+  /** Problems before and after a reject, where a source exists (the editor's or our language servers). */
+  diagnostics?: DiagnosticsPort
+  /** Files that differ now from the task's first checkpoint (undefined: no checkpoint). */
+  changesSinceTaskStart: (taskId: string) => Promise<{ path: string; before: string | undefined; binary: boolean }[] | undefined>
+  /** The task whose review a task reports into: itself, or its top parent for a subtask. */
+  rootOf: (taskId: string) => Promise<string>
+  /** What is left to review changed (the core sends the taskUpdate `review`). */
+  onChange: (taskId: string, left: { files: number; hunks: number }) => void
+}
+
+/** One file as listed: its state, its text now and its hunks with their ids. */
+interface Listed {
+  path: string
+  file: TrackedFile
+  current: string | undefined
+  hunks: Hunk[]
+  ids: string[]
+}
+
+type Decision = ParamsOf<"reviewDecide">["decisions"][number]
+type DecideResult = ResultOf<"reviewDecide">
+
+/**
+ * The review of what tasks changed (learnt from Zed's action log): per task and file, the baseline (the text
+ * before the agent's first change) and the unreviewed hunks from it to the text now. The user's own edits
+ * outside those hunks go into the baseline; keeping a hunk moves it there; rejecting one writes its
+ * baseline lines back through the editor. Subtasks report into their top task's review.
+ */
+export class ReviewService {
+  private readonly store: ReviewStore
+  private readonly io: ReviewIo
+  private readonly states = new Map<string, Promise<TaskReviewState>>()
+  private readonly queues = new Map<string, Promise<unknown>>()
+  private readonly announce = new Map<string, NodeJS.Timeout>()
+  /** Files changed since the last count, per review ("all": count everything again). */
+  private readonly touched = new Map<string, Set<string> | "all">()
+  /** Reviews with changes not yet written to the store. */
+  private readonly unsaved = new Set<string>()
+  /** Hunks per file at the last count, per review: what the `review` update reports. */
+  private readonly counts = new Map<string, Map<string, number>>()
+
+  constructor(private readonly deps: ReviewDeps) {
+    this.store = new ReviewStore(deps.stateDir)
+    this.io = new ReviewIo(deps.editor, deps.folders)
+  }
+
+  /** An edit tool changed `path` from `before` (undefined: created) to `after`. */
+  agentEdited(taskId: string, path: string, before: string | undefined, after: string): Promise<void> {
+    return this.mutate(taskId, [path], (state) => {
+      const file = (state.files[path] ??= { baseline: before, byCommand: false, userTouched: [] })
+      file.agentText = after
+      if (file.baseline === after) delete state.files[path]
+    })
+  }
+
+  /** A command ran in the task: files it created, changed or deleted since the task began join the review. */
+  commandRan(taskId: string): Promise<void> {
+    return this.mutate(taskId, "all", async (state, root) => {
+      const changes = await this.deps.changesSinceTaskStart(root)
+      for (const change of changes ?? []) {
+        if (change.binary || state.files[change.path]) continue
+        const now = await this.io.read(change.path)
+        if (now === change.before) continue
+        state.files[change.path] = { baseline: change.before, agentText: now, byCommand: true, userTouched: [] }
+      }
+    })
+  }
+
+  /**
+   * The user changed an open buffer from `before` to `after` (not through our applyEdit): edits outside the
+   * unreviewed hunks of every review that tracks the file go into its baseline; edits inside join the hunk.
+   */
+  userEdited(path: string, before: string, after: string): void {
+    for (const [root, loading] of this.states)
+      void loading.then((state) => {
+        if (!state.files[path]) return
+        void this.mutate(root, [path], (s) => {
+          const file = s.files[path]
+          if (!file || file.baseline === undefined) return
+          const { baseline, joined } = rebaseUserEdit(file.baseline, before, after)
+          const live = new Set(lineHunks(baseline, after).map(hunkContentKey))
+          file.baseline = baseline
+          file.userTouched = [...new Set([...file.userTouched, ...joined])].filter((key) => live.has(key))
+        })
+      })
+  }
+
+  /** agent/reviewChanges. */
+  list(taskId: string): Promise<ResultOf<"reviewChanges">> {
+    return this.serial(taskId, async (root) => {
+      const listed = await this.listed(root)
+      return {
+        files: listed.map(({ path, file, current, hunks, ids }) => ({
+          uri: pathToFileURL(path).toString(),
+          status: file.baseline === undefined ? ("created" as const) : current === undefined ? ("deleted" as const) : ("modified" as const),
+          byCommand: file.byCommand,
+          hunks: hunks.map((h, i) => ({
+            hunkId: ids[i]!,
+            range: {
+              start: { line: h.newStart, character: 0 },
+              end: { line: h.newStart + h.newLines.length, character: 0 },
+            },
+            oldText: h.oldLines.join(""),
+            newText: h.newLines.join(""),
+            ...(file.userTouched.includes(hunkContentKey(h)) ? { userEdited: true } : {}),
+          })),
+        })),
+      }
+    })
+  }
+
+  /** agent/reviewDecide: the decisions in order; each failure is named and leaves its file as it was. */
+  decide(taskId: string, decisions: readonly Decision[]): Promise<DecideResult> {
+    return this.serial(taskId, async (root) => {
+      const result: DecideResult = { kept: 0, rejected: 0, failed: [] }
+      const rejected: RejectedFile[] = []
+      const dropped = new Set<string>()
+      const signal = AbortSignal.timeout(15_000)
+      const problems: NonNullable<DecideResult["problems"]> = []
+      for (const decision of decisions) {
+        const listed = await this.listed(root)
+        const targets = this.targets(listed, decision)
+        if (typeof targets === "string") {
+          result.failed.push({
+            ...(decision.hunkId ? { hunkId: decision.hunkId } : {}),
+            ...(decision.uri ? { uri: decision.uri } : {}),
+            reason: targets,
+          })
+          continue
+        }
+        for (const { entry, hunks } of targets) {
+          const state = await this.state(root)
+          const uri = pathToFileURL(entry.path).toString()
+          const whole = hunks.length === entry.hunks.length
+          if (decision.action === "keep") {
+            if (whole) delete state.files[entry.path]
+            else entry.file.baseline = [...hunks].reverse().reduce((base, h) => keepHunk(base, h), entry.file.baseline ?? "")
+            result.kept += hunks.length
+            continue
+          }
+          const next = this.rejectedText(entry, hunks, whole)
+          if (typeof next === "object") {
+            result.failed.push({ uri, reason: next.reason })
+            continue
+          }
+          const watch = await this.deps.diagnostics?.watch(entry.path, entry.current, signal).catch(() => undefined)
+          const outcome = await this.io
+            .write(entry.path, entry.current, next, "agent: reject change")
+            .catch((e: Error) => ({ ok: false as const, reason: e.message }))
+          if (!outcome.ok) {
+            result.failed.push({
+              uri,
+              ...(whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }),
+              reason: `not rejected: ${outcome.reason}`,
+            })
+            continue
+          }
+          rejected.push({ path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } })
+          if (hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h)))) dropped.add(uri)
+          if (whole && entry.file.baseline === undefined) delete state.files[entry.path]
+          result.rejected += hunks.length
+          if (watch && next !== undefined)
+            problems.push(...newProblems(uri, watch.before, await watch.after(next, signal).catch(() => undefined)))
+        }
+      }
+      if (rejected.length > 0) (await this.state(root)).lastReject = rejected
+      await this.saved(root)
+      if (dropped.size > 0) result.droppedUserEdits = [...dropped]
+      if (problems.length > 0) result.problems = problems
+      return result
+    })
+  }
+
+  /** agent.review.undoReject: writes back what the last reject removed, file by file. */
+  undoReject(taskId: string): Promise<{ restored: string[]; failed: { uri: string; reason: string }[] }> {
+    return this.serial(taskId, async (root) => {
+      const state = await this.state(root)
+      const last = state.lastReject
+      if (!last?.length) throw new Error("There is no reject to undo in this task's review.")
+      const restored: string[] = []
+      const failed: { uri: string; reason: string }[] = []
+      for (const file of last) {
+        const uri = pathToFileURL(file.path).toString()
+        const now = await this.io.read(file.path)
+        if (now !== file.after) {
+          failed.push({ uri, reason: "the file changed since the reject, so it was left as it is." })
+          continue
+        }
+        const outcome = await this.io.write(file.path, now, file.before, "agent: undo reject")
+        if (!outcome.ok) failed.push({ uri, reason: outcome.reason })
+        else {
+          restored.push(uri)
+          // The file's entry as it was before the reject (the listing after the reject dropped it when empty).
+          if (!state.files[file.path] && file.tracked) state.files[file.path] = file.tracked
+        }
+      }
+      state.lastReject = undefined
+      await this.saved(root)
+      return { restored, failed }
+    })
+  }
+
+  /** The task's unreviewed changes as one unified diff (baseline → now), for agent.review.open and the CLI. */
+  diff(taskId: string, relativeTo: (path: string) => string): Promise<string> {
+    return this.serial(taskId, async (root) =>
+      (await this.listed(root)).map((e) => unifiedDiff(relativeTo(e.path), e.file.baseline, e.current)).join(""),
+    )
+  }
+
+  /** Writes every pending review file now (shutdown). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.catch(() => undefined)))
+    const pending = [...this.announce.entries()]
+    this.announce.clear()
+    for (const [root, timer] of pending) {
+      clearTimeout(timer)
+      if (!this.unsaved.delete(root)) continue
+      await this.store.save(root, await this.state(root)).catch((e) => this.deps.log.warn(`review: saving ${root} failed: ${String(e)}`))
+    }
+  }
+
+  /** What decision `decision` covers: files with their hunks, or why none. */
+  private targets(listed: Listed[], decision: Decision): { entry: Listed; hunks: Hunk[] }[] | string {
+    if (decision.all) return listed.map((entry) => ({ entry, hunks: entry.hunks }))
+    if (decision.hunkId) {
+      for (const entry of listed) {
+        const i = entry.ids.indexOf(decision.hunkId)
+        if (i >= 0) return [{ entry, hunks: [entry.hunks[i]!] }]
+      }
+      return `No unreviewed hunk "${decision.hunkId}": it was decided already, or its text changed since it was listed. List the changes again (agent/reviewChanges).`
+    }
+    if (decision.uri) {
+      const path = safePath(decision.uri)
+      const entry = listed.find((e) => e.path === path)
+      return entry ? [{ entry, hunks: entry.hunks }] : `${decision.uri} has no unreviewed changes in this task.`
+    }
+    return "A decision names a hunkId, a uri, or all: true."
+  }
+
+  /** The text a file gets when `hunks` are rejected (undefined: delete it), or why it cannot be done. */
+  private rejectedText(entry: Listed, hunks: Hunk[], whole: boolean): string | undefined | { reason: string } {
+    const { file, current } = entry
+    if (file.baseline === undefined) {
+      if (!whole) return { reason: "a created file is rejected whole (its uri), not hunk by hunk." }
+      if (current !== file.agentText)
+        return { reason: "the file was edited since the agent wrote it, so it was not deleted; delete it yourself or keep it." }
+      return undefined
+    }
+    if (current === undefined || whole) return file.baseline
+    return [...hunks].reverse().reduce((text, h) => rejectHunk(text, h), current)
+  }
+
+  /** Every tracked file with its text now and its hunks; reviewed files (no hunks left) drop out. */
+  private async listed(root: string): Promise<Listed[]> {
+    const state = await this.state(root)
+    const files = new Map(Object.entries(state.files))
+    const current = new Map<string, string | undefined>()
+    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path))))
+    const staged = await keepStagedHunks(this.deps.folders(), files, current, (m) => this.deps.log.warn(m))
+    const listed: Listed[] = []
+    for (const path of [...files.keys()].sort()) {
+      const file = files.get(path)!
+      const now = current.get(path)
+      const hunks = hunksOf(file, now)
+      if (hunks.length === 0) {
+        delete state.files[path]
+        continue
+      }
+      listed.push({ path, file, current: now, hunks, ids: hunkIds(path, hunks) })
+    }
+    if (staged.length > 0) this.scheduleSave(root, "all")
+    this.counts.set(root, new Map(listed.map((e) => [e.path, e.hunks.length])))
+    return listed
+  }
+
+  private state(root: string): Promise<TaskReviewState> {
+    let loading = this.states.get(root)
+    if (!loading) {
+      loading = this.store.load(root)
+      this.states.set(root, loading)
+    }
+    return loading
+  }
+
+  private mutate(
+    taskId: string,
+    paths: string[] | "all",
+    change: (state: TaskReviewState, root: string) => void | Promise<void>,
+  ): Promise<void> {
+    return this.serial(taskId, async (root) => {
+      await change(await this.state(root), root)
+      this.scheduleSave(root, paths)
+    }).catch((e) => this.deps.log.warn(`review: ${String(e)}`))
+  }
+
+  /** One operation at a time per review, so a decision never sees half of an edit. */
+  private async serial<T>(taskId: string, work: (root: string) => Promise<T>): Promise<T> {
+    const root = await this.deps.rootOf(taskId)
+    const previous = this.queues.get(root) ?? Promise.resolve()
+    const next = previous.then(
+      () => work(root),
+      () => work(root),
+    )
+    this.queues.set(
+      root,
+      next.catch(() => undefined),
+    )
+    return next
+  }
+
+  private async saved(root: string): Promise<void> {
+    await this.store.save(root, await this.state(root))
+    this.scheduleSave(root, "all", false)
+  }
+
+  /**
+   * Saves soon (edits come in bursts) and then tells the fronts what is left. Only the files changed since
+   * the last count are diffed again ("all" after a command or a decision), so a task of many edits costs
+   * one file's diff per edit, not the whole review's.
+   */
+  private scheduleSave(root: string, paths: string[] | "all", save = true): void {
+    const pending = this.touched.get(root)
+    this.touched.set(root, paths === "all" || pending === "all" ? "all" : new Set([...(pending ?? []), ...paths]))
+    if (save) this.unsaved.add(root)
+    clearTimeout(this.announce.get(root))
+    this.announce.set(
+      root,
+      setTimeout(() => {
+        this.announce.delete(root)
+        void this.serial(root, async () => {
+          const touched = this.touched.get(root)
+          this.touched.delete(root)
+          const state = await this.state(root)
+          if (this.unsaved.delete(root)) await this.store.save(root, state)
+          if (touched === "all" || !this.counts.has(root)) await this.listed(root)
+          else {
+            const counts = this.counts.get(root)!
+            for (const path of touched ?? []) {
+              const file = state.files[path]
+              const n = file ? hunksOf(file, await this.io.read(path)).length : 0
+              if (n > 0) counts.set(path, n)
+              else counts.delete(path)
+            }
+          }
+          const counts = this.counts.get(root)!
+          this.deps.onChange(root, { files: counts.size, hunks: [...counts.values()].reduce((a, b) => a + b, 0) })
+        }).catch((e) => this.deps.log.warn(`review: saving the review of ${root} failed: ${String(e)}`))
+      }, 50),
+    )
+  }
+}
+
+/** A file's hunks from its baseline to `now`: a created or deleted file is one hunk of its whole text. */
+function hunksOf(file: TrackedFile, now: string | undefined): Hunk[] {
+  if (file.baseline === undefined) return now === undefined ? [] : [{ oldStart: 0, oldLines: [], newStart: 0, newLines: splitLines(now) }]
+  if (now === undefined) return [{ oldStart: 0, oldLines: splitLines(file.baseline), newStart: 0, newLines: [] }]
+  return lineHunks(file.baseline, now)
+}
+
+function safePath(uri: string): string | undefined {
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return undefined
+  }
+}

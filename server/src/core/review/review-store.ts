@@ -1,0 +1,65 @@
+import { chmod, mkdir, readFile } from "node:fs/promises"
+import { join } from "node:path"
+import { writeFileAtomic } from "../../workspace/atomic-write"
+
+/** One file of a task's review, as persisted. */
+export interface TrackedFile {
+  /** The text before the agent's first change, with what was kept since; undefined: the file did not exist. */
+  baseline?: string
+  /** The text the agent (or a command) last left; undefined: deleted. Tells whether anyone edited it since. */
+  agentText?: string
+  /** A command made the change (found by the checkpoint diff), not an edit tool. */
+  byCommand: boolean
+  /** Content keys (hunks.ts hunkContentKey) of hunks the user typed inside. */
+  userTouched: string[]
+}
+
+/** What the last reject changed, file by file, so it can be undone: the text before and after (undefined: absent). */
+export interface RejectedFile {
+  path: string
+  before?: string
+  after?: string
+  /** The file's review entry before the reject, put back by an undo (a reject can empty it out). */
+  tracked?: TrackedFile
+}
+
+/** A task's review: its files by absolute path, and the last reject. */
+export interface TaskReviewState {
+  files: Record<string, TrackedFile>
+  lastReject?: RejectedFile[]
+}
+
+/**
+ * The reviews, one JSON file per (root) task under `<stateDir>/reviews/`, mode 0600 like the task files,
+ * written whole and atomically after each change: the review survives a restart with its task. Baselines
+ * can be large, so they live here rather than in the task's JSONL, which is append-only.
+ */
+export class ReviewStore {
+  private readonly dir: string
+
+  constructor(stateDir: string) {
+    this.dir = join(stateDir, "reviews")
+  }
+
+  private fileOf(taskId: string): string {
+    // Task ids are ours (no separators), but the file name never trusts that.
+    return join(this.dir, `${encodeURIComponent(taskId)}.json`)
+  }
+
+  async load(taskId: string): Promise<TaskReviewState> {
+    try {
+      const parsed = JSON.parse(await readFile(this.fileOf(taskId), "utf8")) as TaskReviewState
+      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return parsed
+    } catch {
+      // none yet, or unreadable: an empty review (the task's files are unchanged by this)
+    }
+    return { files: {} }
+  }
+
+  async save(taskId: string, state: TaskReviewState): Promise<void> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 })
+    const file = this.fileOf(taskId)
+    await writeFileAtomic(file, JSON.stringify(state))
+    await chmod(file, 0o600)
+  }
+}

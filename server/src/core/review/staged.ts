@@ -1,0 +1,49 @@
+import { readIndexTexts } from "../../checkpoints/user-index"
+import { isInside } from "../../workspace/sandbox"
+import { keepHunk, lineHunks } from "./hunks"
+import type { TrackedFile } from "./review-store"
+
+/**
+ * Staging or committing a hunk in git counts as keeping it (as in Zed's action log): where the git index
+ * holds a file whose change from the baseline is exactly one of the review's hunks (same baseline lines,
+ * same new text), that hunk moves into the baseline. Returns the paths whose baseline changed.
+ */
+export async function keepStagedHunks(
+  folders: readonly string[],
+  files: Map<string, TrackedFile>,
+  current: Map<string, string | undefined>,
+  log: (message: string) => void,
+): Promise<string[]> {
+  const changed: string[] = []
+  for (const folder of folders) {
+    const paths = [...files.keys()].filter(
+      (p) => isInside(folder, p) && files.get(p)!.baseline !== undefined && current.get(p) !== undefined,
+    )
+    if (paths.length === 0) continue
+    const index = await readIndexTexts(folder, paths).catch((e) => {
+      log(`review: reading the git index of ${folder} failed: ${String(e)}`)
+      return new Map<string, string>()
+    })
+    for (const [path, staged] of index) {
+      const file = files.get(path)!
+      const baseline = file.baseline!
+      if (staged === baseline) continue
+      const committed = lineHunks(baseline, staged)
+      const review = lineHunks(baseline, current.get(path)!)
+      let next = baseline
+      // Bottom up, so the baseline positions of the hunks above stay valid.
+      for (const hunk of [...review].reverse()) {
+        const match = committed.some(
+          (c) =>
+            c.oldStart === hunk.oldStart && c.oldLines.length === hunk.oldLines.length && c.newLines.join("") === hunk.newLines.join(""),
+        )
+        if (match) next = keepHunk(next, hunk)
+      }
+      if (next !== baseline) {
+        file.baseline = next
+        changed.push(path)
+      }
+    }
+  }
+  return changed
+}
