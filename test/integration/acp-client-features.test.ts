@@ -24,21 +24,39 @@ describe("ACP client terminals", () => {
     const create = client.requestsOf("terminal/create")
     expect(create).toHaveLength(1)
     const params = create[0]!.params
-    // The same shell our own runner uses: bash without startup files, the language the approval checks read.
-    expect(params).toMatchObject({ sessionId, command: "/bin/bash", cwd: ws.root })
-    expect(params.args).toEqual(["--noprofile", "--norc", "-c", 'echo "from the terminal in $(pwd)"; echo "pager=$GIT_PAGER"; ls'])
-    expect(params.outputByteLimit).toBeGreaterThan(0)
-    // Only what keeps the command non-interactive, and git's hardening: none of the agent's own environment (its API key).
-    expect(params.env.map((e: { name: string }) => e.name).sort()).toEqual([
-      "GIT_CONFIG_COUNT",
-      "GIT_CONFIG_KEY_0",
-      "GIT_CONFIG_KEY_1",
-      "GIT_CONFIG_VALUE_0",
-      "GIT_CONFIG_VALUE_1",
-      "GIT_PAGER",
-      "GIT_TERMINAL_PROMPT",
-      "PAGER",
+    // The editor gets the sandboxed line: bwrap (in a new session, without network) running bash without
+    // startup files, the language the approval checks read.
+    expect(params).toMatchObject({ sessionId, command: "/usr/bin/bwrap", cwd: ws.root })
+    expect(params.args).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]))
+    expect(params.args.slice(-5)).toEqual([
+      "/bin/bash",
+      "--noprofile",
+      "--norc",
+      "-c",
+      'echo "from the terminal in $(pwd)"; echo "pager=$GIT_PAGER"; ls',
     ])
+    expect(params.outputByteLimit).toBeGreaterThan(0)
+    // Only what keeps the command non-interactive, git's hardening, and the sandbox's /tmp and network proxy:
+    // none of the agent's own environment (its API key).
+    expect(params.env.map((e: { name: string }) => e.name).sort()).toEqual(
+      [
+        "GIT_CONFIG_COUNT",
+        "GIT_CONFIG_KEY_0",
+        "GIT_CONFIG_KEY_1",
+        "GIT_CONFIG_VALUE_0",
+        "GIT_CONFIG_VALUE_1",
+        "GIT_PAGER",
+        "GIT_TERMINAL_PROMPT",
+        "PAGER",
+        "TMPDIR",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+      ].sort(),
+    )
     // The approval came first, then the terminal; it was released at the end.
     const order = client.requests.map((r) => r.method)
     expect(order.indexOf("session/request_permission")).toBeLessThan(order.indexOf("terminal/create"))

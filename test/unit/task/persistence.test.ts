@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { appendFileSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -63,34 +64,19 @@ describe("task persistence and cancellation", () => {
   })
 
   it("kills the running command when the task is cancelled and answers the call as interrupted", async () => {
+    // A unique duration marks the sleep for the host's ps (inside the sandbox's PID namespace $$ is no host pid).
+    const seconds = 3000 + Math.floor(Math.random() * 900)
     const fx = await fixture({
-      turns: [{ toolCalls: [{ name: "execute_command", input: { command: "echo $$ > pid.txt && exec sleep 30" } }] }],
+      turns: [{ toolCalls: [{ name: "execute_command", input: { command: `exec sleep ${seconds}` } }] }],
     })
     const { taskId } = await fx.service.newTask({ text: "run something long" })
-    const pidFile = join(fx.ws.root, "pid.txt")
-    const pid = await expect
-      .poll(
-        () => {
-          try {
-            return Number(readFileSync(pidFile, "utf8").trim()) || undefined
-          } catch {
-            return undefined
-          }
-        },
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(0)
-      .then(() => Number(readFileSync(pidFile, "utf8").trim()))
+    const alive = () =>
+      execFileSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+        .split("\n")
+        .some((line) => /^\s*[^Z\s]\S*\s+sleep (\d+)$/.exec(line)?.[1] === String(seconds))
+    await expect.poll(alive, { timeout: 10_000 }).toBe(true)
     await fx.service.cancelTask(taskId)
     await fx.status(taskId, "cancelled")
-    const alive = () => {
-      try {
-        process.kill(pid, 0)
-        return true
-      } catch {
-        return false
-      }
-    }
     await expect.poll(alive, { timeout: 10_000 }).toBe(false)
     // The status is "cancelled" at once; the unwinding loop records the interrupted result right after.
     await expect

@@ -25,6 +25,16 @@ afterAll(async () => {
 
 const terminal = (t: Partial<ReturnType<typeof defaultSettings>["terminal"]>) => ({ terminal: { ...defaultSettings().terminal, ...t } })
 
+/** Host pids of the live `sleep M` and `sleep M+1` processes. */
+function hostSleeps(m: number): number[] {
+  const out = execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" })
+  return out
+    .split("\n")
+    .map((l) => /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(l))
+    .filter((x): x is RegExpExecArray => x !== null && !x[2]!.startsWith("Z") && (x[3] === `sleep ${m}` || x[3] === `sleep ${m + 1}`))
+    .map((x) => Number(x[1]))
+}
+
 function psGroup(pgid: number): string[] {
   try {
     const out = execFileSync("ps", ["-o", "pid=,stat=", "-g", String(pgid)], { encoding: "utf8" })
@@ -52,6 +62,7 @@ describe("execute_command", () => {
       cwd: "src",
       absoluteCwd: ws.path("src"),
       writePaths: [],
+      sandbox: { available: true },
     })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
@@ -129,24 +140,29 @@ describe("execute_command", () => {
 
   it("kills the process group when agent.terminal.timeoutSeconds passes", async () => {
     const ctx = makeToolContext(ws.root, { settings: terminal({ timeoutSeconds: 0.3 }) })
-    const r = await callTool(executeCommand, { command: "echo $$ > pid.txt; sleep 300 & sleep 300; wait" }, ctx)
+    // Unique durations mark the sleeps for the host's ps (the sandbox's PID namespace hides host pids from $$).
+    const m = 3000 + Math.floor(Math.random() * 900)
+    const r = await callTool(executeCommand, { command: `sleep ${m} & sleep ${m + 1}; wait` }, ctx)
     expect(r.isError).toBe(true)
     expect(textOf(r)).toMatch(/^Command killed when agent\.terminal\.timeoutSeconds passed after 0\.3 s/)
-    expect(psGroup(Number(readFileSync(ws.path("pid.txt"), "utf8")))).toEqual([])
+    expect(hostSleeps(m)).toEqual([])
   })
 
   it("kills the process group when the task is cancelled, leaving no process", async () => {
     const controller = new AbortController()
     const ctx = makeToolContext(ws.root, { signal: controller.signal })
-    const pending = callTool(executeCommand, { command: "echo $$ > cancel-pid.txt; sleep 300 & echo up; wait" }, ctx)
+    const m = 3000 + Math.floor(Math.random() * 900)
+    const pending = callTool(executeCommand, { command: `sleep ${m} & sleep ${m + 1} & echo up; wait` }, ctx)
     await until(() => ctx.updates.some((u) => u.kind === "commandOutput" && u.chunk.includes("up")))
-    const pgid = Number(readFileSync(ws.path("cancel-pid.txt"), "utf8"))
+    await until(() => hostSleeps(m).length === 2)
+    const pgid = Number(execFileSync("ps", ["-o", "pgid=", "-p", String(hostSleeps(m)[0])], { encoding: "utf8" }).trim())
     expect(psGroup(pgid).length).toBeGreaterThan(0)
     controller.abort()
     const r = await pending
     expect(r.isError).toBe(true)
     expect(textOf(r)).toContain("killed because the task was cancelled")
     expect(psGroup(pgid)).toEqual([])
+    expect(hostSleeps(m)).toEqual([])
   })
 
   it("refuses a working directory outside the workspace or blocked by .rooignore", async () => {
