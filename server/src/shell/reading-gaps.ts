@@ -54,6 +54,8 @@ export function heredocGap(node: Node, src: string): string | undefined {
 
 /** Why a `#` the parser read as a comment start may not be one for the shell; undefined when it is. */
 export function commentGap(node: Node, src: string): string | undefined {
+  // A backtick ends a `…` substitution even inside what the parser took for a comment.
+  if (node.text.includes("`")) return "a backtick inside a comment, where the shell may end a substitution"
   const before = src[node.startIndex - 1]
   if (before === undefined || before === "\n") return undefined
   if (!/[\s;&|()<>]/.test(before)) return "a # inside a word, which the shell does not read as a comment"
@@ -72,6 +74,20 @@ export function nodeGap(node: Node, src: string, inArithmetic: boolean): string 
   return undefined
 }
 
+/**
+ * The shell ends `…` at the first unescaped backtick, a `#` inside or not; tree-sitter may read a comment
+ * past it (`ls #`; rm x` hid the rm). Undefined when both end it at the same place.
+ */
+export function backtickGap(node: Node): string | undefined {
+  const text = node.text
+  let end = -1
+  for (let i = 1; i < text.length && end < 0; i++) {
+    if (text[i] === "\\") i++
+    else if (text[i] === "`") end = i
+  }
+  return end === text.length - 1 ? undefined : "a backtick substitution the parser ends elsewhere than the shell"
+}
+
 /** `$'…'` whose content has escapes: bash and the parser must agree on where it ends and what it holds. */
 export function ansiCGap(node: Node): string | undefined {
   return node.text.slice(2, -1).includes("\\") ? "an ANSI-C string $'…' with backslash escapes" : undefined
@@ -88,7 +104,7 @@ export function bashOnlyConstruct(node: Node, src: string): string | undefined {
     case "translated_string":
       return 'a locale string $"…"'
     case "string":
-      return src[node.startIndex - 1] === "$" && node.text.startsWith('"') ? 'a locale string $"…"' : undefined
+      return src[node.startIndex - 1] === "$" && src[node.startIndex] === '"' ? 'a locale string $"…"' : undefined
     case "array":
     case "subscript":
       return "an array"
@@ -97,7 +113,7 @@ export function bashOnlyConstruct(node: Node, src: string): string | undefined {
     case "brace_expression":
       return "a brace expansion {a..b}"
     case "concatenation":
-      return /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text) && node.children.some((c) => c?.type === "word" && /[{}]/.test(c.text))
+      return node.children.some((c) => c?.type === "word" && /[{}]/.test(c.text)) && /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text)
         ? "a brace expansion {a,b}"
         : undefined
     case "word":

@@ -125,3 +125,15 @@ describe("the policy reads a line in the dialect of the shell that will run it",
     expect(decision.reason).toContain(gap)
   })
 })
+
+describe("backticks and continuations the parser ends elsewhere", () => {
+  it("asks when a # inside backticks made the parser swallow the rest of the line", () => {
+    expect(reasons("echo `ls #`; rm x")).toMatch(/backtick/)
+    expect(decideCommand("echo `ls #`; rm x", ["echo", "ls"], []).decision).toBe("ask")
+  })
+
+  it("asks when a continuation turns the program name into an assignment", () => {
+    expect(reasons("EOF\\\ny=1 x")).toMatch(/read as an assignment/)
+    expect(decideCommand("EOF\\\ny=1 x", ["*"], []).decision).toBe("ask")
+  })
+})
