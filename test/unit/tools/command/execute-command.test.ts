@@ -52,6 +52,8 @@ describe("execute_command", () => {
       cwd: "src",
       absoluteCwd: ws.path("src"),
       writePaths: [],
+      // The line is checked in the language of the shell that runs it (bash by default).
+      dialect: "bash",
     })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
