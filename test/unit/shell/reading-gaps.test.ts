@@ -137,3 +137,10 @@ describe("backticks and continuations the parser ends elsewhere", () => {
     expect(decideCommand("EOF\\\ny=1 x", ["*"], []).decision).toBe("ask")
   })
 })
+
+describe("a command after a comment", () => {
+  it("asks when the parser joins the next line's escaped word to the commented command", () => {
+    expect(reasons("echo a # c\n\\rm x")).toMatch(/line break inside a word/)
+    expect(decideCommand("echo a # c\n\\rm x", ["echo"], []).decision).not.toBe("allow")
+  })
+})
