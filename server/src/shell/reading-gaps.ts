@@ -49,6 +49,8 @@ export function heredocGap(node: Node, src: string): string | undefined {
   if (src.slice(node.startIndex, lineEnd).includes("\\\n")) return "a backslash-newline on a here-document's delimiter line"
   // Unquoted, bash joins a body line ending in `\` with the next one, so a delimiter line after it does not end it.
   if (!quoted && body && /\\\r?\n/.test(body.text)) return "a backslash-newline inside an unquoted here-document"
+  // Unquoted, the shell runs `…` in the body; tree-sitter does not read backticks there.
+  if (!quoted && body?.text.includes("`")) return "a backtick substitution inside an unquoted here-document"
   return undefined
 }
 
@@ -71,7 +73,12 @@ export function nodeGap(node: Node, src: string, inArithmetic: boolean): string 
   // `echo a # c<newline>\x`: tree-sitter reads `\x` on the next line as a word of echo; the shell, as a command.
   if (node.type === "word" && /(^|[^\\])\n/.test(node.text)) return "a line break inside a word, where the shell starts a new command"
   // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
-  if (!inArithmetic && (node.type === "word" || node.type === "number") && /^\d+$/.test(node.text) && /[<>]/.test(src[node.endIndex] ?? ""))
+  if (
+    (!inArithmetic || node.parent?.type === "command") &&
+    (node.type === "word" || node.type === "number") &&
+    /^\d+$/.test(node.text) &&
+    /[<>]/.test(src[node.endIndex] ?? "")
+  )
     return "a number right before a redirection, which the shell reads as its file descriptor"
   return undefined
 }

@@ -144,3 +144,14 @@ describe("a command after a comment", () => {
     expect(decideCommand("echo a # c\n\\rm x", ["echo"], []).decision).not.toBe("allow")
   })
 })
+
+describe("here-document bodies and redirections inside tests", () => {
+  it("asks for backticks in an unquoted here-document, which the shell runs and the parser does not read", () => {
+    expect(reasons("cat <<EOF\n`rm x`\nEOF")).toMatch(/backtick substitution inside an unquoted here-document/)
+    expect(decideCommand("cat <<'EOF'\n`rm x`\nEOF", ["cat"], []).decision).toBe("allow")
+  })
+
+  it("asks for a number before a redirection after a continuation inside [[ $(…) ]]", () => {
+    expect(reasons('[[ -n $(ls "b"\\\n 2>/dev/null) ]]')).toMatch(/file descriptor/)
+  })
+})
