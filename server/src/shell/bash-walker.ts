@@ -1,6 +1,6 @@
 import type { Node, Parser } from "web-tree-sitter"
 import type { NotUnderstood, ParsedCommandLine, Redirect, RedirectKind, ShellWord, SimpleCommand } from "./types"
-import { bashOnlyConstruct, commentGap, nodeGap, skippedText } from "./reading-gaps"
+import { backtickGap, bashOnlyConstruct, commentGap, nodeGap, skippedText } from "./reading-gaps"
 import { groupWords, joinedWord, wordValue } from "./words"
 import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
@@ -249,6 +249,8 @@ export class BashWalker {
 
   private substitutionBody(node: Node, src: string): void {
     if (node.firstChild?.type !== "`") return this.children(node, src, false)
+    const gap = backtickGap(node)
+    if (gap) this.notUnderstood(gap, node.text)
     // tree-sitter does not read nested backticks; the shell unescapes \\, \` and \$ and reads the text again.
     const inner = node.text.slice(1, node.text.endsWith("`") ? -1 : undefined).replace(/\\([\\`$])/g, "$1")
     this.merge(this.nested(inner))
@@ -327,6 +329,9 @@ export class BashWalker {
     if (command.words.length === 0) return
     const name = command.words[0]!
     if (!name.static) return this.notUnderstood("the program to run is decided at run time", command.source)
+    // `EOF\<newline>y=1 x`: joined, the shell reads an assignment where the parser read a program.
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(name.text))
+      return this.notUnderstood("a program name the shell may read as an assignment", command.source)
     if (programName(name.text) === "alias" && command.words.some((w, i) => i > 0 && (!w.static || w.text.includes("="))))
       this.notUnderstood("defines an alias (a later word that looks like one program may run another)", command.source)
     if (RESERVED.has(name.text))

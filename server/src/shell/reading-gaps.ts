@@ -49,11 +49,15 @@ export function heredocGap(node: Node, src: string): string | undefined {
   if (src.slice(node.startIndex, lineEnd).includes("\\\n")) return "a backslash-newline on a here-document's delimiter line"
   // Unquoted, bash joins a body line ending in `\` with the next one, so a delimiter line after it does not end it.
   if (!quoted && body && /\\\r?\n/.test(body.text)) return "a backslash-newline inside an unquoted here-document"
+  // Unquoted, the shell runs `…` in the body; tree-sitter does not read backticks there.
+  if (!quoted && body?.text.includes("`")) return "a backtick substitution inside an unquoted here-document"
   return undefined
 }
 
 /** Why a `#` the parser read as a comment start may not be one for the shell; undefined when it is. */
 export function commentGap(node: Node, src: string): string | undefined {
+  // A backtick ends a `…` substitution even inside what the parser took for a comment.
+  if (node.text.includes("`")) return "a backtick inside a comment, where the shell may end a substitution"
   const before = src[node.startIndex - 1]
   if (before === undefined || before === "\n") return undefined
   if (!/[\s;&|()<>]/.test(before)) return "a # inside a word, which the shell does not read as a comment"
@@ -66,10 +70,31 @@ export function commentGap(node: Node, src: string): string | undefined {
 export function nodeGap(node: Node, src: string, inArithmetic: boolean): string | undefined {
   if (node.type === "ansi_c_string") return ansiCGap(node)
   if (node.type === "heredoc_redirect") return heredocGap(node, src)
+  // `echo a # c<newline>\x`: tree-sitter reads `\x` on the next line as a word of echo; the shell, as a command.
+  if (node.type === "word" && /(^|[^\\])\n/.test(node.text)) return "a line break inside a word, where the shell starts a new command"
   // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.
-  if (!inArithmetic && (node.type === "word" || node.type === "number") && /^\d+$/.test(node.text) && /[<>]/.test(src[node.endIndex] ?? ""))
+  if (
+    (!inArithmetic || node.parent?.type === "command") &&
+    (node.type === "word" || node.type === "number") &&
+    /^\d+$/.test(node.text) &&
+    /[<>]/.test(src[node.endIndex] ?? "")
+  )
     return "a number right before a redirection, which the shell reads as its file descriptor"
   return undefined
+}
+
+/**
+ * The shell ends `…` at the first unescaped backtick, a `#` inside or not; tree-sitter may read a comment
+ * past it (`ls #`; rm x` hid the rm). Undefined when both end it at the same place.
+ */
+export function backtickGap(node: Node): string | undefined {
+  const text = node.text
+  let end = -1
+  for (let i = 1; i < text.length && end < 0; i++) {
+    if (text[i] === "\\") i++
+    else if (text[i] === "`") end = i
+  }
+  return end === text.length - 1 ? undefined : "a backtick substitution the parser ends elsewhere than the shell"
 }
 
 /** `$'…'` whose content has escapes: bash and the parser must agree on where it ends and what it holds. */
@@ -88,7 +113,7 @@ export function bashOnlyConstruct(node: Node, src: string): string | undefined {
     case "translated_string":
       return 'a locale string $"…"'
     case "string":
-      return src[node.startIndex - 1] === "$" && node.text.startsWith('"') ? 'a locale string $"…"' : undefined
+      return src[node.startIndex - 1] === "$" && src[node.startIndex] === '"' ? 'a locale string $"…"' : undefined
     case "array":
     case "subscript":
       return "an array"
@@ -97,7 +122,7 @@ export function bashOnlyConstruct(node: Node, src: string): string | undefined {
     case "brace_expression":
       return "a brace expansion {a..b}"
     case "concatenation":
-      return /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text) && node.children.some((c) => c?.type === "word" && /[{}]/.test(c.text))
+      return node.children.some((c) => c?.type === "word" && /[{}]/.test(c.text)) && /\{[^}]*(,|\.\.)[^}]*\}/.test(node.text)
         ? "a brace expansion {a,b}"
         : undefined
     case "word":

@@ -8,8 +8,17 @@ import { accessSync, constants } from "node:fs"
 import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...withoutSecrets(base), ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(base) }
+  const env = withoutSecrets(base)
+  for (const name of Object.keys(env)) if (CHANGES_THE_SHELLS_READING.test(name)) delete env[name]
+  return { ...env, ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(base) }
 }
+
+/**
+ * Variables that make bash or sh read a line differently from the approval checks: startup files for a
+ * non-interactive shell (BASH_ENV, ENV), options such as expand_aliases (BASHOPTS, SHELLOPTS), exported
+ * functions that replace a program (BASH_FUNC_ls%%), and what `cd` and globs resolve to (CDPATH, GLOBIGNORE).
+ */
+const CHANGES_THE_SHELLS_READING = /^(BASH_ENV|ENV|BASHOPTS|SHELLOPTS|CDPATH|GLOBIGNORE|BASH_FUNC_.*)$/
 
 /**
  * What we add to a command's environment so it never waits for a pager or a password prompt; all an editor's

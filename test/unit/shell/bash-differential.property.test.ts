@@ -4,7 +4,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BashWalker, installLineReader, parseCommandLine, programName, staticArgv, type ParsedCommandLine } from "../../../server/src/shell"
 import { newParser } from "../../../server/src/workspace/definitions/grammar-loader"
-import { commandLine, STUB_NAMES } from "./differential/generator"
+import { commandLine, posixCommandLine, STUB_NAMES } from "./differential/generator"
 import { type Dialect, type Invocation, runLines, stubFolder } from "./differential/run-shells"
 
 /**
@@ -87,8 +87,10 @@ describe("the shell reading agrees with the shells that run the line", () => {
 
   it("explains every program bash and dash started, or calls the line not understood, over generated lines", async () => {
     const seed = Number(process.env.DIFF_SEED ?? Math.floor(Math.random() * 2 ** 31))
-    const generated = fc.sample(commandLine, { seed, numRuns: BASH_LINES + SH_LINES })
-    const lines = generated.map((line, i) => ({ line, dialect: (i < BASH_LINES ? "bash" : "sh") as Dialect }))
+    const lines = [
+      ...fc.sample(commandLine, { seed, numRuns: BASH_LINES }).map((line) => ({ line, dialect: "bash" as Dialect })),
+      ...fc.sample(posixCommandLine, { seed, numRuns: SH_LINES }).map((line) => ({ line, dialect: "sh" as Dialect })),
+    ]
     const failures = await differences(lines)
     // DIFF_FAILURES=path keeps the failures as JSON (ready for the regressions fixture).
     if (process.env.DIFF_FAILURES) writeFileSync(process.env.DIFF_FAILURES, JSON.stringify(failures, null, 2))
@@ -96,5 +98,5 @@ describe("the shell reading agrees with the shells that run the line", () => {
     expect(failures.understood, "too few generated lines were understood to test anything").toBeGreaterThan(lines.length / 10)
     expect(failures.stubRuns, "the shells started too few stubs").toBeGreaterThan(lines.length)
     expect([...failures], `seed ${seed} (replay with DIFF_SEED=${seed}); add the lines to the regressions fixture`).toEqual([])
-  }, 300_000)
+  }, 600_000)
 })

@@ -125,3 +125,33 @@ describe("the policy reads a line in the dialect of the shell that will run it",
     expect(decision.reason).toContain(gap)
   })
 })
+
+describe("backticks and continuations the parser ends elsewhere", () => {
+  it("asks when a # inside backticks made the parser swallow the rest of the line", () => {
+    expect(reasons("echo `ls #`; rm x")).toMatch(/backtick/)
+    expect(decideCommand("echo `ls #`; rm x", ["echo", "ls"], []).decision).toBe("ask")
+  })
+
+  it("asks when a continuation turns the program name into an assignment", () => {
+    expect(reasons("EOF\\\ny=1 x")).toMatch(/read as an assignment/)
+    expect(decideCommand("EOF\\\ny=1 x", ["*"], []).decision).toBe("ask")
+  })
+})
+
+describe("a command after a comment", () => {
+  it("asks when the parser joins the next line's escaped word to the commented command", () => {
+    expect(reasons("echo a # c\n\\rm x")).toMatch(/line break inside a word/)
+    expect(decideCommand("echo a # c\n\\rm x", ["echo"], []).decision).not.toBe("allow")
+  })
+})
+
+describe("here-document bodies and redirections inside tests", () => {
+  it("asks for backticks in an unquoted here-document, which the shell runs and the parser does not read", () => {
+    expect(reasons("cat <<EOF\n`rm x`\nEOF")).toMatch(/backtick substitution inside an unquoted here-document/)
+    expect(decideCommand("cat <<'EOF'\n`rm x`\nEOF", ["cat"], []).decision).toBe("allow")
+  })
+
+  it("asks for a number before a redirection after a continuation inside [[ $(…) ]]", () => {
+    expect(reasons('[[ -n $(ls "b"\\\n 2>/dev/null) ]]')).toMatch(/file descriptor/)
+  })
+})

@@ -30,6 +30,31 @@ describe("command environment", () => {
     })
   })
 
+  it("drops what would make the shell read a line differently: startup files, options, exported functions (real bash)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bash-env-"))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const startup = join(dir, "startup.sh")
+    writeFileSync(startup, `touch ${join(dir, "startup-ran")}\n`)
+    const hostile = {
+      PATH: "/usr/bin:/bin",
+      BASH_ENV: startup,
+      ENV: startup,
+      BASHOPTS: "expand_aliases",
+      SHELLOPTS: "xtrace",
+      CDPATH: "/",
+      "BASH_FUNC_ls%%": `() { touch ${join(dir, "function-ran")}; }`,
+    }
+    const env = commandEnv(hostile)
+    for (const name of Object.keys(hostile).filter((n) => n !== "PATH")) expect(env[name], name).toBeUndefined()
+    spawnSync(commandShell()[0]!, [...commandShell().slice(1), "ls >/dev/null"], { cwd: dir, env })
+    expect(existsSync(join(dir, "startup-ran"))).toBe(false)
+    expect(existsSync(join(dir, "function-ran"))).toBe(false)
+    // The same environment unfiltered does run them: the test can see the attack work.
+    spawnSync("/bin/bash", ["--noprofile", "--norc", "-c", "ls >/dev/null"], { cwd: dir, env: hostile })
+    expect(existsSync(join(dir, "startup-ran"))).toBe(true)
+    expect(existsSync(join(dir, "function-ran"))).toBe(true)
+  })
+
   it("appends git's hardening after the pairs the user's environment already sets, keeping them", () => {
     const env = commandEnv({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Me" })
     expect(env).toMatchObject({

@@ -89,7 +89,10 @@ export async function runLines(
     if (match) logs.set(match[1]!, [...(logs.get(match[1]!) ?? []), join(work, file)])
   }
   const results = lines.map((_, i) => (logs.get(String(i)) ?? []).flatMap(readLog))
-  rmSync(work, { recursive: true, force: true })
+  // A line's background job (`aa &`) may still be writing its log: the folder goes with stubFolder's cleanup then.
+  try {
+    rmSync(work, { recursive: true, force: true, maxRetries: 3 })
+  } catch {}
   return results
 }
 

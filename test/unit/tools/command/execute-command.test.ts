@@ -63,6 +63,8 @@ describe("execute_command", () => {
       absoluteCwd: ws.path("src"),
       writePaths: [],
       sandbox: { available: true },
+      // The line is checked in the language of the shell that runs it (bash by default).
+      dialect: "bash",
     })
     expect(r.prepared?.preview.command).toBe("cat a.txt; exit 2")
   })
