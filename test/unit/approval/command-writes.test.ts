@@ -15,7 +15,7 @@ function decide(command: string, tweak: (s: Settings) => void = () => {}, folder
   return decideApproval(
     "execute_command",
     { kind: "command", command, cwd: ".", absoluteCwd: folder },
-    { settings, workspaceFolders: [folder], remembered: new TaskApprovals(), protectedDirs: [] },
+    { settings, workspaceFolders: [folder], remembered: new TaskApprovals(), protectedDirs: [], sandbox: { available: true } },
   )
 }
 

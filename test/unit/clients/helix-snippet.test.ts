@@ -36,7 +36,7 @@ describe("Helix languages.toml snippet", () => {
   it("names only real agent.* commands in the guide, with JSON-quoted arguments", async () => {
     const guide = await readFile(resolve(HELIX, "README.md"), "utf8")
     const known = new Set<string>(Object.values(AgentCommands))
-    const uses = [...guide.matchAll(/:lsp-workspace-command (agent\.[A-Za-z]+)((?: [^`\n]+)?)/g)]
+    const uses = [...guide.matchAll(/:lsp-workspace-command (agent(?:\.[A-Za-z]+)+)((?: [^`\n]+)?)/g)]
     expect(uses.length).toBeGreaterThan(5)
     for (const [, command, args] of uses) {
       expect(known.has(command), command).toBe(true)

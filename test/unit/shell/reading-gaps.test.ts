@@ -107,7 +107,7 @@ describe("the policy reads a line in the dialect of the shell that will run it",
     return decideApproval(
       "execute_command",
       { kind: "command", command, cwd: ".", absoluteCwd: "/ws", dialect, ...(askReasons ? { askReasons } : {}) },
-      { settings, workspaceFolders: ["/ws"], remembered: new TaskApprovals(), protectedDirs: [] },
+      { settings, workspaceFolders: ["/ws"], remembered: new TaskApprovals(), protectedDirs: [], sandbox: { available: true } },
     )
   }
 
