@@ -58,6 +58,10 @@ describe("MCP through the built server", () => {
     expect(first!.body.tools.map((t: { name: string }) => t.name)).toEqual(
       expect.arrayContaining(["mcp--everything--echo", "mcp--everything--get-sum"]),
     )
+    // The resources and templates are listed, so access_mcp_resource needs no guessed URI.
+    const system = JSON.stringify(first!.body.system)
+    expect(system).toContain("MCP RESOURCES")
+    expect(system).toMatch(/- template demo:\/\/resource\/dynamic\/[^ ]*\{[^}]+\}/)
     expect(JSON.stringify(toolResultOf(second!.body, "toolu_echo").content)).toContain("Echo: through the pipeline")
     expect(JSON.stringify(toolResultOf(third!.body, "toolu_sum").content)).toContain("42")
     const asked = server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.tool)

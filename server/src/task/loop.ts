@@ -117,6 +117,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
       mode.customInstructions,
     ),
     skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
+    mcpResources: env.mcp?.listResources(),
   })
   await maybeCondense(rt, {
     provider,
