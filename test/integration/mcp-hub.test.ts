@@ -47,7 +47,11 @@ describe("MCP through the built server", () => {
       workspace: ws.root,
       apiUrl: api.url,
       initializationOptions: {
-        agent: { autoApprove: { mcp: true }, mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) } },
+        // Reads off: get-sum is marked read-only, which would otherwise let autoApprove.read run it.
+        agent: {
+          autoApprove: { mcp: true, read: false },
+          mcpServers: { everything: everythingServer(scratch.path("pid"), { alwaysAllow: ["echo"] }) },
+        },
       },
     })
     await listServers(server)
@@ -70,6 +74,33 @@ describe("MCP through the built server", () => {
     expect(servers.servers).toEqual([
       expect.objectContaining({ name: "everything", source: "global", status: "connected", tools: expect.arrayContaining(["echo"]) }),
     ])
+  })
+
+  it("runs a trusted server's read-only tool under autoApprove.read and shows content for the user only in the front", async () => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    api = await startFakeAnthropic([
+      { toolCalls: [{ id: "toolu_sum", name: "mcp--everything--get-sum", input: { a: 1, b: 2 } }] },
+      { toolCalls: [{ id: "toolu_note", name: "mcp--everything--get-annotated-message", input: { messageType: "success" } }] },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ])
+    server = await startServer({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } },
+    })
+    await listServers(server)
+    const { taskId } = await server.request("agent/newTask", { text: "Use the MCP tools." })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    const asked = server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.tool)
+    // Both tools are readOnlyHint in the user's own settings: auto-approved as reads (autoApprove.read is on by default).
+    expect(asked).toEqual([])
+    const third = api.requests[2]!.body
+    expect(JSON.stringify(toolResultOf(third, "toolu_note").content)).not.toContain("Operation completed successfully")
+    expect(server.updatesOf(taskId)).toContainEqual(
+      expect.objectContaining({ kind: "commandOutput", callId: "toolu_note", chunk: "Operation completed successfully" }),
+    )
   })
 
   it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async () => {

@@ -7,6 +7,13 @@ import type { McpCallResult, McpResourceInfo, McpServerStatus, McpToolInfo } fro
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
+/** A tool as tools/list sends it (the fields we keep). */
+interface SdkTool {
+  name: string
+  description?: string
+  inputSchema: unknown
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }
+}
 
 /** How a connection retries after its server died. */
 export interface ReconnectPolicy {
@@ -180,14 +187,7 @@ export class McpConnection {
       let cursor: string | undefined
       do {
         const page = await client.listTools(cursor ? { cursor } : {}, opts)
-        for (const t of page.tools) {
-          tools.push({
-            server: this.name,
-            name: t.name,
-            description: t.description ?? "",
-            inputSchema: t.inputSchema as Record<string, unknown>,
-          })
-        }
+        for (const t of page.tools) tools.push(this.toolInfo(t))
         cursor = page.nextCursor
       } while (cursor)
     }
@@ -220,18 +220,11 @@ export class McpConnection {
 
   private listsChanged(
     client: SdkClient,
-    tools: { name: string; description?: string; inputSchema: unknown }[] | undefined,
+    tools: SdkTool[] | undefined,
     resources: { uri: string; name: string; description?: string; mimeType?: string }[] | undefined,
   ): void {
     if (this.client !== client || this.status !== "connected") return
-    if (tools) {
-      this.tools = tools.map((t) => ({
-        server: this.name,
-        name: t.name,
-        description: t.description ?? "",
-        inputSchema: t.inputSchema as Record<string, unknown>,
-      }))
-    }
+    if (tools) this.tools = tools.map((t) => this.toolInfo(t))
     if (resources) {
       const listed = resources.map((r) => ({
         server: this.name,
@@ -244,6 +237,20 @@ export class McpConnection {
       this.resources = [...listed, ...this.resources.filter((r) => r.template)]
     }
     this.onChange()
+  }
+
+  private toolInfo(t: SdkTool): McpToolInfo {
+    const hints = t.annotations
+    return {
+      server: this.name,
+      name: t.name,
+      description: t.description ?? "",
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      ...(hints && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined)
+        ? { annotations: { readOnlyHint: hints.readOnlyHint, destructiveHint: hints.destructiveHint } }
+        : {}),
+      trusted: this.server.source === "global",
+    }
   }
 
   private closed(client: SdkClient): void {

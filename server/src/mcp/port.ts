@@ -23,6 +23,10 @@ export interface McpToolInfo {
   description: string
   /** The tool's JSON Schema for its arguments, as the server sent it. */
   inputSchema: Record<string, unknown>
+  /** The server's hints about the tool (MCP tool annotations); hints only, see ./auto-approve.ts. */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }
+  /** The server comes from the user's own settings (not a workspace `.roo/mcp.json`), so its hints may loosen approval. */
+  trusted: boolean
 }
 
 /** A resource or resource template a connected server offers. */
@@ -46,6 +50,8 @@ export interface McpCallResult {
   isError: boolean
   content: McpContent[]
   summary: string
+  /** Content the server meant for the user alone (`audience: ["user"]`): shown in the front, never sent to the model. */
+  forUser?: string
 }
 
 export interface McpPort {

@@ -101,7 +101,12 @@ export type ApprovalSubject =
    * file arguments the `.rooignore` check could not resolve (after `cd $X`): such a line always asks.
    */
   | { kind: "command"; command: string; cwd: string; absoluteCwd?: string; writePaths?: string[]; uncheckedReads?: string[] }
-  | { kind: "mcp"; server: string; tool: string }
+  /**
+   * An MCP call. `readOnly`: a trusted server (the user's own settings) marks the tool read-only, so
+   * autoApprove.read covers it; `destructive`: the server marks it destructive, so settings never
+   * auto-approve it (see mcp/auto-approve.ts).
+   */
+  | { kind: "mcp"; server: string; tool: string; readOnly?: true; destructive?: true }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }
   /** Opening a page in the browser (browser_action launch). */
