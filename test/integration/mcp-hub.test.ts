@@ -103,6 +103,33 @@ describe("MCP through the built server", () => {
     )
   })
 
+  it("lists a server's prompts in agent/listCommands and runs /mcp.<server>.<prompt> as the task's text", async () => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    const done = { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }
+    api = await startFakeAnthropic([done, done])
+    server = await startServer({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } },
+    })
+    // The servers start with the first task.
+    const first = await server.request("agent/newTask", { text: "Hello" })
+    await server.waitForStatus(first.taskId, "completed", 30_000)
+    const { commands } = await server.request("agent/listCommands", {})
+    expect(commands).toContainEqual({
+      name: "mcp.everything.args-prompt",
+      source: "mcp",
+      description: expect.stringContaining("one required"),
+      argumentHint: "<city> [state]",
+    })
+    const { taskId } = await server.request("agent/newTask", { text: "/mcp.everything.args-prompt Paris" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    expect(JSON.stringify(api.requests[1]!.body.messages[0])).toContain("What's weather in Paris?")
+    await expect(server.request("agent/newTask", { text: "/mcp.everything.args-prompt" })).rejects.toThrow(/needs <city>/)
+  })
+
   it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()

@@ -242,7 +242,7 @@ export class AgentCore {
 
   /** agent/listCommands: the slash commands, for completion after `/`. */
   listCommands(): Promise<ResultOf<"listCommands">> {
-    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m))
+    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m), this.hub)
   }
 
   /** MCP servers from trusted settings may have changed. */

@@ -3,7 +3,8 @@ import type { Readable } from "node:stream"
 import { pathToFileURL } from "node:url"
 import { fromCallToolResult, fromReadResourceResult } from "./content"
 import type { ResolvedMcpServer } from "./config"
-import type { McpCallResult, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import type { McpCallResult, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import { promptMessagesText } from "./prompt-text"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
@@ -40,6 +41,7 @@ export class McpConnection {
   error: string | undefined
   tools: McpToolInfo[] = []
   resources: McpResourceInfo[] = []
+  prompts: McpPromptInfo[] = []
   private client: SdkClient | undefined
   private closing = false
   private attempts = 0
@@ -87,6 +89,7 @@ export class McpConnection {
           listChanged: {
             tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
             resources: { onChanged: (error, resources) => !error && resources && this.listsChanged(client, undefined, resources) },
+            prompts: { onChanged: (error, prompts) => !error && prompts && this.promptsChanged(client, prompts) },
           },
         },
       )
@@ -135,6 +138,18 @@ export class McpConnection {
         e,
         "The resource could not be read: check the URI against the server's resources and templates.",
       )
+    }
+  }
+
+  /** prompts/get with the user's arguments: the returned messages as one text for the user's message. */
+  async getPrompt(prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText> {
+    const client = this.client
+    if (!client || this.status !== "connected") return { ok: false, error: this.notConnected().summary }
+    try {
+      const result = await client.getPrompt({ name: prompt, arguments: args }, { timeout: this.timeoutMs, signal })
+      return { ok: true, text: promptMessagesText(result.messages) }
+    } catch (e) {
+      return { ok: false, error: this.requestFailed(`prompt "${prompt}"`, e, "Check the prompt's arguments.").summary }
     }
   }
 
@@ -216,6 +231,28 @@ export class McpConnection {
     }
     this.tools = tools
     this.resources = resources
+    this.prompts = caps.prompts ? await this.listPrompts(client) : []
+  }
+
+  private async listPrompts(client: SdkClient): Promise<McpPromptInfo[]> {
+    const prompts: McpPromptInfo[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeoutMs })
+      for (const p of page.prompts) prompts.push(this.promptInfo(p))
+      cursor = page.nextCursor
+    } while (cursor)
+    return prompts
+  }
+
+  private promptInfo(p: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }): McpPromptInfo {
+    return { server: this.name, name: p.name, description: p.description, arguments: p.arguments ?? [] }
+  }
+
+  private promptsChanged(client: SdkClient, prompts: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }[]) {
+    if (this.client !== client || this.status !== "connected") return
+    this.prompts = prompts.map((p) => this.promptInfo(p))
+    this.onChange()
   }
 
   private listsChanged(
@@ -279,6 +316,7 @@ export class McpConnection {
     this.error = message
     this.tools = []
     this.resources = []
+    this.prompts = []
     this.setStatus("error")
   }
 

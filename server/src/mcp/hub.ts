@@ -1,7 +1,7 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
-import type { McpCallResult, McpPort, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
+import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
 import { askWorkspaceTrust, McpTrustStore, type TrustAskContext } from "./trust"
 
 export interface McpHubOptions {
@@ -139,6 +139,16 @@ export class McpHub implements McpPort {
 
   listResources(): McpResourceInfo[] {
     return this.connected().flatMap((c) => c.resources)
+  }
+
+  listPrompts(): McpPromptInfo[] {
+    return this.connected().flatMap((c) => c.prompts)
+  }
+
+  async getPrompt(server: string, prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText> {
+    const found = this.find(server)
+    if ("result" in found) return { ok: false, error: found.result.summary }
+    return found.connection.getPrompt(prompt, args, signal)
   }
 
   alwaysAllow(server: string): readonly string[] {

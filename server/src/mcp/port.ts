@@ -40,6 +40,17 @@ export interface McpResourceInfo {
   template: boolean
 }
 
+/** A prompt a connected server offers (prompts/list): offered to the user as `/mcp.<server>.<prompt>`. */
+export interface McpPromptInfo {
+  server: string
+  name: string
+  description?: string
+  arguments: { name: string; description?: string; required?: boolean }[]
+}
+
+/** prompts/get as text for the user's message, or why it failed (actionable, for the user). */
+export type McpPromptText = { ok: true; text: string } | { ok: false; error: string }
+
 /** A content block of a call result, shaped like the tools' ToolResultContent. */
 export type McpContent =
   | { type: "text"; text: string }
@@ -63,6 +74,10 @@ export interface McpPort {
   listTools(): McpToolInfo[]
   /** Resources and templates of connected servers. */
   listResources(): McpResourceInfo[]
+  /** Prompts of connected servers. */
+  listPrompts(): McpPromptInfo[]
+  /** Gets a prompt with its arguments as text; never throws. */
+  getPrompt(server: string, prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText>
   /** The server's `alwaysAllow` list from its (trusted) configuration; empty when unknown. */
   alwaysAllow(server: string): readonly string[]
   /** Calls a tool; never throws: timeouts, crashes and MCP errors are error results. */

@@ -7,6 +7,8 @@ import { mcpApprovalHints } from "../mcp/auto-approve"
 import type { ToolContext } from "./context"
 
 export { isMcpAutoApproved } from "../mcp/auto-approve"
+// For the task service (task/ reaches mcp/ only through tools/): `/mcp.<server>.<prompt>` slash commands.
+export { expandMcpPrompt } from "../mcp/prompt-commands"
 
 /** Dynamic MCP tool names start with this: `mcp--<server>--<tool>`. */
 export const MCP_TOOL_PREFIX = "mcp--"

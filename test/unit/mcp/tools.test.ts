@@ -28,6 +28,8 @@ function portWith(tools: Omit<McpToolInfo, "description" | "inputSchema">[]): Mc
     listServers: () => [],
     listTools: () => infos,
     listResources: () => [],
+    listPrompts: () => [],
+    getPrompt: async () => ({ ok: false, error: "" }),
     alwaysAllow: () => [],
     callTool: async () => ({ isError: true, content: [], summary: "" }),
     readResource: async () => ({ isError: true, content: [], summary: "" }),
