@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url"
 import { fromCallToolResult, fromReadResourceResult } from "./content"
 import type { ResolvedMcpServer } from "./config"
 import type { McpCallResult, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import { answerElicitation, type ElicitParams, type McpCallAsker } from "./elicitation"
 import { promptMessagesText } from "./prompt-text"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
@@ -42,6 +43,8 @@ export class McpConnection {
   tools: McpToolInfo[] = []
   resources: McpResourceInfo[] = []
   prompts: McpPromptInfo[] = []
+  /** Who may answer the server's questions: one per running tool call that can ask, latest last. */
+  private readonly askers: McpCallAsker[] = []
   private client: SdkClient | undefined
   private closing = false
   private attempts = 0
@@ -84,7 +87,8 @@ export class McpConnection {
         { name: "agent-lsp", version: "0.1.0" },
         {
           // Roots: the workspace folders (servers such as the filesystem one work within them).
-          capabilities: { roots: { listChanged: true } },
+          // Elicitation: asked through the front's question UI of the task whose tool call is running.
+          capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
           // Servers that change their tools or resources say so; the offered tools follow.
           listChanged: {
             tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
@@ -94,6 +98,9 @@ export class McpConnection {
         },
       )
       client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
+      client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
+        answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
+      )
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)
       client.onclose = () => this.closed(client)
@@ -115,14 +122,18 @@ export class McpConnection {
     }
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
+    // While the call runs, the server's questions (elicitation) go to the task that made it.
+    if (asker) this.askers.push(asker)
     try {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, signal })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
       return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
+    } finally {
+      if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1)
     }
   }
 

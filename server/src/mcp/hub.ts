@@ -1,5 +1,6 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
+import type { McpCallAsker } from "./elicitation"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
 import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
 import { askWorkspaceTrust, McpTrustStore, type TrustAskContext } from "./trust"
@@ -156,9 +157,15 @@ export class McpHub implements McpPort {
     return entry && !entry.status ? (entry.server.config.alwaysAllow ?? []) : []
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    asker?: McpCallAsker,
+  ): Promise<McpCallResult> {
     const found = this.find(server)
-    return "result" in found ? found.result : found.connection.callTool(tool, args, signal)
+    return "result" in found ? found.result : found.connection.callTool(tool, args, signal, asker)
   }
 
   async readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult> {

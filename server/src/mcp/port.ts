@@ -1,3 +1,5 @@
+import type { McpCallAsker } from "./elicitation"
+
 /**
  * The MCP hub as tools and the rest of the server see it. Types only: `tools/context.ts` exposes an
  * optional `mcp?: McpPort`, the core hands in the McpHub (./hub.ts), tests may hand in the hub or a fake.
@@ -81,7 +83,7 @@ export interface McpPort {
   /** The server's `alwaysAllow` list from its (trusted) configuration; empty when unknown. */
   alwaysAllow(server: string): readonly string[]
   /** Calls a tool; never throws: timeouts, crashes and MCP errors are error results. */
-  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult>
+  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult>
   /** Reads a resource; never throws. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>
 }

@@ -26,5 +26,6 @@ async function importSdk() {
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
   }
 }

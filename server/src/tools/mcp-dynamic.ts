@@ -74,7 +74,7 @@ export function mcpCallPrepared(
   mcp: McpPort,
   info: McpToolInfo,
   args: Record<string, unknown>,
-  ctx: Pick<ToolContext, "signal" | "emit" | "callId">,
+  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings">,
 ) {
   const { server, name: tool } = info
   const shown = JSON.stringify(args, null, 2)
@@ -85,7 +85,9 @@ export function mcpCallPrepared(
       detail: `Arguments:\n${shown.length > 4000 ? `${shown.slice(0, 4000)}\n…` : shown}`,
     },
     run: async (): Promise<ToolResult> => {
-      const result = await mcp.callTool(server, tool, args, ctx.signal)
+      // The server may ask the user (elicitation) while the call runs, within the approval timeout.
+      const asker = { asker: ctx.ask, taskId: ctx.taskId, timeoutMs: ctx.settings.approval.timeoutSeconds * 1000 }
+      const result = await mcp.callTool(server, tool, args, ctx.signal, asker)
       if (result.forUser) ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: result.forUser })
       return toToolResult(result)
     },
