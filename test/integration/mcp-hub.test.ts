@@ -130,6 +130,36 @@ describe("MCP through the built server", () => {
     await expect(server.request("agent/newTask", { text: "/mcp.everything.args-prompt" })).rejects.toThrow(/needs <city>/)
   })
 
+  it("answers a server's sampling request with the task's model after the user allowed it, counting its tokens", async () => {
+    const ws = await tempWorkspace()
+    const scratch = await tempWorkspace()
+    temps.push(ws, scratch)
+    api = await startFakeAnthropic([
+      { toolCalls: [{ id: "toolu_s", name: "mcp--everything--trigger-sampling-request", input: { prompt: "Say hi", maxTokens: 40 } }] },
+      { text: "hi from the sampled model", usage: { inputTokens: 7000, outputTokens: 300 } },
+      { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+    ])
+    server = await startServer({
+      workspace: ws.root,
+      apiUrl: api.url,
+      initializationOptions: { agent: { mcpServers: { everything: everythingServer(scratch.path("pid")) } } },
+    })
+    await listServers(server)
+    const { taskId } = await server.request("agent/newTask", { text: "Sample." })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    const questions = server.serverRequests.filter((r) => r.method === "agent/askFollowup").map((r) => r.params.question)
+    expect(questions).toEqual([expect.stringContaining('MCP server "everything" asks to use your model')])
+    const sampling = api.requests[1]!.body
+    expect(sampling.tools ?? []).toEqual([])
+    expect(JSON.stringify(sampling.messages)).toContain("Say hi")
+    expect(JSON.stringify(toolResultOf(api.requests[2]!.body, "toolu_s").content)).toContain("hi from the sampled model")
+    const usage = server
+      .updatesOf(taskId)
+      .filter((u: any) => u.kind === "usage")
+      .at(-1) as any
+    expect(usage.inputTokens).toBeGreaterThanOrEqual(7000)
+  })
+
   it("asks about an untrusted workspace .roo/mcp.json before anything starts, and starts nothing when declined", async () => {
     const ws = await tempWorkspace()
     const scratch = await tempWorkspace()

@@ -6,6 +6,7 @@ import type { ResolvedMcpServer } from "./config"
 import type { McpCallResult, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
 import { answerElicitation, type ElicitParams, type McpCallAsker } from "./elicitation"
 import { promptMessagesText } from "./prompt-text"
+import { answerSampling } from "./sampling"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
@@ -88,7 +89,8 @@ export class McpConnection {
         {
           // Roots: the workspace folders (servers such as the filesystem one work within them).
           // Elicitation: asked through the front's question UI of the task whose tool call is running.
-          capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
+          // Sampling: the task's model, after the user allowed it (./sampling.ts).
+          capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} }, sampling: {} },
           // Servers that change their tools or resources say so; the offered tools follow.
           listChanged: {
             tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
@@ -100,6 +102,9 @@ export class McpConnection {
       client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
       client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
         answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
+      )
+      client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
+        answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
       )
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)

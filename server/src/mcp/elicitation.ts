@@ -4,6 +4,8 @@
  * A form is asked field by field; a URL elicitation asks the user to open the URL and say when done.
  */
 
+import type { McpSampler } from "./sampling"
+
 /** The part of the tools' AskPort elicitation needs. */
 export interface McpQuestionAsker {
   ask(
@@ -18,6 +20,8 @@ export interface McpCallAsker {
   taskId: string
   /** agent.approval.timeoutSeconds in milliseconds: no question waits longer. */
   timeoutMs: number
+  /** The task's model for the server's sampling requests; absent: sampling is refused. */
+  sample?: McpSampler
 }
 
 type Field = {

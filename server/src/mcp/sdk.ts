@@ -27,5 +27,6 @@ async function importSdk() {
     SSEClientTransport: sse.SSEClientTransport,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
   }
 }

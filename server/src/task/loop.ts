@@ -18,6 +18,7 @@ import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice, type ModelOverride } from "./model-for-mode"
 import { addUsage } from "./usage"
+import { taskSampler } from "./mcp-sampler"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
@@ -322,7 +323,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
       if (update.kind === "fileEdited") rt.environment.agentEdited.add(update.path)
       return update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)
     },
-    ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.mcp ? { mcp: env.mcp, sample: taskSampler(rt, env) } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
   }

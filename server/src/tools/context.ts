@@ -1,5 +1,8 @@
 import type { Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { McpSampler } from "../mcp/sampling"
+
+export type { McpSampler }
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
@@ -245,6 +248,8 @@ export interface ToolContext {
   emit(update: TaskUpdate | FileEditedEvent): void
   /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
   readonly mcp?: McpPort
+  /** The task's model for an MCP server's sampling request (asked first); absent: sampling is refused. */
+  readonly sample?: McpSampler
   /** The codebase index of each workspace folder (codebase_search); absent or empty when it is off. */
   readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */

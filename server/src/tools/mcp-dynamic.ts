@@ -74,7 +74,7 @@ export function mcpCallPrepared(
   mcp: McpPort,
   info: McpToolInfo,
   args: Record<string, unknown>,
-  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings">,
+  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings" | "sample">,
 ) {
   const { server, name: tool } = info
   const shown = JSON.stringify(args, null, 2)
@@ -86,7 +86,7 @@ export function mcpCallPrepared(
     },
     run: async (): Promise<ToolResult> => {
       // The server may ask the user (elicitation) while the call runs, within the approval timeout.
-      const asker = { asker: ctx.ask, taskId: ctx.taskId, timeoutMs: ctx.settings.approval.timeoutSeconds * 1000 }
+      const asker = { asker: ctx.ask, taskId: ctx.taskId, timeoutMs: ctx.settings.approval.timeoutSeconds * 1000, sample: ctx.sample }
       const result = await mcp.callTool(server, tool, args, ctx.signal, asker)
       if (result.forUser) ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: result.forUser })
       return toToolResult(result)
