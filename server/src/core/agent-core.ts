@@ -80,6 +80,7 @@ export class AgentCore {
       stateDir,
       settings,
       onChange: (servers) => this.reportMcp(servers),
+      logging: { log, level: () => settings().log.level },
     })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({

@@ -7,6 +7,7 @@ import type { McpCallResult, McpPromptInfo, McpPromptText, McpResourceInfo, McpS
 import { answerElicitation, type ElicitParams, type McpCallAsker } from "./elicitation"
 import { promptMessagesText } from "./prompt-text"
 import { answerSampling } from "./sampling"
+import { logServerMessage, MCP_LEVEL_FOR, type McpLog, type OurLogLevel } from "./server-log"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
@@ -58,6 +59,8 @@ export class McpConnection {
     private readonly reconnect: ReconnectPolicy = DEFAULT_RECONNECT,
     /** The workspace folders: the server's roots, and where a stdio server without `cwd` starts. */
     private readonly folders: () => readonly string[] = () => [],
+    /** Our log and agent.log.level: servers' log messages are written there (logging/setLevel follows the level). */
+    private readonly logging?: { log: McpLog; level: () => OurLogLevel },
   ) {}
 
   get name(): string {
@@ -103,6 +106,9 @@ export class McpConnection {
       client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
         answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
       )
+      const logging = this.logging
+      if (logging)
+        client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => logServerMessage(logging.log, this.name, n.params))
       client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
         answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
       )
@@ -115,6 +121,8 @@ export class McpConnection {
         return
       }
       this.client = client
+      if (logging && client.getServerCapabilities()?.logging)
+        await client.setLoggingLevel(MCP_LEVEL_FOR[logging.level()], { timeout: this.timeoutMs }).catch(() => undefined)
       await this.refreshLists(client)
       this.attempts = 0
       this.error = undefined
@@ -133,7 +141,15 @@ export class McpConnection {
     // While the call runs, the server's questions (elicitation) go to the task that made it.
     if (asker) this.askers.push(asker)
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, signal })
+      // A progress token goes with every call; the server's progress is shown as the call's output.
+      const onprogress = asker?.onProgress
+        ? (p: { progress: number; total?: number; message?: string }) => asker.onProgress!(progressLine(p))
+        : undefined
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.timeoutMs,
+        signal,
+        ...(onprogress ? { onprogress } : {}),
+      })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
       return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
@@ -364,6 +380,11 @@ export class McpConnection {
     const last = this.stderrTail.trim().split("\n").slice(-3).join(" | ")
     return last ? ` (stderr: ${last.slice(-300)})` : ""
   }
+}
+
+/** "3/10: message" (or "3: message" without a total), for the front. */
+function progressLine(p: { progress: number; total?: number; message?: string }): string {
+  return `${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? `: ${p.message.slice(0, 200)}` : ""}`
 }
 
 /** An error's message; the SDK's "MCP error -32602: " prefix once, even where the server's message repeats it. */

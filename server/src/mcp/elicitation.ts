@@ -22,6 +22,8 @@ export interface McpCallAsker {
   timeoutMs: number
   /** The task's model for the server's sampling requests; absent: sampling is refused. */
   sample?: McpSampler
+  /** The server's progress on the call (notifications/progress), one line each, for the front. */
+  onProgress?: (line: string) => void
 }
 
 type Field = {

@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
 import type { McpCallAsker } from "./elicitation"
+import type { McpLog, OurLogLevel } from "./server-log"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
 import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
 import { askWorkspaceTrust, McpTrustStore, type TrustAskContext } from "./trust"
@@ -18,6 +19,8 @@ export interface McpHubOptions {
   env?: NodeJS.ProcessEnv
   /** Every workspace folder (the servers' roots); default: workspaceFolder alone. */
   workspaceFolders?: () => readonly string[]
+  /** Our log and agent.log.level: servers' log messages go there; without it they are dropped. */
+  logging?: { log: McpLog; level: () => OurLogLevel }
 }
 
 /** A finished configuration load; `connected` settles when every server it started has connected or failed. */
@@ -223,6 +226,7 @@ export class McpHub implements McpPort {
             () => this.changed(),
             this.options.reconnect ?? DEFAULT_RECONNECT,
             () => this.folders(),
+            this.options.logging,
           ),
         })
       }

@@ -28,5 +28,6 @@ async function importSdk() {
     ListRootsRequestSchema: types.ListRootsRequestSchema,
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
   }
 }

@@ -86,7 +86,13 @@ export function mcpCallPrepared(
     },
     run: async (): Promise<ToolResult> => {
       // The server may ask the user (elicitation) while the call runs, within the approval timeout.
-      const asker = { asker: ctx.ask, taskId: ctx.taskId, timeoutMs: ctx.settings.approval.timeoutSeconds * 1000, sample: ctx.sample }
+      const asker = {
+        asker: ctx.ask,
+        taskId: ctx.taskId,
+        timeoutMs: ctx.settings.approval.timeoutSeconds * 1000,
+        sample: ctx.sample,
+        onProgress: (line: string) => ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: `${line}\n` }),
+      }
       const result = await mcp.callTool(server, tool, args, ctx.signal, asker)
       if (result.forUser) ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: result.forUser })
       return toToolResult(result)
