@@ -278,7 +278,9 @@ export const ListCommands = request(
           name: z.string().describe("Typed after /."),
           description: z.string().optional().describe("From the command's frontmatter."),
           argumentHint: z.string().optional().describe('What to type after the name, e.g. "<path>".'),
-          source: z.enum(["builtin", "workspace", "global"]).describe("Where it was found."),
+          source: z
+            .enum(["builtin", "workspace", "global", "mcp"])
+            .describe("Where it was found; mcp: a prompt of a connected MCP server, named mcp.<server>.<prompt>."),
         }),
       )
       .describe("The slash commands, by name."),

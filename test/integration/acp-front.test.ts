@@ -248,6 +248,7 @@ describe("the client's MCP servers over ACP", () => {
     const ws = await scopedWorkspace()
     const api = await scopedFake([
       { toolCalls: [{ id: "toolu_echo", name: "mcp--everything--echo", input: { message: "hi from acp" } }] },
+      { toolCalls: [{ id: "toolu_log", name: "mcp--everything--toggle-simulated-logging", input: {} }] },
       complete("echoed"),
     ])
     const { client } = await startAcpClient({ apiUrl: api.url })
@@ -259,8 +260,10 @@ describe("the client's MCP servers over ACP", () => {
       "end_turn",
     )
     expect(api.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("mcp--everything--echo")
-    expect(client.requestsOf("session/request_permission").map((r) => r.params.toolCall.toolCallId)).toContain("toolu_echo")
+    // echo is readOnlyHint from the client's own server: a read (autoApprove.read); the logging toggle asks.
+    expect(client.requestsOf("session/request_permission").map((r) => r.params.toolCall.toolCallId)).toEqual(["toolu_log"])
     expect(JSON.stringify(toolResultIn(api.requests[1], "toolu_echo").content)).toContain("hi from acp")
+    expect(JSON.stringify(toolResultIn(api.requests[2], "toolu_log").content)).toContain("Started simulated")
   })
 })
 

@@ -54,11 +54,13 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
     }
     case "mcp": {
       const serverAllows = settings.mcpServers[subject.server]?.alwaysAllow?.includes(subject.tool) ?? false
-      // Issue 7: auto only with autoApprove.mcp AND the tool in the server's alwaysAllow (isMcpAutoApproved).
+      // Issue 7: auto only with autoApprove.mcp AND the tool in the server's alwaysAllow (isMcpAutoApproved);
+      // a trusted read-only tool counts as a read; a destructive one is never auto-approved by settings.
+      const bySettings = !subject.destructive && ((auto.mcp && serverAllows) || (subject.readOnly === true && auto.read))
       return allowIf(
-        (auto.mcp && serverAllows) || remembered.allowedTools.has(tool),
+        bySettings || remembered.allowedTools.has(tool),
         "MCP calls are auto-approved",
-        "MCP calls are not auto-approved",
+        subject.destructive ? "the MCP server marks this tool destructive, so it always asks" : "MCP calls are not auto-approved",
       )
     }
     case "modeSwitch":

@@ -94,6 +94,7 @@ export class AgentCore {
       stateDir,
       settings,
       onChange: (servers) => this.reportMcp(servers),
+      logging: { log, level: () => settings().log.level },
     })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({
@@ -304,7 +305,7 @@ export class AgentCore {
 
   /** agent/listCommands: the slash commands, for completion after `/`. */
   listCommands(): Promise<ResultOf<"listCommands">> {
-    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m))
+    return listCommands(this.deps.folders(), (m) => this.deps.log.warn(m), this.hub)
   }
 
   /** MCP servers from trusted settings may have changed. */

@@ -1,4 +1,6 @@
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
+import { mcpPromptCommands } from "../mcp/prompt-commands"
+import type { McpPort } from "../mcp/port"
 import { discoverCommands, discoverSkills, skillsForMode, type Skill } from "../skills"
 
 /**
@@ -15,10 +17,16 @@ export async function listSkills(
   return { skills: skills.map(toWire) }
 }
 
-export async function listCommands(folders: readonly string[], warn: (m: string) => void): Promise<ResultOf<"listCommands">> {
+/** The slash commands: files and built-ins, then the prompts of connected MCP servers (`/mcp.<server>.<prompt>`). */
+export async function listCommands(
+  folders: readonly string[],
+  warn: (m: string) => void,
+  mcp?: Pick<McpPort, "listPrompts">,
+): Promise<ResultOf<"listCommands">> {
   const commands = await discoverCommands({ workspaceFolders: folders, log: warn })
+  const prompts = mcpPromptCommands(mcp).map((c) => ({ ...c, source: "mcp" as const }))
   return {
-    commands: commands.map(({ name, description, argumentHint, source }) => ({
+    commands: [...commands, ...prompts].map(({ name, description, argumentHint, source }) => ({
       name,
       source,
       ...(description ? { description } : {}),

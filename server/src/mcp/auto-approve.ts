@@ -14,3 +14,19 @@ export function isMcpAutoApproved(
 ): boolean {
   return settings.autoApprove.mcp && (alwaysAllow.includes(tool) || alwaysAllow.includes("*"))
 }
+
+/**
+ * What a tool's annotations mean for approval, as data on the approval subject. Annotations are the
+ * server's own claims: `destructiveHint: true` only tightens, so it counts from any server; `readOnlyHint`
+ * loosens (autoApprove.read then covers the tool), so it counts only for a trusted server (the user's own
+ * settings, never a workspace `.roo/mcp.json`) and never together with a destructive hint. A missing
+ * `destructiveHint` is not read as the spec's default (true): that would make every unannotated tool ask.
+ */
+export function mcpApprovalHints(info: { annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }; trusted: boolean }): {
+  readOnly?: true
+  destructive?: true
+} {
+  if (info.annotations?.destructiveHint === true) return { destructive: true }
+  if (info.annotations?.readOnlyHint === true && info.trusted) return { readOnly: true }
+  return {}
+}

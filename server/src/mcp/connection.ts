@@ -3,10 +3,21 @@ import type { Readable } from "node:stream"
 import { pathToFileURL } from "node:url"
 import { fromCallToolResult, fromReadResourceResult } from "./content"
 import type { ResolvedMcpServer } from "./config"
-import type { McpCallResult, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import type { McpCallResult, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerStatus, McpToolInfo } from "./port"
+import { answerElicitation, type ElicitParams, type McpCallAsker } from "./elicitation"
+import { promptMessagesText } from "./prompt-text"
+import { answerSampling } from "./sampling"
+import { logServerMessage, MCP_LEVEL_FOR, type McpLog, type OurLogLevel } from "./server-log"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
+/** A tool as tools/list sends it (the fields we keep). */
+interface SdkTool {
+  name: string
+  description?: string
+  inputSchema: unknown
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }
+}
 
 /** How a connection retries after its server died. */
 export interface ReconnectPolicy {
@@ -33,6 +44,9 @@ export class McpConnection {
   error: string | undefined
   tools: McpToolInfo[] = []
   resources: McpResourceInfo[] = []
+  prompts: McpPromptInfo[] = []
+  /** Who may answer the server's questions: one per running tool call that can ask, latest last. */
+  private readonly askers: McpCallAsker[] = []
   private client: SdkClient | undefined
   private closing = false
   private attempts = 0
@@ -45,6 +59,8 @@ export class McpConnection {
     private readonly reconnect: ReconnectPolicy = DEFAULT_RECONNECT,
     /** The workspace folders: the server's roots, and where a stdio server without `cwd` starts. */
     private readonly folders: () => readonly string[] = () => [],
+    /** Our log and agent.log.level: servers' log messages are written there (logging/setLevel follows the level). */
+    private readonly logging?: { log: McpLog; level: () => OurLogLevel },
   ) {}
 
   get name(): string {
@@ -75,15 +91,27 @@ export class McpConnection {
         { name: "agent-lsp", version: "0.1.0" },
         {
           // Roots: the workspace folders (servers such as the filesystem one work within them).
-          capabilities: { roots: { listChanged: true } },
+          // Elicitation: asked through the front's question UI of the task whose tool call is running.
+          // Sampling: the task's model, after the user allowed it (./sampling.ts).
+          capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} }, sampling: {} },
           // Servers that change their tools or resources say so; the offered tools follow.
           listChanged: {
             tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
             resources: { onChanged: (error, resources) => !error && resources && this.listsChanged(client, undefined, resources) },
+            prompts: { onChanged: (error, prompts) => !error && prompts && this.promptsChanged(client, prompts) },
           },
         },
       )
       client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
+      client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
+        answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
+      )
+      const logging = this.logging
+      if (logging)
+        client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => logServerMessage(logging.log, this.name, n.params))
+      client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
+        answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
+      )
       this.stderrTail = ""
       const transport = this.makeTransport(sdk)
       client.onclose = () => this.closed(client)
@@ -93,6 +121,8 @@ export class McpConnection {
         return
       }
       this.client = client
+      if (logging && client.getServerCapabilities()?.logging)
+        await client.setLoggingLevel(MCP_LEVEL_FOR[logging.level()], { timeout: this.timeoutMs }).catch(() => undefined)
       await this.refreshLists(client)
       this.attempts = 0
       this.error = undefined
@@ -105,14 +135,26 @@ export class McpConnection {
     }
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
+    // While the call runs, the server's questions (elicitation) go to the task that made it.
+    if (asker) this.askers.push(asker)
     try {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { timeout: this.timeoutMs, signal })
+      // A progress token goes with every call; the server's progress is shown as the call's output.
+      const onprogress = asker?.onProgress
+        ? (p: { progress: number; total?: number; message?: string }) => asker.onProgress!(progressLine(p))
+        : undefined
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: this.timeoutMs,
+        signal,
+        ...(onprogress ? { onprogress } : {}),
+      })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
       return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
+    } finally {
+      if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1)
     }
   }
 
@@ -128,6 +170,18 @@ export class McpConnection {
         e,
         "The resource could not be read: check the URI against the server's resources and templates.",
       )
+    }
+  }
+
+  /** prompts/get with the user's arguments: the returned messages as one text for the user's message. */
+  async getPrompt(prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText> {
+    const client = this.client
+    if (!client || this.status !== "connected") return { ok: false, error: this.notConnected().summary }
+    try {
+      const result = await client.getPrompt({ name: prompt, arguments: args }, { timeout: this.timeoutMs, signal })
+      return { ok: true, text: promptMessagesText(result.messages) }
+    } catch (e) {
+      return { ok: false, error: this.requestFailed(`prompt "${prompt}"`, e, "Check the prompt's arguments.").summary }
     }
   }
 
@@ -180,14 +234,7 @@ export class McpConnection {
       let cursor: string | undefined
       do {
         const page = await client.listTools(cursor ? { cursor } : {}, opts)
-        for (const t of page.tools) {
-          tools.push({
-            server: this.name,
-            name: t.name,
-            description: t.description ?? "",
-            inputSchema: t.inputSchema as Record<string, unknown>,
-          })
-        }
+        for (const t of page.tools) tools.push(this.toolInfo(t))
         cursor = page.nextCursor
       } while (cursor)
     }
@@ -216,22 +263,37 @@ export class McpConnection {
     }
     this.tools = tools
     this.resources = resources
+    this.prompts = caps.prompts ? await this.listPrompts(client) : []
+  }
+
+  private async listPrompts(client: SdkClient): Promise<McpPromptInfo[]> {
+    const prompts: McpPromptInfo[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeoutMs })
+      for (const p of page.prompts) prompts.push(this.promptInfo(p))
+      cursor = page.nextCursor
+    } while (cursor)
+    return prompts
+  }
+
+  private promptInfo(p: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }): McpPromptInfo {
+    return { server: this.name, name: p.name, description: p.description, arguments: p.arguments ?? [] }
+  }
+
+  private promptsChanged(client: SdkClient, prompts: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }[]) {
+    if (this.client !== client || this.status !== "connected") return
+    this.prompts = prompts.map((p) => this.promptInfo(p))
+    this.onChange()
   }
 
   private listsChanged(
     client: SdkClient,
-    tools: { name: string; description?: string; inputSchema: unknown }[] | undefined,
+    tools: SdkTool[] | undefined,
     resources: { uri: string; name: string; description?: string; mimeType?: string }[] | undefined,
   ): void {
     if (this.client !== client || this.status !== "connected") return
-    if (tools) {
-      this.tools = tools.map((t) => ({
-        server: this.name,
-        name: t.name,
-        description: t.description ?? "",
-        inputSchema: t.inputSchema as Record<string, unknown>,
-      }))
-    }
+    if (tools) this.tools = tools.map((t) => this.toolInfo(t))
     if (resources) {
       const listed = resources.map((r) => ({
         server: this.name,
@@ -244,6 +306,20 @@ export class McpConnection {
       this.resources = [...listed, ...this.resources.filter((r) => r.template)]
     }
     this.onChange()
+  }
+
+  private toolInfo(t: SdkTool): McpToolInfo {
+    const hints = t.annotations
+    return {
+      server: this.name,
+      name: t.name,
+      description: t.description ?? "",
+      inputSchema: t.inputSchema as Record<string, unknown>,
+      ...(hints && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined)
+        ? { annotations: { readOnlyHint: hints.readOnlyHint, destructiveHint: hints.destructiveHint } }
+        : {}),
+      trusted: this.server.source === "global",
+    }
   }
 
   private closed(client: SdkClient): void {
@@ -272,6 +348,7 @@ export class McpConnection {
     this.error = message
     this.tools = []
     this.resources = []
+    this.prompts = []
     this.setStatus("error")
   }
 
@@ -303,6 +380,11 @@ export class McpConnection {
     const last = this.stderrTail.trim().split("\n").slice(-3).join(" | ")
     return last ? ` (stderr: ${last.slice(-300)})` : ""
   }
+}
+
+/** "3/10: message" (or "3: message" without a total), for the front. */
+function progressLine(p: { progress: number; total?: number; message?: string }): string {
+  return `${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? `: ${p.message.slice(0, 200)}` : ""}`
 }
 
 /** An error's message; the SDK's "MCP error -32602: " prefix once, even where the server's message repeats it. */

@@ -24,6 +24,26 @@ interface RawBlock {
   name?: string
   blob?: string
   resource?: { uri?: string; text?: string; blob?: string; mimeType?: string }
+  annotations?: { audience?: unknown }
+}
+
+/** Most of the user-only content shown in the front. */
+const MAX_USER_TEXT = 16 * 1024
+
+/** Content for the user alone: its audience names the user and not the assistant (MCP content annotations). */
+function isForUserOnly(block: RawBlock): boolean {
+  const audience = block.annotations?.audience
+  return Array.isArray(audience) && audience.includes("user") && !audience.includes("assistant")
+}
+
+/** The user-only blocks as text for the front (images and other binaries are named, not shown). */
+function userText(blocks: RawBlock[]): string | undefined {
+  if (blocks.length === 0) return undefined
+  const text = blocks
+    .flatMap(convertBlock)
+    .map((c) => (c.type === "text" ? c.text : `[${c.mediaType} image]`))
+    .join("\n")
+  return text.length > MAX_USER_TEXT ? `${text.slice(0, MAX_USER_TEXT)}\n[…]` : text
 }
 
 /** Turns an MCP tools/call result into tool-result content: text, images, embedded resources as text. */
@@ -32,16 +52,22 @@ export function fromCallToolResult(
   tool: string,
   result: { content?: unknown; isError?: unknown; structuredContent?: unknown },
 ): McpCallResult {
-  const blocks = Array.isArray(result.content) ? (result.content as RawBlock[]) : []
+  const all = Array.isArray(result.content) ? (result.content as RawBlock[]) : []
+  const blocks = all.filter((b) => !isForUserOnly(b))
+  const forUser = userText(all.filter(isForUserOnly))
   const content = blocks.flatMap(convertBlock)
   if (content.length === 0 && result.structuredContent !== undefined) {
     content.push({ type: "text", text: JSON.stringify(result.structuredContent, null, 2) })
   }
-  if (content.length === 0) content.push({ type: "text", text: "(the tool returned no content)" })
+  if (content.length === 0)
+    content.push({
+      type: "text",
+      text: forUser ? "(the tool's output was meant for the user and was shown to them)" : "(the tool returned no content)",
+    })
   const isError = result.isError === true
   const first = content.find((c) => c.type === "text")
   const line = first?.type === "text" ? first.text.split("\n", 1)[0]!.slice(0, 100) : `${content.length} block(s)`
-  return { isError, content, summary: `${server}/${tool}${isError ? " failed" : ""}: ${line}` }
+  return { isError, content, summary: `${server}/${tool}${isError ? " failed" : ""}: ${line}`, ...(forUser ? { forUser } : {}) }
 }
 
 /** Turns resources/read contents into tool-result content. */

@@ -1,7 +1,9 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
+import type { McpCallAsker } from "./elicitation"
+import type { McpLog, OurLogLevel } from "./server-log"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
-import type { McpCallResult, McpPort, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
+import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
 import { askWorkspaceTrust, McpTrustStore, type TrustAskContext } from "./trust"
 
 export interface McpHubOptions {
@@ -17,6 +19,8 @@ export interface McpHubOptions {
   env?: NodeJS.ProcessEnv
   /** Every workspace folder (the servers' roots); default: workspaceFolder alone. */
   workspaceFolders?: () => readonly string[]
+  /** Our log and agent.log.level: servers' log messages go there; without it they are dropped. */
+  logging?: { log: McpLog; level: () => OurLogLevel }
 }
 
 /** A finished configuration load; `connected` settles when every server it started has connected or failed. */
@@ -141,14 +145,30 @@ export class McpHub implements McpPort {
     return this.connected().flatMap((c) => c.resources)
   }
 
+  listPrompts(): McpPromptInfo[] {
+    return this.connected().flatMap((c) => c.prompts)
+  }
+
+  async getPrompt(server: string, prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText> {
+    const found = this.find(server)
+    if ("result" in found) return { ok: false, error: found.result.summary }
+    return found.connection.getPrompt(prompt, args, signal)
+  }
+
   alwaysAllow(server: string): readonly string[] {
     const entry = this.entries.get(server)
     return entry && !entry.status ? (entry.server.config.alwaysAllow ?? []) : []
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    asker?: McpCallAsker,
+  ): Promise<McpCallResult> {
     const found = this.find(server)
-    return "result" in found ? found.result : found.connection.callTool(tool, args, signal)
+    return "result" in found ? found.result : found.connection.callTool(tool, args, signal, asker)
   }
 
   async readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult> {
@@ -206,6 +226,7 @@ export class McpHub implements McpPort {
             () => this.changed(),
             this.options.reconnect ?? DEFAULT_RECONNECT,
             () => this.folders(),
+            this.options.logging,
           ),
         })
       }

@@ -1,5 +1,6 @@
 export { McpHub, type McpHubOptions } from "./hub"
 export { isMcpAutoApproved } from "./auto-approve"
 export { loadMcpConfiguration, WORKSPACE_MCP_FILE } from "./config"
+export { expandMcpPrompt, mcpPromptCommands } from "./prompt-commands"
 export type { McpCallResult, McpPort, McpServerInfo, McpToolInfo, McpResourceInfo, McpTrustAsker } from "./port"
 export type { TrustAskContext } from "./trust"

@@ -1,3 +1,5 @@
+import type { McpCallAsker } from "./elicitation"
+
 /**
  * The MCP hub as tools and the rest of the server see it. Types only: `tools/context.ts` exposes an
  * optional `mcp?: McpPort`, the core hands in the McpHub (./hub.ts), tests may hand in the hub or a fake.
@@ -23,6 +25,10 @@ export interface McpToolInfo {
   description: string
   /** The tool's JSON Schema for its arguments, as the server sent it. */
   inputSchema: Record<string, unknown>
+  /** The server's hints about the tool (MCP tool annotations); hints only, see ./auto-approve.ts. */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }
+  /** The server comes from the user's own settings (not a workspace `.roo/mcp.json`), so its hints may loosen approval. */
+  trusted: boolean
 }
 
 /** A resource or resource template a connected server offers. */
@@ -36,6 +42,17 @@ export interface McpResourceInfo {
   template: boolean
 }
 
+/** A prompt a connected server offers (prompts/list): offered to the user as `/mcp.<server>.<prompt>`. */
+export interface McpPromptInfo {
+  server: string
+  name: string
+  description?: string
+  arguments: { name: string; description?: string; required?: boolean }[]
+}
+
+/** prompts/get as text for the user's message, or why it failed (actionable, for the user). */
+export type McpPromptText = { ok: true; text: string } | { ok: false; error: string }
+
 /** A content block of a call result, shaped like the tools' ToolResultContent. */
 export type McpContent =
   | { type: "text"; text: string }
@@ -46,6 +63,8 @@ export interface McpCallResult {
   isError: boolean
   content: McpContent[]
   summary: string
+  /** Content the server meant for the user alone (`audience: ["user"]`): shown in the front, never sent to the model. */
+  forUser?: string
 }
 
 export interface McpPort {
@@ -57,10 +76,14 @@ export interface McpPort {
   listTools(): McpToolInfo[]
   /** Resources and templates of connected servers. */
   listResources(): McpResourceInfo[]
+  /** Prompts of connected servers. */
+  listPrompts(): McpPromptInfo[]
+  /** Gets a prompt with its arguments as text; never throws. */
+  getPrompt(server: string, prompt: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptText>
   /** The server's `alwaysAllow` list from its (trusted) configuration; empty when unknown. */
   alwaysAllow(server: string): readonly string[]
   /** Calls a tool; never throws: timeouts, crashes and MCP errors are error results. */
-  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<McpCallResult>
+  callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult>
   /** Reads a resource; never throws. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>
 }

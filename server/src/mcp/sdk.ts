@@ -26,5 +26,8 @@ async function importSdk() {
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     SSEClientTransport: sse.SSEClientTransport,
     ListRootsRequestSchema: types.ListRootsRequestSchema,
+    ElicitRequestSchema: types.ElicitRequestSchema,
+    CreateMessageRequestSchema: types.CreateMessageRequestSchema,
+    LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
   }
 }

@@ -1,4 +1,5 @@
 import type { ModeConfig } from "../modes/types"
+import { mcpResourcesSection, type PromptMcpResource } from "./mcp-section"
 import { skillsSection, type PromptSkill } from "./skills-section"
 
 /**
@@ -20,6 +21,8 @@ export interface PromptContext {
   custom: CustomInstructions
   /** The skills of this mode (AVAILABLE SKILLS); none when absent. */
   skills?: readonly PromptSkill[]
+  /** Resources and templates of connected MCP servers (MCP RESOURCES); none when absent. */
+  mcpResources?: readonly PromptMcpResource[]
 }
 
 export interface SystemInfo {
@@ -186,6 +189,7 @@ export const SECTIONS: readonly ((ctx: PromptContext) => string)[] = [
   capabilitiesSection,
   modesSection,
   skillsSection,
+  mcpResourcesSection,
   rulesSection,
   systemInfoSection,
   objectiveSection,

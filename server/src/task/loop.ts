@@ -19,6 +19,7 @@ import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAcc
 import { modelForMode, type ModelChoice, type ModelOverride } from "./model-for-mode"
 import { addUsage } from "./usage"
 import { sessionEnd, sessionStart, stopHooks } from "./task-hooks"
+import { taskSampler } from "./mcp-sampler"
 
 /** What the loop needs from the service around it. */
 export interface LoopEnv {
@@ -141,6 +142,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
       mode.customInstructions,
     ),
     skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
+    mcpResources: env.mcp?.listResources(),
   })
   await maybeCondense(rt, {
     provider,
@@ -347,7 +349,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
       if (update.kind === "fileEdited") rt.environment.agentEdited.add(update.path)
       return update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)
     },
-    ...(env.mcp ? { mcp: env.mcp } : {}),
+    ...(env.mcp ? { mcp: env.mcp, sample: taskSampler(rt, env) } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
     ...(env.language ? { language: env.language } : {}),

@@ -17,6 +17,7 @@ import { interruptedResult, unansweredToolUses, userText, withImages } from "./m
 import type { ImageBlock } from "../model/provider"
 import { TaskBrowsers } from "../browser/registry"
 import { expandSlashCommand } from "../skills"
+import { expandMcpPrompt } from "../tools/mcp-dynamic"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -93,7 +94,7 @@ class Service implements TaskService {
     const mode = params.mode ?? this.defaultModeSlug()
     this.requireMode(mode)
     // `/name args` becomes the command's text (before the idle check: nothing may await between it and start).
-    const text = await expandSlashCommand(params.text, this.deps.workspaceFolders())
+    const text = await this.expandCommand(params.text)
     const folder = folderFor(params.context?.[0]?.uri, this.deps.workspaceFolders())
     this.requireIdle(folder)
     const rt = this.create({ text: params.text, mode, folder, title: titleOf(params.text), permissionMode: params.permissionMode })
@@ -111,7 +112,7 @@ class Service implements TaskService {
 
   async sendMessage(taskId: string, typed: string, images: readonly ImageBlock[] = []): Promise<void> {
     const rt = this.require(taskId)
-    const text = await expandSlashCommand(typed, this.deps.workspaceFolders())
+    const text = await this.expandCommand(typed)
     // Images that do not start a user turn of their own (an answer, a queued message) ride on the next one.
     if (rt.inbox.waiting) {
       rt.inbox.attach(images)
@@ -466,6 +467,16 @@ class Service implements TaskService {
     const task = { summary: rt.state.summary(), folder: rt.state.folder }
     this.stored.set(rt.taskId, task)
     this.store.remember(rt.taskId, task)
+  }
+
+  /**
+   * `/mcp.<server>.<prompt> args` becomes the prompt's messages (prompts/get), `/name args` a command file's
+   * text; a failed MCP prompt is refused with the reason, so the user can fix the arguments.
+   */
+  private async expandCommand(text: string): Promise<string> {
+    const prompt = await expandMcpPrompt(text, this.deps.mcp)
+    if (prompt && "error" in prompt) throw new TaskRequestError(prompt.error, "invalid")
+    return prompt ? prompt.text : expandSlashCommand(text, this.deps.workspaceFolders())
   }
 
   private requireMode(mode: string): void {

@@ -1,5 +1,8 @@
 import type { PermissionMode, Settings } from "../config/schema"
 import type { ApprovalOption, ApprovalOptionKind, LanguageOperation, TaskUpdate, Todo } from "@agent-lsp/protocol"
+import type { McpSampler } from "../mcp/sampling"
+
+export type { McpSampler }
 import type { McpPort } from "../mcp/port"
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
@@ -125,7 +128,12 @@ export type ApprovalSubject =
       /** Why this line must ask whatever the lists say (bash missing, a dynamic word that may name an ignored file…). */
       askReasons?: string[]
     }
-  | { kind: "mcp"; server: string; tool: string }
+  /**
+   * An MCP call. `readOnly`: a trusted server (the user's own settings) marks the tool read-only, so
+   * autoApprove.read covers it; `destructive`: the server marks it destructive, so settings never
+   * auto-approve it (see mcp/auto-approve.ts).
+   */
+  | { kind: "mcp"; server: string; tool: string; readOnly?: true; destructive?: true }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }
   /** Opening a page in the browser (browser_action launch). */
@@ -304,6 +312,8 @@ export interface ToolContext {
   emit(update: TaskUpdate | FileEditedEvent): void
   /** The MCP hub (use_mcp_tool, access_mcp_resource, mcp--server--tool); absent when MCP is not set up. */
   readonly mcp?: McpPort
+  /** The task's model for an MCP server's sampling request (asked first); absent: sampling is refused. */
+  readonly sample?: McpSampler
   /** The codebase index of each workspace folder (codebase_search); absent or empty when it is off. */
   readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */

@@ -3,7 +3,12 @@ import type { McpCallResult, McpPort, McpToolInfo } from "../mcp/port"
 import { argumentsSchema } from "../mcp/schema"
 import { defineTool, errorResult, type ToolDefinition, type ToolResult } from "./tool"
 
+import { mcpApprovalHints } from "../mcp/auto-approve"
+import type { ToolContext } from "./context"
+
 export { isMcpAutoApproved } from "../mcp/auto-approve"
+// For the task service (task/ reaches mcp/ only through tools/): `/mcp.<server>.<prompt>` slash commands.
+export { expandMcpPrompt } from "../mcp/prompt-commands"
 
 /** Dynamic MCP tool names start with this: `mcp--<server>--<tool>`. */
 export const MCP_TOOL_PREFIX = "mcp--"
@@ -54,22 +59,44 @@ function dynamicTool(name: string, info: McpToolInfo): McpDynamicTool {
     available: (ctx) => ctx.mcpServerNames.includes(info.server),
     async prepare(args, ctx) {
       if (!ctx.mcp) return { result: errorResult(`MCP is not available in this session, so ${name} cannot run. Use another tool.`) }
-      return mcpCallPrepared(ctx.mcp, info.server, info.name, args, ctx.signal)
+      return mcpCallPrepared(ctx.mcp, info, args, ctx)
     },
   })
   return { ...definition, inputSchema: info.inputSchema, mcp: { server: info.server, tool: info.name } }
 }
 
-/** The prepared call shared by dynamic tools and use_mcp_tool: preview for approval, then the call. */
-export function mcpCallPrepared(mcp: McpPort, server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal) {
+/**
+ * The prepared call shared by dynamic tools and use_mcp_tool: preview for approval (with what the tool's
+ * annotations mean for it), then the call. Content meant for the user alone is streamed to the front as
+ * the call's output and never reaches the model.
+ */
+export function mcpCallPrepared(
+  mcp: McpPort,
+  info: McpToolInfo,
+  args: Record<string, unknown>,
+  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings" | "sample">,
+) {
+  const { server, name: tool } = info
   const shown = JSON.stringify(args, null, 2)
   return {
     preview: {
-      subject: { kind: "mcp" as const, server, tool },
+      subject: { kind: "mcp" as const, server, tool, ...mcpApprovalHints(info) },
       title: `Use MCP tool "${tool}" of server "${server}"`,
       detail: `Arguments:\n${shown.length > 4000 ? `${shown.slice(0, 4000)}\n…` : shown}`,
     },
-    run: async (): Promise<ToolResult> => toToolResult(await mcp.callTool(server, tool, args, signal)),
+    run: async (): Promise<ToolResult> => {
+      // The server may ask the user (elicitation) while the call runs, within the approval timeout.
+      const asker = {
+        asker: ctx.ask,
+        taskId: ctx.taskId,
+        timeoutMs: ctx.settings.approval.timeoutSeconds * 1000,
+        sample: ctx.sample,
+        onProgress: (line: string) => ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: `${line}\n` }),
+      }
+      const result = await mcp.callTool(server, tool, args, ctx.signal, asker)
+      if (result.forUser) ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: result.forUser })
+      return toToolResult(result)
+    },
   }
 }
 

@@ -56,6 +56,6 @@ export const useMcpTool = defineTool({
         ),
       }
     }
-    return mcpCallPrepared(ctx.mcp, server_name, tool_name, parsed.data, ctx.signal)
+    return mcpCallPrepared(ctx.mcp, info, parsed.data, ctx)
   },
 })

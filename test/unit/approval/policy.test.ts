@@ -161,6 +161,18 @@ describe("decideApproval", () => {
         s.mcpServers = { s: { command: "x", alwaysAllow: ["t"] } }
       }),
     ).toBe("allow")
+    // Tool annotations: a trusted read-only tool is a read; a destructive one is never auto-approved by settings.
+    expect(decide({ kind: "mcp", server: "s", tool: "t", readOnly: true })).toBe("allow")
+    expect(decide({ kind: "mcp", server: "s", tool: "t", readOnly: true }, (s) => (s.autoApprove.read = false))).toBe("ask")
+    expect(
+      decide({ kind: "mcp", server: "s", tool: "t", destructive: true }, (s) => {
+        s.autoApprove.mcp = true
+        s.mcpServers = { s: { command: "x", alwaysAllow: ["t", "*"] } }
+      }),
+    ).toBe("ask")
+    const allowedInTask = new TaskApprovals()
+    allowedInTask.allowedTools.add("tool")
+    expect(decide({ kind: "mcp", server: "s", tool: "t", destructive: true }, () => {}, allowedInTask)).toBe("allow")
     expect(decide({ kind: "modeSwitch", mode: "code" })).toBe("ask")
     expect(decide({ kind: "modeSwitch", mode: "code" }, (s) => (s.autoApprove.modeSwitch = true))).toBe("allow")
     expect(decide({ kind: "subtask", mode: "code" })).toBe("ask")

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { defaultSettings } from "../../../server/src/config/schema"
+import { mcpApprovalHints } from "../../../server/src/mcp/auto-approve"
 import { McpHub } from "../../../server/src/mcp/hub"
 import type { McpPort, McpToolInfo } from "../../../server/src/mcp/port"
 import { accessMcpResource } from "../../../server/src/tools/access-mcp-resource"
@@ -27,6 +28,8 @@ function portWith(tools: Omit<McpToolInfo, "description" | "inputSchema">[]): Mc
     listServers: () => [],
     listTools: () => infos,
     listResources: () => [],
+    listPrompts: () => [],
+    getPrompt: async () => ({ ok: false, error: "" }),
     alwaysAllow: () => [],
     callTool: async () => ({ isError: true, content: [], summary: "" }),
     readResource: async () => ({ isError: true, content: [], summary: "" }),
@@ -45,8 +48,8 @@ describe("MCP tool naming", () => {
     expect(long).toMatch(/^mcp--a-very-long-server-name-for-testing--and-an-eve[\w-]*_[0-9a-f]{8}$/)
     const names = mcpDynamicTools(
       portWith([
-        { server: "s", name: "a.b" },
-        { server: "s", name: "a_b" },
+        { server: "s", name: "a.b", trusted: true },
+        { server: "s", name: "a_b", trusted: true },
       ]),
     ).map((t) => t.name)
     expect(new Set(names).size).toBe(2)
@@ -66,6 +69,21 @@ describe("isMcpAutoApproved", () => {
     expect(isMcpAutoApproved(settings(false), "s", "echo")).toBe(false)
     expect(isMcpAutoApproved(settings(true), "other", "echo")).toBe(false)
     expect(isMcpAutoApproved(settings(true), "ws", "echo", ["echo"])).toBe(true)
+  })
+})
+
+describe("mcpApprovalHints", () => {
+  it("lets a trusted server's read-only tool count as a read, never a workspace server's", () => {
+    expect(mcpApprovalHints({ annotations: { readOnlyHint: true }, trusted: true })).toEqual({ readOnly: true })
+    expect(mcpApprovalHints({ annotations: { readOnlyHint: true }, trusted: false })).toEqual({})
+    expect(mcpApprovalHints({ trusted: true })).toEqual({})
+  })
+
+  it("marks a destructive tool from any server, and a destructive hint wins over a read-only one", () => {
+    expect(mcpApprovalHints({ annotations: { destructiveHint: true }, trusted: false })).toEqual({ destructive: true })
+    expect(mcpApprovalHints({ annotations: { readOnlyHint: true, destructiveHint: true }, trusted: true })).toEqual({
+      destructive: true,
+    })
   })
 })
 
@@ -116,16 +134,30 @@ describe("MCP tools against server-everything", () => {
   it("prepares a dynamic call with an mcp approval subject and runs it", async () => {
     const tool = findMcpDynamicTool("mcp--everything--echo", hub)!
     const call = prepared(await tool.prepare({ message: "via dynamic" }, ctx()))
-    expect(call.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo" })
+    expect(call.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo", readOnly: true })
     expect(call.preview.detail).toContain("via dynamic")
     expect(await call.run()).toMatchObject({ isError: false, content: [{ type: "text", text: "Echo: via dynamic" }] })
+  })
+
+  it("sends content marked for the user alone to the front as the call's output, never to the model", async () => {
+    const tool = findMcpDynamicTool("mcp--everything--get-annotated-message", hub)!
+    const context = ctx()
+    const result = await prepared(await tool.prepare({ messageType: "success" }, context)).run()
+    expect(JSON.stringify(result.content)).not.toContain("Operation completed successfully")
+    expect(result.content).toEqual([{ type: "text", text: "(the tool's output was meant for the user and was shown to them)" }])
+    expect(context.updates).toContainEqual(
+      expect.objectContaining({ kind: "commandOutput", callId: context.callId, chunk: "Operation completed successfully" }),
+    )
+    // Content for both (an error) and for the assistant (debug) still reaches the model.
+    const forBoth = await prepared(await tool.prepare({ messageType: "error" }, ctx())).run()
+    expect(JSON.stringify(forBoth.content)).toContain("Error: Operation failed")
   })
 
   it("use_mcp_tool calls a tool with arguments given as an object or a JSON string", async () => {
     const asObject = prepared(
       await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: { message: "obj" } }, ctx()),
     )
-    expect(asObject.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo" })
+    expect(asObject.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo", readOnly: true })
     expect((await asObject.run()).content).toEqual([{ type: "text", text: "Echo: obj" }])
     const asString = prepared(
       await useMcpTool.prepare({ server_name: "everything", tool_name: "echo", arguments: '{"message":"str"}' }, ctx()),
