@@ -79,7 +79,7 @@ describe("ACP 2026 session lifecycle", () => {
 
     const { client } = await startAcpClient({ apiUrl: api.url, stateHome: first.client.stateHome })
     const resumed = await client.agent.request("session/resume", { sessionId, cwd: ws.root, mcpServers: [] })
-    expect(resumed.configOptions?.map((o) => o.id)).toEqual(["mode", "model"])
+    expect(resumed.configOptions?.map((o) => o.id)).toEqual(["mode", "model", "permission_mode"])
     expect(client.updatesOf(sessionId, "user_message_chunk")).toEqual([])
     const response = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "which word?" }] })
     expect(response.stopReason).toBe("end_turn")

@@ -76,7 +76,9 @@ describe("agent-lsp run, as a newcomer meets it", () => {
     const { code } = await runCliToEnd(["run", "write x.txt"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(0)
     const result = JSON.stringify(toolResultIn(api.requests[1], "toolu_w").content)
-    expect(result).toContain("The auto-approval policy refused this tool call: nobody is present to ask.")
+    // Without a terminal a run is in dontAsk: refused at once, and the model hears why and what would allow it.
+    expect(result).toContain("refused without asking: the task runs in dontAsk permission mode")
+    expect(result).toContain("--auto-approve")
     expect(result).not.toContain("The user rejected")
   })
 

@@ -47,7 +47,14 @@ describe("the OS sandbox through the built server", () => {
     await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve))
     onTestFinished(() => void web.close())
     const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/`
-    const command = `cat ~/.ssh/id_rsa priv*; cp private.txt ${outside}/stolen; curl -s -m 5 ${url}; echo END`
+    // The escape attempts sit in a script the repository ships: the static reading sees one program it cannot
+    // look into (./steal.sh), which autoApprove.sandboxedCommands runs unasked; only the kernel stands between.
+    writeFileSync(
+      join(ws.root, "steal.sh"),
+      `#!/bin/bash\ncat ~/.ssh/id_rsa priv*\ncp private.txt ${outside}/stolen\ncurl -s -m 5 ${url}\necho END\n`,
+      { mode: 0o755 },
+    )
+    const command = "./steal.sh"
     const { server, api } = await startSession(
       [
         { toolCalls: [{ id: "toolu_cmd", name: "execute_command", input: { command } }] },
