@@ -8,7 +8,7 @@ import { defineTool } from "./tool"
 const description = `Apply precise, targeted changes to an existing file with one or more SEARCH/REPLACE blocks. The SEARCH part must match existing lines of the file (whitespace differences are tolerated; the replacement is re-indented to the file's indentation). Use read_file first if you are not sure of the exact current content.
 Format of each block (several blocks may follow each other, top to bottom, in one diff):
 ${BLOCK_FORMAT}
-":start_line:" is the line number where the SEARCH text starts in the file as you read it; it picks the right place when the same text occurs more than once. ":start_line:" (and ":end_line:") belong only right after "<<<<<<< SEARCH": a diff with one inside REPLACE is refused. A line inside SEARCH or REPLACE that equals a marker (=======, >>>>>>> REPLACE, :start_line:, …) must be escaped with a backslash. An empty REPLACE deletes the lines.`
+":start_line:" is the line where the SEARCH text starts in the file as you read it; it picks the place when the text occurs more than once. Line markers go only right after "<<<<<<< SEARCH" (one inside REPLACE is refused). A SEARCH or REPLACE line that equals a marker (=======, >>>>>>> REPLACE, :start_line:, …) must be escaped with a backslash. An empty REPLACE deletes the lines.`
 
 export const applyDiff = defineTool({
   name: "apply_diff",

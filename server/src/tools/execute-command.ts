@@ -28,9 +28,10 @@ const params = z.object({
     .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
 })
 
-const description = `Run a shell command with bash (\`bash --noprofile --norc -c\`; /bin/sh only when the user configured it; non-interactive: stdin is empty) inside the workspace, and get its exit \
-code and output (stdout and stderr together). Long output is cut to its first and last lines; the full output stays available through \
-read_command_output. Set timeout for servers and watchers; you will be told when such a command ends. Prefer relative paths.`
+const description = `Run a command line with bash (/bin/sh if the user chose it; stdin is empty) in the workspace, in a sandbox: \
+writes only in the workspace and /tmp, no network unless the user allows the host. Returns the exit code and output (stdout and \
+stderr). Long output is cut to its first and last lines; read_command_output has all of it. Set timeout for servers and watchers; \
+you are told when such a command ends. Prefer relative paths.`
 
 export const executeCommand = defineTool({
   name: "execute_command",

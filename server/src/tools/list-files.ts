@@ -15,7 +15,7 @@ const LOCK = "🔒"
 const description = `List the files and folders in a directory (folders end with "/"). \
 A recursive listing is breadth-first, skips what .gitignore ignores and does not descend into \
 node_modules, dist and hidden folders (list them directly to see inside). Entries marked ${LOCK} are blocked by .rooignore. \
-The listing is capped (agent.files.listLimit); use it to explore, then search_files or read_file.`
+The listing is capped (agent.files.listLimit).`
 
 export const listFiles = defineTool({
   name: "list_files",

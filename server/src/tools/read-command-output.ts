@@ -10,15 +10,14 @@ const DEFAULT_LIMIT_BYTES = 32 * 1024
 const MAX_SEARCH_LINES = 300
 
 const params = z.object({
-  artifact_id: z.string().min(1).describe('The artifact id execute_command gave, e.g. "cmd-1706119234567-a1b2c3.txt"'),
+  artifact_id: z.string().min(1).describe("The artifact id execute_command gave"),
   search: z.string().optional().describe("Regex (case-insensitive, like grep) to return only the matching lines, with line numbers"),
   offset: z.number().int().min(0).optional().describe("Byte offset to start reading from (default 0), for paging"),
   limit: z.number().int().positive().optional().describe(`Maximum bytes to return (default ${DEFAULT_LIMIT_BYTES})`),
 })
 
-const description = `Read the full output of a command run by execute_command whose output was cut, or that is still running in the \
-background. Without search: a window of the output from a byte offset (page with offset). With search: the lines matching a \
-case-insensitive regex, like grep.`
+const description = `Read the whole output of an execute_command whose output was cut, or that still runs in the background. \
+Without search: a window from a byte offset (page with offset). With search: the lines matching a case-insensitive regex.`
 
 export const readCommandOutput = defineTool({
   name: "read_command_output",
