@@ -10,7 +10,7 @@ import { msg } from "./messages"
 import { callKey, RepetitionTracker, type Repetition } from "./repetition"
 import { runPrepared } from "./run-step"
 import type { ModelToolSpec, PipelineOutcome, ToolCall, ToolPipeline, ToolPipelineOptions, TurnState } from "./types"
-import { validateCall } from "./validate"
+import { fileRestrictionError, validateCall } from "./validate"
 
 /** What the steps decided for one call, before reporting. */
 export interface StepOutcome {
@@ -134,7 +134,8 @@ class Pipeline implements ToolPipeline {
     const repetition = this.repetition.check(name, key, settings.limits.repeatedCalls)
     if (repetition) return { ...valid, ...(await this.atRepetition(repetition, ctx)) }
 
-    const step = await runPrepared({ call, tool, params, ctx, settings, turn, remembered: this.approvals, options: this.options })
+    const restrictWrites = (paths: readonly string[]) => fileRestrictionError(tool, mode, paths, ctx.workspaceFolders)
+    const step = await runPrepared({ call, tool, params, ctx, settings, turn, remembered: this.approvals, options: this.options, restrictWrites })
     return { ...valid, ...step, key }
   }
 

@@ -17,6 +17,8 @@ export interface RunInput {
   turn: TurnState
   remembered: TaskApprovals
   options: ToolPipelineOptions
+  /** Why the mode's fileRegex refuses these written paths (validate.ts fileRestrictionError), or undefined. */
+  restrictWrites?: (paths: readonly string[]) => string | undefined
 }
 
 const DESTRUCTIVE_NON_EDIT = new Set(["execute_command", "new_task"])
@@ -53,6 +55,10 @@ async function prepareApproveRun(input: RunInput, hook: HookPermission | undefin
     return { result: errorResult(msg.threw(tool.name, "preparing", "it returned nothing")), status: "error" }
 
   if ("result" in prepared) return answeredInPrepare(input, prepared.result, hook)
+  // Every file the prepared edit writes, not only those its params named, must match the mode's fileRegex.
+  const subject = prepared.preview.subject
+  const restricted = tool.group === "edit" && subject.kind === "write" ? input.restrictWrites?.(subject.paths) : undefined
+  if (restricted) return { result: errorResult(restricted), status: "error" }
 
   const approval = await approveCall(call, tool.name, prepared.preview, ctx, settings, remembered, options.protectedDirs, params, hook)
   if (!approval.allowed) {

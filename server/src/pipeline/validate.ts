@@ -58,14 +58,8 @@ export function validateCall(call: ToolCall, v: ValidationContext): Validation {
         params,
       )
     }
-    const access = checkToolAccess(mode, {
-      name: tool.name,
-      group: tool.group,
-      touchedPaths: paths.map((p) => asModeSees(p, v.workspaceFolders)),
-    })
-    if (!access.allowed && access.reason === "fileRestriction") {
-      return fail(msg.fileRestriction(tool.name, mode.name, access.fileRegex, access.description, access.path), params)
-    }
+    const restricted = fileRestrictionError(tool, mode, paths, v.workspaceFolders)
+    if (restricted) return fail(restricted, params)
   }
   return { ok: true, tool, params }
 }
@@ -76,6 +70,27 @@ function unavailableReason(tool: ToolDefinition, availability: AvailabilityConte
     return "the codebase index is off (agent.codebaseIndex.enabled is false, or no workspace folder is open)"
   if (tool.name === "browser_action" && !availability.hasBrowser) return `no browser is configured. ${INSTALL_HINT.replace(/\.$/, "")}`
   return "it is not part of this build of agent-lsp"
+}
+
+/**
+ * Why an edit-group tool may not touch `paths` in `mode` (its group entry's fileRegex), or undefined. Step 6
+ * checks the paths the params name; the run step checks again the files a prepared edit really writes (a
+ * rename through the language server changes files no param names).
+ */
+export function fileRestrictionError(
+  tool: Pick<ToolDefinition, "name" | "group">,
+  mode: Mode,
+  paths: readonly string[],
+  workspaceFolders: readonly string[],
+): string | undefined {
+  const access = checkToolAccess(mode, {
+    name: tool.name,
+    group: tool.group,
+    touchedPaths: paths.map((p) => asModeSees(p, workspaceFolders)),
+  })
+  if (!access.allowed && access.reason === "fileRestriction")
+    return msg.fileRestriction(tool.name, mode.name, access.fileRegex, access.description, access.path)
+  return undefined
 }
 
 /** The path as a mode's fileRegex sees it: relative to its workspace folder, with forward slashes. */

@@ -135,6 +135,31 @@ describe("validation steps, each an is_error result that does not end the turn",
     )
   })
 
+  it("refuses a prepared edit that writes a file outside the mode's fileRegex that no param named, without asking or running", async () => {
+    // A rename through a language server: the param names a Markdown file, the edit it prepares changes a .ts file too.
+    let ran = false
+    const rename = defineTool({
+      name: "rename_symbol",
+      group: "edit",
+      params: z.object({ filePath: z.string(), newName: z.string() }),
+      description: "fake rename_symbol",
+      available: () => true,
+      touchedPaths: ({ filePath }) => [filePath],
+      async prepare() {
+        const subject = { kind: "write" as const, paths: ["docs/guide.md", "src/index.ts"] }
+        return { preview: { subject, title: "rename", detail: "" }, run: async () => ((ran = true), textResult("renamed")) }
+      },
+    })
+    const h = harness({ mode: "architect", tools: [...FAKE_TOOLS, rename] })
+    const r = await once(h, "rename_symbol", { filePath: "docs/guide.md", newName: "b" })
+    expect(r.text).toBe(
+      "Tool 'rename_symbol' in mode 'Architect' can only edit files matching pattern: \\.md$ (Markdown files only). Got: src/index.ts",
+    )
+    expect(r.outcome.status).toBe("error")
+    expect(ran).toBe(false)
+    expect(h.ctx.ask.approvals).toEqual([])
+  })
+
   it("checks file_path too, and absolute paths relative to the workspace", async () => {
     const h = harness({ mode: "architect" })
     const r = await once(h, "search_replace", { file_path: "/ws/src/a.ts", old_string: "a", new_string: "b" })
