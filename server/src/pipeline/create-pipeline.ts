@@ -135,7 +135,17 @@ class Pipeline implements ToolPipeline {
     if (repetition) return { ...valid, ...(await this.atRepetition(repetition, ctx)) }
 
     const restrictWrites = (paths: readonly string[]) => fileRestrictionError(tool, mode, paths, ctx.workspaceFolders)
-    const step = await runPrepared({ call, tool, params, ctx, settings, turn, remembered: this.approvals, options: this.options, restrictWrites })
+    const step = await runPrepared({
+      call,
+      tool,
+      params,
+      ctx,
+      settings,
+      turn,
+      remembered: this.approvals,
+      options: this.options,
+      restrictWrites,
+    })
     return { ...valid, ...step, key }
   }
 
