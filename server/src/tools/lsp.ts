@@ -1,25 +1,17 @@
 import { z } from "zod"
-import type { LanguageOperation } from "@agent-lsp/protocol"
+import { LanguageOperation } from "@agent-lsp/protocol"
 import type { LanguageRequest, ToolContext } from "./context"
 import { callLocations, hoverText, toLocations, toSymbols } from "./lsp-results"
 import { formatLocations, formatOutline, formatWorkspaceSymbols, ResultFiles } from "./lsp-format"
 import { resolveLspTarget } from "./lsp-target"
 import { defineTool, errorResult, textResult, type ToolResult } from "./tool"
 
-const OPERATIONS = [
-  "goToDefinition",
-  "findReferences",
-  "hover",
-  "documentSymbol",
-  "workspaceSymbol",
-  "goToImplementation",
-  "incomingCalls",
-  "outgoingCalls",
-] as const satisfies readonly LanguageOperation[]
+/** The read-only operations: rename has a tool of its own (rename_symbol, in the edit group). */
+const OPERATIONS = LanguageOperation.exclude(["rename"])
 
 // Every token here is in every request of every mode with the read group: descriptions are minimal.
 const params = z.object({
-  operation: z.enum(OPERATIONS),
+  operation: OPERATIONS,
   filePath: z.string().optional(),
   line: z.number().int().optional(),
   character: z.number().int().optional(),
