@@ -12,21 +12,22 @@ import { everythingServer } from "../unit/mcp/everything"
  * here because bubblewrap is installed (agent.sandbox.mode "required", the default).
  */
 
+// The MCP call is a tool with side effects: server-everything marks echo read-only, which autoApprove.read covers.
 const TRIES: FakeReply[] = [
   { toolCalls: [{ id: "toolu_edit", name: "write_to_file", input: { path: "a.txt", content: "x\n" } }] },
   { toolCalls: [{ id: "toolu_cmd", name: "execute_command", input: { command: "echo ran > ran.txt" } }] },
-  { toolCalls: [{ id: "toolu_mcp", name: "mcp--everything--echo", input: { message: "hi" } }] },
+  { toolCalls: [{ id: "toolu_mcp", name: "mcp--everything--toggle-simulated-logging", input: {} }] },
   { toolCalls: [{ id: "toolu_sub", name: "new_task", input: { mode: "ask", message: "say done" } }] },
   // The subtask's reply when it runs, else the parent's; then the parent's.
   { toolCalls: [{ id: "toolu_done1", name: "attempt_completion", input: { result: "done" } }] },
   { toolCalls: [{ id: "toolu_done2", name: "attempt_completion", input: { result: "done" } }] },
 ]
-const ALL = ["write_to_file", "execute_command", "mcp--everything--echo", "new_task"]
+const ALL = ["write_to_file", "execute_command", "mcp--everything--toggle-simulated-logging", "new_task"]
 
 const TABLE: { mode: string; asked: string[]; refused: string[]; told?: RegExp }[] = [
   { mode: "default", asked: ALL, refused: [] },
-  { mode: "acceptEdits", asked: ["execute_command", "mcp--everything--echo", "new_task"], refused: [] },
-  { mode: "auto", asked: ["mcp--everything--echo", "new_task"], refused: [] },
+  { mode: "acceptEdits", asked: ["execute_command", "mcp--everything--toggle-simulated-logging", "new_task"], refused: [] },
+  { mode: "auto", asked: ["mcp--everything--toggle-simulated-logging", "new_task"], refused: [] },
   { mode: "plan", asked: [], refused: ALL, told: /task is in plan mode/ },
   { mode: "dontAsk", asked: [], refused: ALL, told: /dontAsk permission mode, where nobody is asked/ },
   { mode: "bypassPermissions", asked: [], refused: [] },
