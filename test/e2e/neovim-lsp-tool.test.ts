@@ -45,7 +45,7 @@ function script(): string {
     end })
     require("agent_lsp").setup({
       cmd = { "node", ${JSON.stringify(SERVER_ENTRY)}, "--stdio" },
-      settings = { checkpoints = { enabled = false }, tools = { enabled = { "rename_symbol" } } },
+      settings = { checkpoints = { enabled = false } },
     })
     vim.cmd("edit src/main.ts")
     local main = vim.api.nvim_get_current_buf()

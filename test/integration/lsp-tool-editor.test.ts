@@ -75,20 +75,20 @@ describe("the lsp tool in the built server", () => {
 })
 
 describe("rename_symbol", () => {
-  it("renames across three files with one approval and one workspace edit, and saves them", async () => {
+  it("is offered by default and renames across three files with one approval and one workspace edit, and saves them", async () => {
     const { ws, oracle } = await project()
     const at = positionOf(ws.root, "src/shape.ts", "describeShape")
     const rename = { id: "toolu_rename", name: "rename_symbol", input: { filePath: "src/shape.ts", ...at, newName: "renderShape" } }
     const { server, api } = await startSession([{ toolCalls: [rename] }, done], {
       workspace: ws.root,
       capabilities: EDITOR_CAPABILITIES,
-      initializationOptions: { agent: { tools: { enabled: ["rename_symbol"] } } },
     })
     server.handlers.languageFeature = (params) => answerLanguageFeature(oracle, params)
     for (const file of FILES) server.openDocument(ws.path(file), undefined, "typescript")
     const { taskId } = await server.request("agent/newTask", { text: "Rename describeShape to renderShape." })
     await server.waitForStatus(taskId, "completed", 120_000)
 
+    expect(api.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("rename_symbol")
     const approvals = server.serverRequests.filter((r) => r.method === "agent/requestApproval")
     expect(approvals).toHaveLength(1)
     for (const file of FILES) expect(approvals[0]!.params.diff).toContain(`+++ b/${file}`)
@@ -116,7 +116,6 @@ describe("rename_symbol", () => {
     const { server, api } = await startSession([{ toolCalls: [rename] }, done], {
       workspace: ws.root,
       capabilities: EDITOR_CAPABILITIES,
-      initializationOptions: { agent: { tools: { enabled: ["rename_symbol"] } } },
     })
     server.handlers.languageFeature = (params) => answerLanguageFeature(oracle, params)
     const { taskId } = await server.request("agent/newTask", { text: "Rename describeShape." })

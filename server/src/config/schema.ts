@@ -196,7 +196,7 @@ export const SettingsSchema = z.object({
       enabled: z
         .array(z.string())
         .default([])
-        .describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch, rename_symbol)."),
+        .describe("Optional tools to offer besides the defaults (search_replace, edit_file, apply_patch)."),
     })
     .prefault({}),
   prompt: z

@@ -4,11 +4,8 @@ import type { AvailabilityContext } from "../tools/context"
 import type { ToolDefinition } from "../tools/tool"
 import type { DynamicToolDefinition } from "./types"
 
-/**
- * Edit tools offered only when listed in agent.tools.enabled (they duplicate the default edit tools;
- * rename_symbol's schema would put the first request over 0.6x Roo's tokens: npm run bench -- tokens).
- */
-const OPT_IN_TOOLS = new Set(["search_replace", "edit_file", "apply_patch", "rename_symbol"])
+/** Edit tools offered only when listed in agent.tools.enabled: they duplicate the default edit tools. */
+const OPT_IN_TOOLS = new Set(["search_replace", "edit_file", "apply_patch"])
 /** Accepted when called, never offered (the dynamic mcp--server--tool tools are offered instead). */
 const NEVER_OFFERED = new Set(["use_mcp_tool"])
 /** Offered only while the task's permission mode is plan (issue 23); other modes keep the same tool list. */

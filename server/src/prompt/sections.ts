@@ -1,3 +1,4 @@
+import { TOOL_GROUPS } from "../modes/groups"
 import type { ModeConfig } from "../modes/types"
 import { mcpResourcesSection, type PromptMcpResource } from "./mcp-section"
 import { skillsSection, type PromptSkill } from "./skills-section"
@@ -66,41 +67,29 @@ export function toolUseSection(ctx: PromptContext): string {
 
 TOOL USE
 
-You act through the tools you are given, called natively. After each call you receive its result before you continue.
-1. Think about what you already know and what you still need; pick the tool that best gets it.
-2. Call several independent tools in one reply when that saves a round trip (for example reading three files); calls run in order, and a rejected call skips the rest of the reply.
-3. Work step by step: let each result inform the next step. Never assume a tool succeeded: read its result.${
-    has("update_todo_list") ? "\n4. For work with several steps, keep a todo list with update_todo_list and update it as you go." : ""
+You act through the tools you are given, called natively, and see each call's result before you continue.
+1. Think about what you know and still need; pick the tool that best gets it.
+2. Call independent tools in one reply to save round trips (e.g. reading three files); they run in order, and a rejected call skips the rest.
+3. Let each result inform the next step. Never assume a tool succeeded.${
+    has("update_todo_list") ? "\n4. For work with several steps, keep a todo list with update_todo_list." : ""
   }`
 }
 
+/**
+ * What the model can do that its tool descriptions do not say. A capability a tool's own description
+ * already states (reading, listing, the browser, fetch_instructions) is not repeated here: every word is
+ * paid for in every request.
+ */
 export function capabilitiesSection(ctx: PromptContext): string {
   const has = (name: string) => ctx.toolNames.includes(name)
   const lines = ["====", "", "CAPABILITIES", ""]
   lines.push("- You work inside the user's editor; the user approves actions as their settings require.")
-  if (has("list_files") || has("search_files") || has("read_file"))
-    lines.push("- You can list, search and read files in the workspace folders to understand the project before changing it.")
-  if (has("list_code_definition_names"))
-    lines.push("- list_code_definition_names gives an overview of the classes and functions in source files.")
-  if (
-    ctx.toolNames.some((n) =>
-      ["apply_diff", "edit", "write_to_file", "insert_content", "search_replace", "edit_file", "apply_patch"].includes(n),
-    )
-  )
-    lines.push(
-      "- You can create and edit files; edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.",
-    )
+  if (ctx.toolNames.some((n) => TOOL_GROUPS.edit.includes(n)))
+    lines.push("- Your edits appear in the user's editor buffers. Prefer targeted edits to rewriting whole files.")
   if (has("execute_command"))
-    lines.push(
-      `- You can run commands in ${ctx.system.shell}. Each runs in a fresh shell in the workspace root unless you give a cwd; explain what a command does.`,
-    )
-  if (has("browser_action"))
-    lines.push(
-      "- You can open web pages (a local dev server, for instance) in a headless browser with browser_action to check what they show and log.",
-    )
+    lines.push(`- Each command runs in a fresh ${ctx.system.shell}, in the workspace root unless you give a cwd; say what it does.`)
   if (has("use_mcp_tool") || ctx.toolNames.some((n) => n.startsWith("mcp--")))
     lines.push("- You can use tools and resources of connected MCP servers.")
-  if (has("fetch_instructions")) lines.push("- fetch_instructions returns detailed how-tos: `create_mcp_server`, `create_mode`.")
   return lines.join("\n")
 }
 
@@ -110,17 +99,17 @@ export function modesSection(ctx: PromptContext): string {
   return lines.join("\n")
 }
 
+/**
+ * Rules no tool description states: when to ask the user and how to finish are in ask_followup_question's and
+ * attempt_completion's descriptions, non-interactive commands in execute_command's.
+ */
 export function rulesSection(ctx: PromptContext): string {
   const root = ctx.system.workspaceFolders[0] ?? "the workspace"
   const rules = [
     `- Relative paths resolve against ${root}. You cannot leave the workspace folders.`,
     "- Read a file before editing it, and keep edits consistent with the project's style and conventions.",
-    "- Do not ask for information a tool can give you. Ask the user (ask_followup_question) only when you truly need their decision, with 2-4 concrete suggested answers.",
-    "- When the task is done, call attempt_completion with a short final result. Do not end it with a question or an offer of more help.",
     '- Be direct and technical; do not open replies with filler such as "Great" or "Certainly".',
   ]
-  if (ctx.toolNames.includes("execute_command"))
-    rules.splice(2, 0, "- Commands cannot be interactive. Prefer non-interactive flags (e.g. `--yes`).")
   return ["====", "", "RULES", "", ...rules].join("\n")
 }
 

@@ -14,7 +14,7 @@ export const applyDiff = defineTool({
   name: "apply_diff",
   group: "edit",
   params: z.object({
-    path: z.string().describe("Path of the file to modify, relative to the workspace root"),
+    path: z.string().describe("File to modify"),
     diff: z.string().describe("One or more SEARCH/REPLACE blocks in the format above"),
   }),
   description,

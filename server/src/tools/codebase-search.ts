@@ -11,7 +11,7 @@ const params = z.object({
     .string()
     .min(1)
     .describe("What you are looking for, in natural language or with the names you expect (e.g. 'where are API keys redacted from logs')"),
-  path: z.string().optional().describe("Folder to search in, relative to the workspace root (default: the whole workspace)"),
+  path: z.string().optional().describe("Folder to search in (default: the whole workspace)"),
 })
 
 const description = `Find the code most relevant to a question, by meaning as well as by words, using the workspace's \

@@ -13,7 +13,7 @@ export const editFile = defineTool({
   name: "edit_file",
   group: "edit",
   params: z.object({
-    file_path: z.string().describe("The path of the file to modify or create, relative to the workspace root"),
+    file_path: z.string().describe("File to modify or create"),
     old_string: z.string().describe('The exact literal text to replace; "" to create a new file'),
     new_string: z.string().describe("The exact literal text to put in its place (the whole content when creating)"),
     expected_replacements: z.number().int().min(1).optional().describe("How many occurrences to replace (default 1)"),

@@ -10,7 +10,7 @@ export const edit = defineTool({
   name: "edit",
   group: "edit",
   params: z.object({
-    file_path: z.string().describe("The path of the file to edit, relative to the workspace root"),
+    file_path: z.string().describe("File to edit"),
     old_string: z.string().describe("The exact text to find, including all whitespace and indentation"),
     new_string: z.string().describe("The text to replace old_string with"),
     replace_all: z.boolean().optional().describe("Replace every occurrence of old_string (default false: it must occur exactly once)"),

@@ -20,7 +20,7 @@ const STREAM_LIMIT_BYTES = 2 * 1024 * 1024
 
 const params = z.object({
   command: z.string().min(1).describe("Shell command to run"),
-  cwd: z.string().optional().describe("Working directory, relative to the workspace root (default: the root)"),
+  cwd: z.string().optional().describe("Working directory (default: the workspace root)"),
   timeout: z
     .number()
     .positive()
@@ -28,8 +28,9 @@ const params = z.object({
     .describe("Seconds to wait; after that you get the output so far and the command keeps running in the background"),
 })
 
-const description = `Run a command line with bash (/bin/sh if the user chose it; stdin is empty) in the workspace, in a sandbox: \
-writes only in the workspace and /tmp, no network unless the user allows the host. Returns the exit code and output (stdout and \
+const description = `Run a command line with bash (/bin/sh if the user chose it) in the workspace, in a sandbox: \
+writes only in the workspace and /tmp, no network unless the user allows the host. stdin is empty: use non-interactive flags \
+(e.g. --yes). Returns the exit code and output (stdout and \
 stderr). Long output is cut to its first and last lines; read_command_output has all of it. Set timeout for servers and watchers; \
 you are told when such a command ends. Prefer relative paths.`
 

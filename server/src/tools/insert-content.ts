@@ -10,7 +10,7 @@ export const insertContent = defineTool({
   name: "insert_content",
   group: "edit",
   params: z.object({
-    path: z.string().describe("Path of the file, relative to the workspace root"),
+    path: z.string().describe("File to insert into"),
     line: z.number().int().min(0).describe("1-based line number to insert before; 0 appends at the end of the file"),
     content: z.string().describe("The lines to insert"),
   }),

@@ -6,7 +6,7 @@ import { displayPath } from "../workspace/sandbox"
 import { fileDefinitions, folderDefinitions, formatDefinitions, MAX_FOLDER_FILES } from "../workspace/definitions/list"
 
 const params = z.object({
-  path: z.string().describe("File, or folder whose own source files to look at, relative to the workspace root"),
+  path: z.string().describe("File, or folder whose own source files to look at"),
 })
 
 const description = `List the definitions (classes, functions, methods, interfaces, types…) in a source file, or in the source files \

@@ -6,7 +6,7 @@ import { listDirectory } from "../workspace/listing"
 import { displayPath } from "../workspace/sandbox"
 
 const params = z.object({
-  path: z.string().describe("Directory to list, relative to the workspace root ('.' for the root)"),
+  path: z.string().describe("Directory to list ('.' for the root)"),
   recursive: z.boolean().optional().describe("List the whole tree below the directory (default false: its direct entries only)"),
 })
 

@@ -11,7 +11,7 @@ import { displayPath } from "../workspace/sandbox"
 const DEFAULT_LIMIT = 2000
 
 const params = z.object({
-  path: z.string().describe("Path relative to the workspace root"),
+  path: z.string().describe("File to read"),
   mode: z
     .enum(["slice", "indentation"])
     .optional()

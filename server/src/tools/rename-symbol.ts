@@ -10,15 +10,17 @@ import { workspaceEditFiles } from "./lsp-results"
 import { resolveLspTarget } from "./lsp-target"
 import { defineTool, type PrepareOutcome, type ToolResult } from "./tool"
 
+// In every request of every mode with the edit group: the description says what the params mean, once;
+// resolveLspTarget checks line and character (1-based, inside the file) with an actionable error.
 const params = z.object({
-  filePath: z.string().describe("File where the symbol is"),
-  line: z.number().int().min(1).describe("1-based line of the symbol"),
-  character: z.number().int().min(1).describe("1-based column of the symbol"),
-  newName: z.string().min(1).describe("The new name"),
+  filePath: z.string(),
+  line: z.number().int(),
+  character: z.number().int(),
+  newName: z.string().min(1),
 })
 
-const description = `Rename a symbol everywhere it is used, through the language server (exact, unlike text \
-replacement). line and character are 1-based, on the symbol's name.`
+const description =
+  "Rename a symbol everywhere it is used, through the language server (exact, unlike text replacement). 1-based line, character on its name."
 
 /**
  * rename_symbol: the language server's textDocument/rename (the editor's, via agent/languageFeature, or the

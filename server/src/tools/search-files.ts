@@ -10,7 +10,7 @@ import { displayPath } from "../workspace/sandbox"
 export const MAX_SEARCH_MATCHES = 300
 
 const params = z.object({
-  path: z.string().describe("Directory to search (recursively), relative to the workspace root ('.' for the root)"),
+  path: z.string().describe("Directory to search, recursively ('.' for the root)"),
   regex: z.string().min(1).describe("Regular expression to search for (Rust regex syntax)"),
   file_pattern: z.string().optional().describe("Glob limiting which files are searched, e.g. '*.ts' (default: all files)"),
 })

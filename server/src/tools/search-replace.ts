@@ -10,7 +10,7 @@ export const searchReplace = defineTool({
   name: "search_replace",
   group: "edit",
   params: z.object({
-    file_path: z.string().describe("The path of the file to change, relative to the workspace root"),
+    file_path: z.string().describe("File to change"),
     old_string: z.string().describe("The text to replace; must occur exactly once in the file and match it exactly"),
     new_string: z.string().describe("The edited text to put in place of old_string (must differ from it)"),
   }),

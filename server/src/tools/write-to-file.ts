@@ -6,13 +6,13 @@ import { isFailure, loadEditTarget } from "./edit-support/target"
 import { defineTool } from "./tool"
 
 const description = `Write a complete file: creates it (and any missing parent folders) or overwrites it. Use it for new files or intentional full rewrites; for changes to an existing file prefer apply_diff, edit or insert_content, which are cheaper and safer.
-Always give the COMPLETE content: no placeholders like "// rest unchanged", no line numbers. The user sees a diff and may edit it before it is applied.`
+Always give the COMPLETE content: no placeholders like "// rest unchanged", no line numbers.`
 
 export const writeToFile = defineTool({
   name: "write_to_file",
   group: "edit",
   params: z.object({
-    path: z.string().describe("Path of the file to write, relative to the workspace root"),
+    path: z.string().describe("File to write"),
     content: z.string().describe("The complete content of the file, without line numbers"),
   }),
   description,

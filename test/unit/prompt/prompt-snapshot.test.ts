@@ -68,11 +68,13 @@ describe("system prompt", () => {
     expect(buildSystemPrompt(withoutTool)).not.toContain("AVAILABLE SKILLS")
   })
 
-  it("mentions the browser only when browser_action is offered", () => {
+  it("does not repeat what the offered tools' own descriptions say (browser, how-tos, when to ask, how to finish)", () => {
     const code = BUILTIN_MODES.find((m) => m.slug === "code")!
-    expect(buildSystemPrompt(promptContext(code))).not.toContain("browser_action")
-    const withBrowser = { ...promptContext(code), toolNames: [...promptContext(code).toolNames, "browser_action"] }
-    expect(buildSystemPrompt(withBrowser)).toContain("in a headless browser with browser_action")
+    const all = { ...promptContext(code), toolNames: [...promptContext(code).toolNames, "browser_action", "fetch_instructions"] }
+    const prompt = buildSystemPrompt(all)
+    for (const repeated of ["browser_action", "fetch_instructions", "ask_followup_question", "2-4", "offer of more help"])
+      expect(prompt, repeated).not.toContain(repeated)
+    expect(prompt).toContain("Each command runs in a fresh /bin/bash")
   })
 
   it("never inlines tool schemas: those go in the API tools field", () => {
