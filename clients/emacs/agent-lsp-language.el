@@ -18,6 +18,7 @@
 (require 'eglot)
 (require 'jsonrpc)
 (require 'agent-lsp-server)
+(require 'agent-lsp-mirror)
 
 (defcustom agent-lsp-language-timeout 20
   "Seconds one request to a language server may take for the agent.
@@ -46,9 +47,14 @@ Below the server's `agent.timeouts.editorSeconds' (30 by default)."
          ;; would take that (default) value as its own server: unbind it here.
          (eglot--cached-server nil)
          (path (eglot--uri-to-path uri))
-         (buffer (and (file-exists-p path) (or (find-buffer-visiting path) (find-file-noselect path)))))
+         (visited (and (file-exists-p path) (find-buffer-visiting path)))
+         (buffer (or visited (and (file-exists-p path) (find-file-noselect path)))))
     (when buffer
       (with-current-buffer buffer
+        ;; A buffer visited just now is open for agent-lsp too before the answer goes back (didOpen
+        ;; first, on the same pipe), not 0.3 s later on the mirror's timer: a rename that follows
+        ;; edits the buffer instead of writing the file behind it.
+        (unless visited (ignore-errors (agent-lsp-mirror-sync)))
         (let ((server (eglot-current-server)))
           (when (agent-lsp-language--usable-p server)
             ;; A buffer visited just now: eglot manages it (and opens it in the server) here.
