@@ -41,10 +41,12 @@ export async function resolveLspTarget(
     return { failure: errorResult("`line` and `character` are 1-based: the first line and the first column are 1.") }
   const lines = read.text.split(/\r?\n/)
   const lineText = lines[input.line - 1]
+  // A final newline ends the last line; it does not start another.
+  const count = lines.length - (read.text.endsWith("\n") ? 1 : 0)
   if (lineText === undefined)
     return {
       failure: errorResult(
-        `Line ${input.line} is past the end of ${shown}, which has ${lines.length} lines. Read the file to find the symbol's line.`,
+        `Line ${input.line} is past the end of ${shown}, which has ${count} line${count === 1 ? "" : "s"}. Read the file to find the symbol's line.`,
       ),
     }
   if (input.character > lineText.length + 1)
