@@ -51,10 +51,7 @@ class Connected {
         done?.(performance.now())
       })
     this.connection = app.connect(
-      acp.ndJsonStream(
-        Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(proc.stdout) as ReadableStream<Uint8Array>,
-      ),
+      acp.ndJsonStream(Writable.toWeb(proc.stdin) as WritableStream<Uint8Array>, Readable.toWeb(proc.stdout) as ReadableStream<Uint8Array>),
     )
   }
 
@@ -126,7 +123,12 @@ export default async function bench(): Promise<BenchTable[]> {
       reply: { text, toolCalls: [{ name: "attempt_completion", input: { result: "Said hello." } }] },
     },
   ]
-  const samples = agents.map(() => ({ first: [] as number[], followUp: [] as number[], firstBefore: [] as number[], followUpBefore: [] as number[] }))
+  const samples = agents.map(() => ({
+    first: [] as number[],
+    followUp: [] as number[],
+    firstBefore: [] as number[],
+    followUpBefore: [] as number[],
+  }))
   const running: Connected[] = []
   try {
     for (const agent of agents) running.push(await start(agent, home, workspace))
