@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
@@ -38,6 +38,60 @@ describe("restoring a checkpoint with rewindConversation", () => {
     const sent = JSON.stringify(api.requests[2]!.body.messages)
     expect(sent).not.toContain("toolu_write")
     expect(sent).toContain("leave it as it is")
+  })
+
+  it("keeps the files as they were before a follow-up message, though its reply edits them at once", async () => {
+    // The message's checkpoint is taken beside the model request: the reply's first edit must still wait for it.
+    const ws = await tempWorkspace({ "a.txt": "v1\n" })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "looked" } }] },
+        { toolCalls: [{ id: "toolu_write", name: "write_to_file", input: { path: "a.txt", content: "v2\n" } }] },
+        { toolCalls: [{ id: "toolu_done2", name: "attempt_completion", input: { result: "wrote v2" } }] },
+      ],
+      { workspace: ws.root },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "look at a.txt" })
+    await server.waitForStatus(taskId, "completed")
+    await server.request("agent/sendMessage", { taskId, text: "now set it to v2" })
+    await api.waitForRequests(3)
+    await server.waitForStatus(taskId, "completed")
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("v2\n")
+
+    const { checkpoints } = await server.request("agent/listCheckpoints", { taskId })
+    const beforeMessage = checkpoints.find((c: { label: string }) => c.label === "before the user's message")
+    expect(beforeMessage, JSON.stringify(checkpoints)).toBeDefined()
+    await server.request("agent/restoreCheckpoint", { id: beforeMessage.id })
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("v1\n")
+  })
+
+  it("takes a follow-up message's checkpoint before a UserPromptSubmit hook writes files", async () => {
+    const ws = await tempWorkspace({ "a.txt": "v1\n" })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "looked" } }] },
+        { toolCalls: [{ id: "toolu_done2", name: "attempt_completion", input: { result: "looked again" } }] },
+      ],
+      {
+        workspace: ws.root,
+        initializationOptions: {
+          agent: { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: 'echo hooked > "$CLAUDE_PROJECT_DIR/a.txt"' }] }] } },
+        },
+      },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "look at a.txt" })
+    await server.waitForStatus(taskId, "completed")
+    writeFileSync(ws.path("a.txt"), "v1 again\n")
+    await server.request("agent/sendMessage", { taskId, text: "look again" })
+    await api.waitForRequests(2)
+    await server.waitForStatus(taskId, "completed")
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("hooked\n")
+
+    const { checkpoints } = await server.request("agent/listCheckpoints", { taskId })
+    const beforeMessage = checkpoints.find((c: { label: string }) => c.label === "before the user's message")
+    expect(beforeMessage, JSON.stringify(checkpoints)).toBeDefined()
+    await server.request("agent/restoreCheckpoint", { id: beforeMessage.id })
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("v1 again\n")
   })
 
   it("refuses an unknown checkpoint id without changing anything", async () => {

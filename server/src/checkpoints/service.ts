@@ -105,8 +105,9 @@ export class CheckpointService {
     await this.serial(() => this.repo.snapshotTree())
   }
 
-  /** The task's checkpoints, oldest first. */
+  /** The task's checkpoints, oldest first, including every one asked for before this call (they are queued). */
   async list(taskId: string): Promise<CheckpointInfo[]> {
+    await this.queue
     return (await this.store.all()).filter((r) => r.taskId === taskId).map(info)
   }
 

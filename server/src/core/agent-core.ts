@@ -225,10 +225,21 @@ export class AgentCore {
     return `MCP servers not available to this request: ${names}. The task goes on without their tools.`
   }
 
-  /** The user's words to a task; a checkpoint is taken first so they can be rewound to. */
+  /**
+   * The user's words to a task, with a checkpoint of the workspace as it stood before them, to rewind to.
+   * The checkpoint is taken beside the model request rather than before it (it costs a shadow-git commit,
+   * which the user would otherwise wait for before the reply starts): nothing the agent does writes before
+   * it is done, because every edit and command first takes the pipeline's beforeDestructive checkpoint,
+   * which the folder's checkpoint service runs after this one (one queue per folder). A UserPromptSubmit
+   * hook may write files, so with one configured the checkpoint is awaited first, as before.
+   */
   async sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void> {
-    const checkpoint = await this.checkpointForMessage(taskId)
-    if (checkpoint) this.emit(taskId, { kind: "checkpoint", checkpointId: checkpoint.id, label: checkpoint.label })
+    const checkpoint = this.checkpointForMessage(taskId)
+      .then((taken) => {
+        if (taken) this.emit(taskId, { kind: "checkpoint", checkpointId: taken.id, label: taken.label })
+      })
+      .catch((error) => this.deps.log.warn(`checkpoint event failed: ${String(error)}`))
+    if (this.deps.settings().hooks.UserPromptSubmit?.length) await checkpoint
     await this.tasks.sendMessage(taskId, text, images)
   }
 
