@@ -1,4 +1,6 @@
-import { readlinkSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it, onTestFinished } from "vitest"
@@ -98,6 +100,36 @@ describe("browser_action's Chromium in the OS sandbox", () => {
       }
     }, 120_000)
   }
+
+  it("blocks a workspace page's file: reads of a fake HOME's ~/.ssh/x (the guard), and nothing of it reaches the model", async () => {
+    const home = realpathSync(mkdtempSync("/var/tmp/agent-lsp-home-"))
+    onTestFinished(() => rmSync(home, { recursive: true, force: true }))
+    mkdirSync(join(home, ".ssh"))
+    writeFileSync(join(home, ".ssh/x"), "SSH-PRIVATE-KEY-MARKER")
+    const key = pathToFileURL(join(home, ".ssh/x")).href
+    const ws = await scopedWorkspace({
+      "index.html": `<body>workspace page<iframe src="${key}"></iframe>
+<script>console.log("workspace page ran"); fetch("${key}").then(r => r.text()).then(t => console.log("key fetched: " + t), () => console.log("key fetch failed"))</script></body>`,
+    })
+    const { server, api } = await startSession(
+      [
+        {
+          toolCalls: [
+            { id: "toolu_open", name: "browser_action", input: { action: "launch", url: pathToFileURL(ws.path("index.html")).href } },
+          ],
+        },
+        { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      { workspace: ws.root, env: { HOME: home }, initializationOptions: { agent: { autoApprove: { browser: true } } } },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "look" })
+    await server.waitForStatus(taskId, "completed", 60_000)
+    const opened = toolResultText(toolResultIn(api.requests[1], "toolu_open"))
+    expect(opened).toContain("workspace page ran")
+    expect(opened).toContain(`Blocked ${key}`)
+    expect(opened).toContain("key fetch failed")
+    expect(JSON.stringify(api.requests.map((r) => r.body))).not.toContain("SSH-PRIVATE-KEY-MARKER")
+  }, 90_000)
 
   it("fails closed without bwrap: an auto-approved launch asks, the fix is said once, and a rejected launch starts no browser", async () => {
     const page = await loopbackServer(() => "<body>the page</body>")
