@@ -149,7 +149,7 @@ export function sandboxCommand(
  * shell builtins only: no process per check) until it listens, then replaces itself with the command's
  * shell. POSIX sh (dash on Debian), which starts faster than bash.
  */
-export function bridgeScript(socat: string): string {
+function bridgeScript(socat: string): string {
   const port = `:${PROXY_PORT.toString(16).toUpperCase().padStart(4, "0")}`
   return [
     `${socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET_IN_SANDBOX} </dev/null >/dev/null 2>&1 &`,
@@ -222,10 +222,13 @@ function noteOnce(text: string): string {
 
 const found = new Map<string, string | undefined>()
 /** The absolute path of `name` on PATH (cached). */
-export function findProgram(name: string): string | undefined {
+function findProgram(name: string): string | undefined {
   if (found.has(name)) return found.get(name)
   const dirs = (process.env.PATH ?? "/usr/bin:/bin").split(delimiter).filter(Boolean)
   const path = dirs.map((dir) => join(dir, name)).find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile())
   found.set(name, path)
   return path
 }
+
+/** The browser's sandbox (./browser-sandbox.ts) bridges its network the same way. */
+export { bridgeScript, findProgram }
