@@ -111,12 +111,15 @@ describe("browser_action through the built server", () => {
     const browserProcesses = () =>
       liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir).filter((line) => !line.includes("agent-lsp-chromium-guard"))
     expect(browserProcesses().length).toBeGreaterThan(1)
-    // The process that started Chromium is the real server (under the key launcher, a child of server.proc).
-    const serverPid = Number(execFileSync("ps", ["-o", "ppid=", "-p", String(chromium!.pgid)], { encoding: "utf8" }).trim())
+    // The process that started Chromium (directly, or through bubblewrap when the browser is sandboxed) is the
+    // real server: its nearest ancestor running agent-lsp (under the key launcher, a child of server.proc).
+    let serverPid = parentOf(chromium!.pgid)
+    for (let hops = 0; hops < 4 && !commandOf(serverPid).includes("agent-lsp"); hops++) serverPid = parentOf(serverPid)
     expect(serverPid === server.proc.pid || parentOf(serverPid) === server.proc.pid).toBe(true)
     process.kill(serverPid, "SIGKILL")
     expect(await waitUntilGone(() => liveChromiumProcesses(chromium!.pgid, chromium!.userDataDir), 10_000)).toEqual([])
-    expect(existsSync(chromium!.userDataDir)).toBe(false)
+    // The guard removes the profile after the processes are gone (in the sandbox they die with bwrap at once).
+    expect(await waitUntilGone(() => (existsSync(chromium!.userDataDir) ? [chromium!.userDataDir] : []), 5000)).toEqual([])
   })
 
   it("does not offer browser_action without a browser, and says how to install one when called", async () => {
@@ -137,6 +140,10 @@ describe("browser_action through the built server", () => {
     expect(result.content[0].text).toContain("apt-get install chromium")
   })
 })
+
+function commandOf(pid: number): string {
+  return execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" }).trim()
+}
 
 function parentOf(pid: number): number {
   return Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" }).trim())

@@ -92,7 +92,10 @@ describe("browser_action and file:// URLs the page reaches", () => {
     const { taskId } = await server.request("agent/newTask", { text: "look" })
     await server.waitFor(() => server.serverRequests.find((r) => r.method === "agent/requestApproval"), 30_000, "the approval question")
     const question = server.serverRequests.find((r) => r.method === "agent/requestApproval")!.params
-    expect(question.detail).toMatch(/http:\/\/ and https:\/\/ URLs anywhere, and file:\/\/ URLs inside the workspace/)
+    // The browser runs in the OS sandbox here (agent.sandbox.mode "required", bwrap installed): docs/sandbox.md.
+    expect(question.detail).toContain("inside the OS sandbox")
+    expect(question.detail).toContain("file:// URLs inside the workspace that are not .rooignore'd (other file:// URLs are blocked)")
+    expect(question.detail).toContain("reach this URL's host and port, hosts in agent.sandbox.network.allowedHosts")
     await server.request("agent/cancelTask", { taskId })
   }, 60_000)
 })

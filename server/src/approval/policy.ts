@@ -72,6 +72,12 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
     case "subtask":
       return allowIf(auto.subtasks || remembered.allowedTools.has(tool), "subtasks are auto-approved", "subtasks are not auto-approved")
     case "browser":
+      // Fail closed like commands: the browser would run outside the sandbox, so each launch asks.
+      if (subject.sandbox && !subject.sandbox.available)
+        return {
+          decision: "ask",
+          reason: `the OS sandbox is unavailable, so the browser would run outside it and every launch asks until it is fixed (${subject.sandbox.reason ?? "its availability is unknown"})`,
+        }
       return allowIf(
         auto.browser || remembered.allowedTools.has(tool),
         "browser launches are auto-approved",

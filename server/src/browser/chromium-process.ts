@@ -22,24 +22,39 @@ const TERM_GRACE_MS = 1_500
  */
 export function chromiumArgs(userDataDir: string, runningAsRoot: boolean): string[] {
   return [
-    "--headless=new",
     "--remote-debugging-port=0",
     `--user-data-dir=${userDataDir}`,
     // The setuid sandbox refuses to start as root; everywhere else the sandbox stays on.
     ...(runningAsRoot ? ["--no-sandbox"] : []),
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--no-default-browser-check",
-    "--disable-quic",
-    "--disable-dev-shm-usage",
-    "--mute-audio",
-    "--disable-crash-reporter",
-    "--disable-breakpad",
+    ...UNATTENDED_SWITCHES,
     "about:blank",
   ]
 }
+
+/** The switches of every Chromium we start, however it is connected to and wherever it runs. */
+export const UNATTENDED_SWITCHES: readonly string[] = [
+  "--headless=new",
+  "--disable-background-networking",
+  "--disable-component-update",
+  // Debian's wrapper turns on extension updates (--enable-remote-extensions): no extensions, no update checks.
+  "--disable-extensions",
+  "--disable-default-apps",
+  "--disable-component-extensions-with-background-pages",
+  "--disable-field-trial-config",
+  "--metrics-recording-only",
+  "--no-service-autorun",
+  // Chromium's own requests at start (network time from clients2.google.com, optimization hints, search
+  // preconnects): a sandboxed browser would ask the user about each of these hosts.
+  "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,PreconnectToSearch,AimEnabled,MediaRouter",
+  "--disable-sync",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--disable-quic",
+  "--disable-dev-shm-usage",
+  "--mute-audio",
+  "--disable-crash-reporter",
+  "--disable-breakpad",
+]
 
 /** A running Chromium: its DevTools WebSocket endpoint and how to stop it. */
 export interface ChromiumProcess {
@@ -132,6 +147,34 @@ async function killGroup(child: ChildProcess, pid: number, exited: Promise<void>
   killStragglers(userDataDir)
   if (!graceful && child.exitCode === null && child.signalCode === null)
     await Promise.race([exited, delay(TERM_GRACE_MS, undefined, { ref: false })])
+}
+
+/** A Chromium started elsewhere (./sandboxed-chromium.ts) and looked after like ours: see trackChromium. */
+export interface ChromiumHandle {
+  /** Its process group (the process we spawned leads it). */
+  readonly pid: number
+  /** Closes it (`close`, bounded), then kills the group and every process naming `folder`, and removes `folder`. Idempotent. */
+  kill(): Promise<void>
+}
+
+/**
+ * Puts a browser someone else spawned (detached, so `pid` leads its process group) under the same care as
+ * startChromium's: the exit hook, the watchdog for a killed server, and kill() that leaves nothing behind.
+ * `folder`: the folder every one of its processes names on its command line, removed at the end.
+ */
+export function trackChromium(pid: number, folder: string, env: NodeJS.ProcessEnv, close: () => Promise<void>): ChromiumHandle {
+  installExitHook()
+  const guard = startChromiumWatchdog(pid, folder, env)
+  live.set(pid, { userDataDir: folder, guard })
+  let killing: Promise<void> | undefined
+  const finish = async () => {
+    guard?.disarm()
+    await Promise.race([close().catch(() => undefined), delay(2 * TERM_GRACE_MS, undefined, { ref: false })])
+    signalGroup(pid, "SIGKILL")
+    killStragglers(folder)
+    forget(pid)
+  }
+  return { pid, kill: () => (killing ??= finish()) }
 }
 
 /** SIGKILLs processes outside the group whose command line names this profile (Linux /proc only). */

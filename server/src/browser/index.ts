@@ -3,3 +3,4 @@ export { parseCoordinate, parseSize, isInside, type Point, type Size } from "./g
 export { BrowserSession, UrlRefusedError, type BrowserStep, type BrowserSource, type SessionOptions } from "./session"
 export { TaskBrowsers } from "./registry"
 export { liveChromiums, killAllNow, processesMentioning } from "./chromium-process"
+export type { BrowserJail } from "./sandboxed-chromium"

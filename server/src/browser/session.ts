@@ -1,12 +1,20 @@
 import { setTimeout as delay } from "node:timers/promises"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { startChromium, type ChromiumProcess } from "./chromium-process"
+import { startChromium } from "./chromium-process"
+import { type BrowserJail, startSandboxedChromium } from "./sandboxed-chromium"
 import { PageEvents } from "./page-events"
 import { guardRequests } from "./request-guard"
 import type { Point, Size } from "./geometry"
 
-/** How a browser is obtained: a Chromium we start, or one already running that we attach to over CDP. */
-export type BrowserSource = { kind: "launch"; executablePath: string; env: NodeJS.ProcessEnv } | { kind: "remote"; url: string }
+/**
+ * How a browser is obtained: a Chromium we start inside the OS sandbox (`jail` sets the sandbox up when the
+ * browser starts), one we start outside it (the user turned the sandbox off, or approved running without
+ * it), or one already running that we attach to over CDP.
+ */
+export type BrowserSource =
+  | { kind: "sandboxed"; executablePath: string; env: NodeJS.ProcessEnv; jail: () => BrowserJail }
+  | { kind: "launch"; executablePath: string; env: NodeJS.ProcessEnv }
+  | { kind: "remote"; url: string }
 
 export interface SessionOptions {
   source: BrowserSource
@@ -50,25 +58,36 @@ export class BrowserSession {
     private readonly events: PageEvents,
     private viewport: Size,
     private readonly options: SessionOptions,
-    private readonly process: ChromiumProcess | undefined,
+    private readonly process: { kill(): Promise<void> } | undefined,
+    private readonly jail: BrowserJail | undefined,
   ) {}
 
   /** Starts or attaches to the browser and opens a blank page whose console is already being listened to. */
   static async open(options: SessionOptions): Promise<BrowserSession> {
     const { chromium } = await import("playwright-core")
-    const process = options.source.kind === "launch" ? await startChromium(options.source.executablePath, options.source.env) : undefined
-    const endpoint = process?.wsEndpoint ?? (options.source as { url: string }).url
+    const { source } = options
     let browser: Browser | undefined
+    let process: { kill(): Promise<void> } | undefined
+    let jail: BrowserJail | undefined
     try {
-      browser = await chromium.connectOverCDP(endpoint, { timeout: NAVIGATION_TIMEOUT_MS })
-      const context = await browser.newContext({ viewport: options.viewport, deviceScaleFactor: 1 })
+      if (source.kind === "sandboxed") {
+        jail = source.jail()
+        ;({ browser, process } = await startSandboxedChromium(source.executablePath, jail, source.env))
+      } else {
+        const started = source.kind === "launch" ? await startChromium(source.executablePath, source.env) : undefined
+        process = started
+        browser = await chromium.connectOverCDP(started?.wsEndpoint ?? (source as { url: string }).url, { timeout: NAVIGATION_TIMEOUT_MS })
+      }
+      // No downloads: browser_action has no use for them, and the sandboxed browser may not write them anywhere.
+      const context = await browser.newContext({ viewport: options.viewport, deviceScaleFactor: 1, acceptDownloads: false })
       context.setDefaultTimeout(ACTION_TIMEOUT_MS)
       const events = new PageEvents()
       // Before the first page exists: nothing it loads escapes the check.
       await guardRequests(context, events, options.checkUrl)
       const page = await context.newPage()
       events.watch(page)
-      const session = new BrowserSession(browser, context, page, events, options.viewport, options, process)
+      const session = new BrowserSession(browser, context, page, events, options.viewport, options, process, jail)
+      for (const note of jail?.notes ?? []) events.addError(note)
       // A link that opens a new tab: follow it, so the model sees what it clicked into.
       context.on("page", (next) => session.adopt(next))
       return session
@@ -81,6 +100,26 @@ export class BrowserSession {
 
   get isClosed(): boolean {
     return this.closed
+  }
+
+  /** True when this browser runs inside the OS sandbox. */
+  get sandboxed(): boolean {
+    return this.jail !== undefined
+  }
+
+  /**
+   * Lets a sandboxed browser reach the origin of `url` without asking: the user approved opening it (or
+   * auto-approves launches). Other hosts go by agent.sandbox.network.allowedHosts or ask. No-op elsewhere.
+   */
+  allowOrigin(url: string): void {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      return
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return
+    this.jail?.grant(parsed.hostname, Number(parsed.port || (parsed.protocol === "https:" ? 443 : 80)))
   }
 
   navigate(url: string): Promise<BrowserStep> {

@@ -41,6 +41,12 @@ export async function approveCall(
   if (subject.kind === "command" && effectivePermissionMode(mode, sandbox, settings) !== mode) warnAutoFallbackOnce(ctx, sandbox?.reason)
   if (subject.kind === "command" && settings.sandbox.mode === "required" && sandbox && !sandbox.available)
     warnSandboxOnce(ctx, sandbox.reason)
+  if (subject.kind === "browser" && subject.sandbox && !subject.sandbox.available)
+    warnOnce(
+      ctx,
+      "browserSandbox",
+      `The OS sandbox is unavailable, so the browser runs outside it and every browser launch asks (agent.sandbox.mode is "required"): ${subject.sandbox.reason ?? "unknown reason"}.`,
+    )
   if (decision.decision === "allow") return { allowed: true }
   if (decision.decision === "deny") return { allowed: false, byUser: false, message: decision.reason }
 
@@ -78,8 +84,9 @@ export async function approveCall(
 }
 
 /** Notices already given (each once per server): a task error event, which the log keeps too. */
-const warned = new Set<"autoFallback" | "sandbox">()
-function warnOnce(ctx: ToolContext, key: "autoFallback" | "sandbox", message: string): void {
+type Notice = "autoFallback" | "sandbox" | "browserSandbox"
+const warned = new Set<Notice>()
+function warnOnce(ctx: ToolContext, key: Notice, message: string): void {
   if (warned.has(key)) return
   warned.add(key)
   ctx.emit({ kind: "error", message })

@@ -12,6 +12,8 @@ import type { WorkspaceScan } from "./workspace-scan"
 export interface BwrapMounts {
   /** Workspace folders: writable. */
   workspaceFolders: readonly string[]
+  /** Binds the workspace folders read-only instead (the browser's sandbox: it has no reason to write there). */
+  workspaceReadOnly?: boolean
   /** The host folder shown as /tmp. */
   tempDir: string
   /** An empty read-only file on the host, bound over files that are hidden. */
@@ -36,7 +38,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
   for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
-  for (const folder of mounts.workspaceFolders) args.push("--bind", folder, folder)
+  for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
   for (const scan of mounts.scans) for (const path of scan.readOnly) args.push("--ro-bind", path, path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
   for (const scan of mounts.scans) {

@@ -229,3 +229,6 @@ function findProgram(name: string): string | undefined {
   found.set(name, path)
   return path
 }
+
+/** The browser's sandbox (./browser-sandbox.ts) bridges its network the same way. */
+export { bridgeScript, findProgram }

@@ -14,7 +14,11 @@ import {
 } from "../browser"
 import { guardPath } from "../workspace/guard"
 import { commandEnv } from "../terminal/env"
+import { defaultStateDir } from "../config/paths"
+import { sandboxStatus } from "../sandbox"
+import { browserSandbox } from "../sandbox/browser-sandbox"
 import { formatStep } from "./browser-step-text"
+import { askerFor } from "./command-network"
 
 export { INSTALL_HINT } from "../browser"
 
@@ -83,20 +87,34 @@ export const browserAction = defineTool({
     if (!target.ok) return { result: errorResult(target.message) }
     const source = browserSource(ctx)
     if (!source.ok) return { result: errorResult(source.message) }
-    const where = source.value.kind === "launch" ? `headless ${source.value.executablePath}` : `the browser at ${source.value.url}`
+    const value = source.value
+    // Like a command: with agent.sandbox.mode "required" the policy fails closed when the sandbox cannot start.
+    const sandbox = value.kind !== "remote" && ctx.settings.sandbox.mode === "required" ? { sandbox: sandboxStatus() } : {}
     return {
       preview: {
-        subject: { kind: "browser", url: target.url },
+        subject: { kind: "browser", url: target.url, ...sandbox },
         title: `Open ${target.url} in a browser`,
-        detail:
-          `In ${where}, for this task. Screenshots and console messages of the page go to the model. ` +
-          `The page may load further pages and resources: http:// and https:// URLs anywhere, and file:// URLs inside the workspace ` +
-          `that are not .rooignore'd (other file:// URLs are blocked).`,
+        detail: `${whereText(value)}, for this task. Screenshots and console messages of the page go to the model. ${reachText(value)}`,
       },
-      run: () => launch(target.url, source.value, ctx),
+      run: () => launch(target.url, value, ctx),
     }
   },
 })
+
+function whereText(source: BrowserSource): string {
+  if (source.kind === "remote") return `In the browser at ${source.url}`
+  if (source.kind === "sandboxed") return `In headless ${source.executablePath}, inside the OS sandbox`
+  return `In headless ${source.executablePath}, outside the OS sandbox`
+}
+
+function reachText(source: BrowserSource): string {
+  const files = "file:// URLs inside the workspace that are not .rooignore'd (other file:// URLs are blocked)"
+  if (source.kind !== "sandboxed") return `The page may load further pages and resources: http:// and https:// URLs anywhere, and ${files}.`
+  return (
+    `The page may load ${files}, and reach this URL's host and port, hosts in agent.sandbox.network.allowedHosts, ` +
+    "and other hosts only when you allow them (you are asked)."
+  )
+}
 
 function noApproval(title: string) {
   return { subject: { kind: "none" as const }, title, detail: "" }
@@ -116,6 +134,8 @@ async function launch(url: string, source: BrowserSource, ctx: ToolContext): Pro
       `The browser could not be started: ${why}\nCheck agent.browser.executablePath / agent.browser.remoteUrl, or continue without the browser.`,
     )
   }
+  // The user approved opening this URL (or auto-approves launches): its origin is reachable from the sandbox.
+  session.allowOrigin(url)
   return stepResult("launch", () => session.navigate(url), ctx)
 }
 
@@ -181,7 +201,24 @@ function browserSource(ctx: ToolContext): { ok: true; value: BrowserSource } | {
   const found = findBrowserExecutable(ctx.settings.browser.executablePath)
   if (!found.ok) return found
   // The browser gets the server's environment minus API keys, like every program the agent starts.
-  return { ok: true, value: { kind: "launch", executablePath: found.path, env: commandEnv() } }
+  const base = { executablePath: found.path, env: commandEnv() }
+  // Outside the sandbox only when the user turned it off, or when it is unavailable and the user approved
+  // this launch anyway (the policy asks then: approval/policy.ts).
+  if (ctx.settings.sandbox.mode !== "required" || !sandboxStatus().available) return { ok: true, value: { kind: "launch", ...base } }
+  const jail = () =>
+    browserSandbox({
+      workspaceFolders: ctx.workspaceFolders,
+      allowedHosts: ctx.settings.sandbox.network.allowedHosts,
+      ask: askerFor(ctx, {
+        tool: "browser_action",
+        detail: (host, port) =>
+          `The page in the browser (running in the OS sandbox) wants to connect to ${host} on port ${port}. ` +
+          "It is not the host of a URL you approved opening, nor in agent.sandbox.network.allowedHosts.",
+        onceLabel: "Allow while this browser is open",
+      }),
+      stateDir: ctx.settings.stateDir ?? defaultStateDir(),
+    })
+  return { ok: true, value: { kind: "sandboxed", ...base, jail } }
 }
 
 type CheckedUrl = { ok: true; url: string } | { ok: false; message: string }

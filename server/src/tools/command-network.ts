@@ -12,6 +12,25 @@ import type { ToolContext } from "./context"
 const alwaysAllowed = new Map<string, Set<string>>()
 
 export function hostAsker(ctx: ToolContext, command: string): HostAsk {
+  return askerFor(ctx, {
+    tool: "execute_command",
+    command,
+    detail: (host, port) =>
+      `The command \`${command}\` (running in the OS sandbox) wants to connect to ${host} on port ${port}. It is not in agent.sandbox.network.allowedHosts.`,
+    onceLabel: "Allow for this command",
+  })
+}
+
+/** What a network question says: the tool, who wants the host, and what "allow once" covers. */
+export interface HostQuestion {
+  tool: string
+  command?: string
+  detail(host: string, port: number): string
+  onceLabel: string
+}
+
+/** The user's answer to "may `question.tool` reach host:port?", with the task's "always" answers remembered. */
+export function askerFor(ctx: ToolContext, question: HostQuestion): HostAsk {
   return async ({ host, port }, signal) => {
     const key = host.toLowerCase()
     if (alwaysAllowed.get(ctx.taskId)?.has(key)) return "always"
@@ -22,12 +41,12 @@ export function hostAsker(ctx: ToolContext, command: string): HostAsk {
         {
           taskId: ctx.taskId,
           callId: ctx.callId,
-          tool: "execute_command",
+          tool: question.tool,
           title: `Allow network access to ${host}:${port}?`,
-          detail: `The command \`${command}\` (running in the OS sandbox) wants to connect to ${host} on port ${port}. It is not in agent.sandbox.network.allowedHosts.`,
-          command,
+          detail: question.detail(host, port),
+          ...(question.command === undefined ? {} : { command: question.command }),
           options: [
-            { optionId: "allow_once", label: "Allow for this command", kind: "allow_once" },
+            { optionId: "allow_once", label: question.onceLabel, kind: "allow_once" },
             { optionId: "allow_always", label: `Always allow ${host} in this task`, kind: "allow_always" },
             { optionId: "reject", label: "Reject", kind: "reject_once" },
           ],

@@ -136,8 +136,11 @@ export type ApprovalSubject =
   | { kind: "mcp"; server: string; tool: string; readOnly?: true; destructive?: true }
   | { kind: "modeSwitch"; mode: string }
   | { kind: "subtask"; mode: string }
-  /** Opening a page in the browser (browser_action launch). */
-  | { kind: "browser"; url: string }
+  /**
+   * Opening a page in the browser (browser_action launch). `sandbox`: whether the OS sandbox can hold the
+   * browser, set when agent.sandbox.mode is "required" (the policy then fails closed without it).
+   */
+  | { kind: "browser"; url: string; sandbox?: { available: boolean; reason?: string } }
 
 /** What the user is asked to approve: the preview of a prepared tool call. */
 export interface ApprovalRequest {

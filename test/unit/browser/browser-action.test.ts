@@ -47,7 +47,8 @@ describe("browser_action on a real Chromium", () => {
     const ctx = context()
     const launched = await runTool(browserAction, { action: "launch", url: page.url }, ctx)
     expect(launched.isError, text(launched)).toBe(false)
-    expect(launched.previewSubject).toEqual({ kind: "browser", url: page.url })
+    // agent.sandbox.mode "required" (the default) and bwrap here: the subject says the sandbox holds the browser.
+    expect(launched.previewSubject).toEqual({ kind: "browser", url: page.url, sandbox: { available: true } })
     expect(text(launched)).toContain(`Current URL: ${page.url}`)
     // Logged by an inline script while the page loaded: caught because we listen before navigating.
     expect(text(launched)).toContain("[log] loading the page")
@@ -133,6 +134,7 @@ describe("browser_action attached to a remote browser (agent.browser.remoteUrl)"
       const ctx = context({ settings: { browser: { viewport: "800x500", remoteUrl: `http://127.0.0.1:${port}` } } })
       const launched = await runTool(browserAction, { action: "launch", url: page.url }, ctx)
       expect(launched.isError, text(launched)).toBe(false)
+      // Someone else's browser: not ours to sandbox, so no sandbox state on the subject.
       expect(launched.previewSubject).toEqual({ kind: "browser", url: page.url })
       expect(screenshot(launched)).toEqual({ width: 800, height: 500 })
       expect(text(launched)).toContain("[log] loading the page")
