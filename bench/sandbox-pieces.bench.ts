@@ -2,11 +2,11 @@
  * Where a sandboxed command's time goes (issue 22): the same `bash -c true` started directly (no runner),
  * bare and under bubblewrap with its pieces added one at a time up to the full argv execute_command uses
  * (the workspace's read-only and masked paths of a 10,000-file repository, then the network bridge); and the
- * server's own work per command (the sandbox argv from a cached workspace scan, a scan without the cache,
- * one network proxy started and closed). Baseline: the bare `bash -c true`, in the same run, interleaved.
+ * server's own work per command (the sandbox argv from a cached workspace scan, a scan after one folder
+ * changed and after .rooignore changed, one network proxy started and closed). Baseline: the bare `bash -c true`, in the same run, interleaved.
  */
 import { spawn } from "node:child_process"
-import { utimesSync } from "node:fs"
+import { utimesSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
@@ -68,11 +68,18 @@ export default async function bench(): Promise<BenchTable[]> {
     for (let i = 0; i < RUNS; i++) for (const [k, [, run]] of pieces.entries()) times[k]!.push(await run())
     const server = {
       argv: stats(await timeRuns(RUNS * 10, () => sandboxCommand(SHELL, ws.root, policy(true)).dispose(), 5)),
-      scan: stats(
-        await timeRuns(5, () => {
-          // Touching the root's mtime invalidates the cache: the walk runs again.
+      rescan: stats(
+        await timeRuns(RUNS, () => {
+          // A new entry in the root folder: the next scan re-reads that folder only.
           const now = new Date()
           utimesSync(ws.root, now, now)
+          scanWorkspace(ws.root)
+        }),
+      ),
+      fullScan: stats(
+        await timeRuns(5, () => {
+          // A changed .rooignore drops the cache: the whole walk runs again.
+          writeFileSync(ws.path(".rooignore"), `src/d7/\n# ${Math.random()}\n`)
           scanWorkspace(ws.root)
         }),
       ),
@@ -101,7 +108,12 @@ export default async function bench(): Promise<BenchTable[]> {
         columns: ["what", "median ms", "p90 ms"],
         rows: [
           ["sandbox argv (workspace scan from its cache, masks, temp folder)", server.argv.median, server.argv.p90],
-          ["workspace scan without the cache (10,000 files, 100 folders)", server.scan.median, server.scan.p90],
+          ["workspace scan after an entry was added to one folder (that folder re-read)", server.rescan.median, server.rescan.p90],
+          [
+            "workspace scan after .rooignore changed (the whole walk: 10,000 files, 100 folders)",
+            server.fullScan.median,
+            server.fullScan.p90,
+          ],
           ["network proxy started and closed (with the bridge only)", server.proxy.median, server.proxy.p90],
         ],
       },
