@@ -38,6 +38,8 @@ export interface CommandSandboxRequest {
   askHost?: HostAsk
   /** Paths the user approved writing outside the writable roots (approval's sandboxWritePaths). */
   extraWritablePaths?: readonly string[]
+  /** The command is known not to use the network (shell's mayUseNetwork): no proxy bridge for it. */
+  networkUnused?: boolean
 }
 
 /**
@@ -55,7 +57,11 @@ export function commandSandbox(request: CommandSandboxRequest): CommandSandbox {
       workspaceFolders: request.workspaceFolders,
       tempDir: request.taskId === undefined ? undefined : taskTempDir(request.taskId),
       extraWritablePaths: request.extraWritablePaths,
-      network: { allowedHosts: settings.sandbox.network.allowedHosts, ask: request.askHost },
+      network: {
+        allowedHosts: settings.sandbox.network.allowedHosts,
+        ask: request.askHost,
+        ...(request.networkUnused ? { unused: true } : {}),
+      },
       stateDir: settings.stateDir ?? defaultStateDir(),
     },
   }
@@ -105,7 +111,7 @@ export function sandboxCommand(
   const env: Record<string, string> = { TMPDIR: SANDBOX_TMP }
   let proxy: NetworkProxy | undefined
   let argv = [...shellArgv]
-  if (policy.network.allowedHosts.length > 0 || policy.network.ask) {
+  if (!policy.network.unused && (policy.network.allowedHosts.length > 0 || policy.network.ask)) {
     const socat = findProgram("socat")
     if (!socat) {
       const note = noteOnce("The sandbox's network is off: socat is not installed (fix: sudo apt-get install socat).")
@@ -150,15 +156,16 @@ export function sandboxCommand(
  * shell. POSIX sh (dash on Debian), which starts faster than bash.
  */
 function bridgeScript(socat: string): string {
-  const port = `:${PROXY_PORT.toString(16).toUpperCase().padStart(4, "0")}`
   return [
     `${socat} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${PROXY_SOCKET_IN_SANDBOX} </dev/null >/dev/null 2>&1 &`,
-    // /proc/net/tcp lists this namespace's sockets: "sl local rem st ...", st 0A = LISTEN.
-    // Bounded by socat's life and a count (a read of /proc/net/tcp takes ~0.1-30 ms, by the machine's load).
+    // /proc/net/sockstat counts this namespace's TCP sockets ("TCP: inuse N …"); the fresh namespace has none
+    // until socat listens (a bound socket is not counted). Not /proc/net/tcp: every read of it walks the
+    // kernel's whole TCP hash table (~5 ms of CPU here).
     "bridge=$!",
     "i=0",
-    'while [ "$i" -lt 300 ] && kill -0 "$bridge" 2>/dev/null; do',
-    `  while read -r _ local _ st _; do case "$local $st" in *"${port} 0A") break 2 ;; esac; done </proc/net/tcp`,
+    'while [ "$i" -lt 3000 ] && kill -0 "$bridge" 2>/dev/null; do',
+    '  while read -r proto _ n _; do [ "$proto" = TCP: ] && break; done </proc/net/sockstat',
+    '  [ "$n" != 0 ] && break',
     "  i=$((i + 1))",
     "done",
     'exec "$@"',

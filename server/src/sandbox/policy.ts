@@ -57,6 +57,11 @@ export interface SandboxPolicy {
     allowedHosts: readonly string[]
     /** Asked about any other host; undefined = refused (headless, hooks). */
     ask?: HostAsk
+    /**
+     * True when the command is known not to use the network (shell/network-use.ts): no proxy bridge is set
+     * up for it (it costs ~5 ms of CPU per command), so it runs as with the network off.
+     */
+    unused?: boolean
   }
   /** The user's home (default: os.homedir()), for MASKED_HOME_PATHS. */
   home?: string

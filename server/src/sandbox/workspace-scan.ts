@@ -1,16 +1,17 @@
 import { type Dirent, readdirSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 import ignore, { type Ignore } from "ignore"
-import { GIT_DIR_READ_ONLY, PROTECTED_DIRS, PROTECTED_NAMES } from "../config/protected-paths"
+import { GIT_DIR_READ_ONLY, looksLikeGitDir, PROTECTED_DIRS, PROTECTED_NAMES } from "../config/protected-paths"
 import { readRegularFileSync } from "../config/regular-file"
 import { ROOIGNORE_FILE } from "../workspace/ignore-rules"
 
 /**
  * What the sandbox must cover inside one workspace folder: the protected paths that exist (bound read-only)
  * and the `.rooignore`d ones (masked). Found by one walk that does not descend into ignored, protected or
- * git folders, nor follow symlinks; cached per folder and re-walked only when the `.rooignore` text or the
- * modification time of a folder it walked changed (a folder's mtime changes whenever an entry is added,
- * removed or renamed in it, which is all that can change the result).
+ * git folders, nor follow symlinks. Cached per folder, folder by folder: a later scan stats every folder it
+ * walked and reads again only those whose modification time changed (a folder's mtime changes whenever an
+ * entry is added, removed or renamed in it, which is all that can change its part of the result), so a new
+ * file costs one folder's listing, not the whole walk; a changed `.rooignore` text drops the cache.
  */
 
 export interface WorkspaceScan {
@@ -26,23 +27,57 @@ export interface WorkspaceScan {
 /** The walk gives up beyond this many entries (then commands ask instead of running sandboxed unasked). */
 export const MAX_ENTRIES = 300_000
 
+/** One folder's part of a scan, and what it was computed from. */
+interface FolderPart {
+  /** The folder's mtime when it was listed, and that of the git folder(s) in it whose entries it lists. */
+  mtimes: [string, number][]
+  readOnly: string[]
+  maskedDirs: string[]
+  maskedFiles: string[]
+  /** Sub-folders to walk. */
+  subdirs: string[]
+  entries: number
+}
+
 interface CacheEntry {
   /** The `.rooignore` text the scan used; undefined when there was none. */
   rules: string | undefined
-  dirs: Map<string, number>
-  scan: WorkspaceScan
+  parts: Map<string, FolderPart>
 }
 
 const cache = new Map<string, CacheEntry>()
 
-/** The scan of `folder` (absolute, real path), from the cache when nothing it depends on changed. */
+/** The scan of `folder` (absolute, real path): from the cached parts of the folders that did not change. */
 export function scanWorkspace(folder: string): WorkspaceScan {
   const rulesText = readRules(folder)
-  const hit = cache.get(folder)
-  if (hit && hit.rules === rulesText && unchanged(hit.dirs)) return hit.scan
-  const dirs = new Map<string, number>()
-  const scan = walk(folder, rulesText === undefined ? undefined : ignore().add(rulesText), dirs)
-  cache.set(folder, { rules: rulesText, dirs, scan })
+  let hit = cache.get(folder)
+  if (!hit || hit.rules !== rulesText) {
+    hit = { rules: rulesText, parts: new Map() }
+    cache.set(folder, hit)
+  }
+  const rules = rulesText === undefined ? undefined : ignore().add(rulesText)
+  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [] }
+  const parts = new Map<string, FolderPart>()
+  let entries = 0
+  const stack = [folder]
+  while (stack.length > 0) {
+    const dir = stack.pop() as string
+    const cached = hit.parts.get(dir)
+    const part = cached && unchanged(cached) ? cached : listFolder(folder, dir, rules)
+    if (!part) continue
+    parts.set(dir, part)
+    entries += part.entries
+    if (entries > MAX_ENTRIES) {
+      scan.incomplete = `the workspace ${folder} has more than ${MAX_ENTRIES} entries, too many to find its protected and .rooignored paths`
+      hit.parts = new Map() // nothing half-walked is kept
+      return scan
+    }
+    scan.readOnly.push(...part.readOnly)
+    scan.maskedDirs.push(...part.maskedDirs)
+    scan.maskedFiles.push(...part.maskedFiles)
+    stack.push(...part.subdirs)
+  }
+  hit.parts = parts // folders no longer walked (removed, now ignored) drop out
   return scan
 }
 
@@ -54,62 +89,49 @@ function readRules(folder: string): string | undefined {
   }
 }
 
-function unchanged(dirs: Map<string, number>): boolean {
-  for (const [dir, mtime] of dirs) {
-    const now = statSync(dir, { throwIfNoEntry: false })?.mtimeMs
-    if (now !== mtime) return false
-  }
-  return true
+function unchanged(part: FolderPart): boolean {
+  return part.mtimes.every(([dir, mtime]) => statSync(dir, { throwIfNoEntry: false })?.mtimeMs === mtime)
 }
 
-function walk(root: string, rules: Ignore | undefined, dirs: Map<string, number>): WorkspaceScan {
-  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [] }
-  let entries = 0
-  const stack = [root]
-  while (stack.length > 0) {
-    const dir = stack.pop() as string
-    let list: Dirent[]
-    try {
-      dirs.set(dir, statSync(dir).mtimeMs)
-      list = readdirSync(dir, { withFileTypes: true })
-    } catch {
+/** One folder's part: what in it is protected or ignored, and which sub-folders to walk; undefined when unreadable. */
+function listFolder(root: string, dir: string, rules: Ignore | undefined): FolderPart | undefined {
+  let list: Dirent[]
+  let mtime: number
+  try {
+    mtime = statSync(dir).mtimeMs
+    list = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return undefined
+  }
+  const part: FolderPart = { mtimes: [[dir, mtime]], readOnly: [], maskedDirs: [], maskedFiles: [], subdirs: [], entries: list.length }
+  // A folder git takes for a repository (safe.bareRepository aside): its config, hooks and info are protected.
+  if (dir !== root && list.some((e) => e.name === "HEAD") && looksLikeGitDir(dir)) {
+    addGitDir(dir, new Set(list.map((e) => e.name)), part)
+    return part
+  }
+  for (const entry of list) {
+    if (entry.isSymbolicLink()) continue // never followed; what it points to inside the workspace is covered where it is
+    const path = join(dir, entry.name)
+    const isDir = entry.isDirectory()
+    const rel = relative(root, path).split(sep).join("/")
+    if (rules && rel !== ROOIGNORE_FILE && rules.ignores(isDir ? `${rel}/` : rel)) {
+      ;(isDir ? part.maskedDirs : part.maskedFiles).push(path)
       continue
     }
-    const names = new Set(list.map((e) => e.name))
-    if (dir !== root && looksLikeBareRepository(names)) {
-      addGitDir(dir, names, scan)
-      continue
-    }
-    for (const entry of list) {
-      if (++entries > MAX_ENTRIES) {
-        scan.incomplete = `the workspace ${root} has more than ${MAX_ENTRIES} entries, too many to find its protected and .rooignored paths`
-        return scan
-      }
-      if (entry.isSymbolicLink()) continue // never followed; what it points to inside the workspace is covered where it is
-      const path = join(dir, entry.name)
-      const isDir = entry.isDirectory()
-      const rel = relative(root, path).split(sep).join("/")
-      if (rules && rel !== ROOIGNORE_FILE && rules.ignores(isDir ? `${rel}/` : rel)) {
-        ;(isDir ? scan.maskedDirs : scan.maskedFiles).push(path)
-        continue
-      }
-      const lower = entry.name.toLowerCase()
-      // A `.git` file (a worktree's pointer to its git directory) is protected whole; a `.git` folder partly.
-      if (isDir && lower === ".git") addGitDir(path, new Set(safeList(path)), scan)
-      else if (PROTECTED_NAMES.has(lower) || PROTECTED_DIRS.has(lower)) scan.readOnly.push(path)
-      else if (isDir) stack.push(path)
-    }
+    const lower = entry.name.toLowerCase()
+    // A `.git` file (a worktree's pointer to its git directory) is protected whole; a `.git` folder partly.
+    if (isDir && lower === ".git") {
+      const gitMtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs
+      if (gitMtime !== undefined) part.mtimes.push([path, gitMtime]) // a hooks/ or info/ made later is noticed
+      addGitDir(path, new Set(safeList(path)), part)
+    } else if (PROTECTED_NAMES.has(lower) || PROTECTED_DIRS.has(lower)) part.readOnly.push(path)
+    else if (isDir) part.subdirs.push(path)
   }
-  return scan
+  return part
 }
 
-/** HEAD, objects/ and refs/: git treats such a folder as a repository (safe.bareRepository aside). */
-function looksLikeBareRepository(names: Set<string>): boolean {
-  return names.has("HEAD") && names.has("objects") && names.has("refs")
-}
-
-function addGitDir(dir: string, names: Set<string>, scan: WorkspaceScan): void {
-  for (const name of GIT_DIR_READ_ONLY) if (names.has(name)) scan.readOnly.push(join(dir, name))
+function addGitDir(dir: string, names: Set<string>, part: FolderPart): void {
+  for (const name of GIT_DIR_READ_ONLY) if (names.has(name)) part.readOnly.push(join(dir, name))
 }
 
 function safeList(dir: string): string[] {

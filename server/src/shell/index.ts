@@ -12,6 +12,7 @@ export { programName } from "./wrappers"
 export { powershellCommands, type PowerShellCommand } from "./powershell"
 export { BashWalker } from "./bash-walker"
 export { commandWrites, fileWrites, WRITE_RULES, type WriteRule } from "./file-writes"
+export { LOCAL_GIT_SUBCOMMANDS, LOCAL_PROGRAMS, mayUseNetwork } from "./network-use"
 
 /** Reads one command line with the bash grammar (installed by workspace/shell-grammars.ts, where IO lives). */
 export type LineReader = (text: string) => ParsedCommandLine

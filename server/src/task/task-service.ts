@@ -18,6 +18,7 @@ import type { ImageBlock } from "../model/provider"
 import { TaskBrowsers } from "../browser/registry"
 import { expandSlashCommand } from "../skills"
 import { expandMcpPrompt } from "../tools/mcp-dynamic"
+import { forgetAllowedHosts } from "../tools/command-network"
 import { TaskRuntime } from "./runtime"
 import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./service"
 import { TaskStore } from "./store"
@@ -181,6 +182,7 @@ class Service implements TaskService {
       this.models.set(id, undefined)
       this.store.remove(folder, id)
     }
+    forgetAllowedHosts(doomed)
     return [...doomed]
   }
 
@@ -252,6 +254,7 @@ class Service implements TaskService {
     this.background.kill()
     await Promise.allSettled(live.map((rt) => rt.run.settled()))
     await this.browsers.closeAll()
+    forgetAllowedHosts([...this.runtimes.keys(), ...this.stored.keys()])
   }
 
   // ---- task lifecycle -------------------------------------------------------------------

@@ -8,8 +8,18 @@ import type { ToolContext } from "./context"
  * (headless), is a refusal.
  */
 
-/** Hosts the user allowed "always", per task (a task's commands share them; the server's other tasks do not). */
+/**
+ * Hosts the user allowed "always", per task: every later command of that task (follow-up messages and
+ * resumption included) reaches them unasked; the server's other tasks, the task's subtasks included, do not.
+ * Kept in memory for the task's life in this server: its owner (task/task-service.ts) forgets a task's
+ * hosts when the task is deleted and all of them when the session ends (forgetAllowedHosts).
+ */
 const alwaysAllowed = new Map<string, Set<string>>()
+
+/** Forgets the hosts allowed "always" in these tasks (deleted, or their session ended). */
+export function forgetAllowedHosts(taskIds: Iterable<string>): void {
+  for (const taskId of taskIds) alwaysAllowed.delete(taskId)
+}
 
 export function hostAsker(ctx: ToolContext, command: string): HostAsk {
   return askerFor(ctx, {

@@ -12,6 +12,8 @@ import { describeOutcome } from "../terminal/background"
 import { formatBytes } from "../workspace/files"
 import { commandSandbox, sandboxStatus } from "../sandbox"
 import { hostAsker } from "./command-network"
+import { mayUseNetwork, parseCommandLine } from "../shell"
+import { loadShellParser } from "../workspace/shell-grammars"
 
 /** The model's view of one command's output is capped at this many bytes (and agent.terminal.outputLines lines). */
 export const COMMAND_OUTPUT_BYTES = 50 * 1024
@@ -69,6 +71,9 @@ export const executeCommand = defineTool({
       ...(askReasons.length > 0 ? { askReasons } : {}),
       ...(ctx.settings.sandbox.mode === "required" ? { sandbox: sandboxStatus() } : {}),
     }
+    // Read here, where the parser is loaded (checkCommandPaths above): the run needs no parser.
+    await loadShellParser()
+    const networkUnused = !mayUseNetwork(parseCommandLine(command, shellDialect(choice)))
     return {
       preview: {
         subject,
@@ -76,7 +81,7 @@ export const executeCommand = defineTool({
         detail: `in ${shownCwd}${timeout ? `, waiting up to ${timeout} s` : ""}`,
         command,
       },
-      run: () => run(command, where.absPath, shownCwd, timeout, ctx, subject.grantedWritePaths),
+      run: () => run(command, where.absPath, shownCwd, timeout, ctx, subject.grantedWritePaths, networkUnused),
     }
   },
 })
@@ -88,6 +93,7 @@ async function run(
   timeout: number | undefined,
   ctx: ToolContext,
   grantedWritePaths: string[] | undefined,
+  networkUnused: boolean,
 ): Promise<ToolResult> {
   let streamed = 0
   const sandbox = commandSandbox({
@@ -96,6 +102,7 @@ async function run(
     taskId: ctx.taskId,
     askHost: hostAsker(ctx, command),
     extraWritablePaths: grantedWritePaths,
+    networkUnused,
   })
   const running = ctx.terminal.start(
     {

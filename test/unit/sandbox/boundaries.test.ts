@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { createServer, type Server } from "node:http"
@@ -54,7 +54,7 @@ function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
 async function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise<{ code: number | null; output: string }> {
   const running = startCommand({
     command,
-    cwd: ws.root,
+    cwd: extra.workspaceFolders?.[0] ?? ws.root,
     shell: ["/bin/bash", "--noprofile", "--norc", "-c"],
     hardTimeoutSeconds: 30,
     maxLines: 1000,
@@ -200,5 +200,29 @@ describe("the OS sandbox", () => {
     writeFileSync(ws.path(".rooignore"), "secret.txt\nsecrets/\nsecret-later.txt\n")
     const result = await run("cat secret-later.txt")
     expect(result.output).not.toContain("LATER-SECRET")
+  })
+
+  describe("after an earlier command, with the same .rooignore (the scan re-reads only changed folders)", () => {
+    let repo: TempWorkspace
+    beforeAll(async () => {
+      repo = await tempWorkspace({ ".rooignore": "*.key\n", "deep/a/b/c.txt": "c\n", "deep/other/d.txt": "d\n" })
+      execFileSync("git", ["init", "-q"], { cwd: repo.root })
+      rmSync(repo.path(".git/hooks"), { recursive: true, force: true })
+      expect((await run("true", { workspaceFolders: [repo.root] })).code).toBe(0) // the scan is cached now
+    })
+    afterAll(() => repo?.cleanup())
+
+    it("masks an ignored file created deep in a folder since", async () => {
+      writeFileSync(repo.path("deep/a/b/new.key"), "NEW-KEY-SECRET\n")
+      const result = await run(`cat ${repo.path("deep/a/b/new.key")}`, { workspaceFolders: [repo.root] })
+      expect(result.output).not.toContain("NEW-KEY-SECRET")
+    })
+
+    it("keeps a .git/hooks folder made since read-only", async () => {
+      mkdirSync(repo.path(".git/hooks"))
+      const result = await run(`echo '#!/bin/sh' > ${repo.path(".git/hooks/pre-commit")}`, { workspaceFolders: [repo.root] })
+      expect(result.code).not.toBe(0)
+      expect(existsSync(repo.path(".git/hooks/pre-commit"))).toBe(false)
+    })
   })
 })

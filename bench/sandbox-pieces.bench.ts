@@ -1,0 +1,124 @@
+/**
+ * Where a sandboxed command's time goes (issue 22): the same `bash -c true` started directly (no runner),
+ * bare and under bubblewrap with its pieces added one at a time up to the full argv execute_command uses
+ * (the workspace's read-only and masked paths of a 10,000-file repository, then the network bridge); and the
+ * server's own work per command (the sandbox argv from a cached workspace scan, a scan after one folder
+ * changed and after .rooignore changed, one network proxy started and closed). Baseline: the bare `bash -c true`, in the same run, interleaved.
+ */
+import { spawn } from "node:child_process"
+import { utimesSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
+import { performance } from "node:perf_hooks"
+import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
+import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
+import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
+import { ratio, stats, timeRuns, type BenchTable } from "./lib"
+import { benchRepository } from "./sandbox.bench"
+
+const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 20)
+const SHELL = ["/bin/bash", "--noprofile", "--norc", "-c", "true"]
+
+function spawnAndWait(file: string, args: readonly string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now()
+    const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe"], detached: true })
+    let err = ""
+    child.stderr.on("data", (chunk: Buffer) => (err += chunk))
+    child.on("error", reject)
+    child.on("close", (code) =>
+      code === 0 ? resolve(performance.now() - start) : reject(new Error(`${file} ${args.join(" ")}: ${code} ${err}`)),
+    )
+  })
+}
+
+export default async function bench(): Promise<BenchTable[]> {
+  const ws = await benchRepository()
+  const bwrap = bwrapPath()
+  const policy = (networkUnused: boolean): SandboxPolicy => ({
+    workspaceFolders: [ws.root],
+    tempDir: taskTempDir("bench-pieces"),
+    network: { allowedHosts: [], ask: async () => "deny" as const, ...(networkUnused ? { unused: true } : {}) },
+  })
+  const bare = ["--ro-bind", "/", "/"]
+  const devProc = [...bare, "--dev", "/dev", "--proc", "/proc"]
+  const pid = [...devProc, "--unshare-pid"]
+  const flags = [...pid, "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
+  type Piece = [string, () => Promise<number>]
+  const withSandbox = (networkUnused: boolean) => async () => {
+    const command = sandboxCommand(SHELL, ws.root, policy(networkUnused))
+    try {
+      return await spawnAndWait(command.file, command.args)
+    } finally {
+      command.dispose()
+    }
+  }
+  const pieces: Piece[] = [
+    ["bash -c true, unsandboxed (baseline)", () => spawnAndWait(SHELL[0]!, SHELL.slice(1))],
+    ["bwrap: mount namespace, / read-only", () => spawnAndWait(bwrap, [...bare, "--", ...SHELL])],
+    ["+ --dev /dev --proc /proc", () => spawnAndWait(bwrap, [...devProc, "--", ...SHELL])],
+    ["+ --unshare-pid", () => spawnAndWait(bwrap, [...pid, "--", ...SHELL])],
+    ["+ --unshare-net/ipc/uts, --die-with-parent, --new-session", () => spawnAndWait(bwrap, [...flags, "--", ...SHELL])],
+    ["+ the workspace's read-only and masked paths (execute_command, network unused)", withSandbox(true)],
+    ["+ the network bridge (proxy + socat)", withSandbox(false)],
+  ]
+  const loadBefore = loadavg()[0]!
+  const times = pieces.map(() => [] as number[])
+  try {
+    for (const [, run] of pieces) await run() // warm-up
+    for (let i = 0; i < RUNS; i++) for (const [k, [, run]] of pieces.entries()) times[k]!.push(await run())
+    const server = {
+      argv: stats(await timeRuns(RUNS * 10, () => sandboxCommand(SHELL, ws.root, policy(true)).dispose(), 5)),
+      rescan: stats(
+        await timeRuns(RUNS, () => {
+          // A new entry in the root folder: the next scan re-reads that folder only.
+          const now = new Date()
+          utimesSync(ws.root, now, now)
+          scanWorkspace(ws.root)
+        }),
+      ),
+      fullScan: stats(
+        await timeRuns(5, () => {
+          // A changed .rooignore drops the cache: the whole walk runs again.
+          writeFileSync(ws.path(".rooignore"), `src/d7/\n# ${Math.random()}\n`)
+          scanWorkspace(ws.root)
+        }),
+      ),
+      proxy: stats(
+        await timeRuns(RUNS * 10, async () => {
+          const proxy = startNetworkProxy(`${taskTempDir("bench-pieces")}/p.sock`, async () => false)
+          await new Promise((r) => setImmediate(r))
+          proxy.close()
+        }),
+      ),
+    }
+    const base = stats(times[0]!)
+    const rows = pieces.map(([name], k) => {
+      const s = stats(times[k]!)
+      return [name, s.median, s.p90, s.min, ratio(s.median, base.median), s.median - base.median, s.min - base.min]
+    })
+    return [
+      {
+        title: `Where a sandboxed command's time goes (\`bash -c true\` spawned directly, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)})`,
+        columns: ["what is started", "median ms", "p90 ms", "min ms", "vs bare", "added ms (median)", "added ms (min)"],
+        rows,
+        note: "Each row adds to the one above; the differences between rows are what each piece costs.",
+      },
+      {
+        title: "The server's own work per sandboxed command",
+        columns: ["what", "median ms", "p90 ms"],
+        rows: [
+          ["sandbox argv (workspace scan from its cache, masks, temp folder)", server.argv.median, server.argv.p90],
+          ["workspace scan after an entry was added to one folder (that folder re-read)", server.rescan.median, server.rescan.p90],
+          [
+            "workspace scan after .rooignore changed (the whole walk: 10,000 files, 100 folders)",
+            server.fullScan.median,
+            server.fullScan.p90,
+          ],
+          ["network proxy started and closed (with the bridge only)", server.proxy.median, server.proxy.p90],
+        ],
+      },
+    ]
+  } finally {
+    await ws.cleanup()
+  }
+}
