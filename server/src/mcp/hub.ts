@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
 import type { McpCallAsker } from "./elicitation"
+import type { McpAuthOptions } from "./oauth-flow"
 import type { McpLog, OurLogLevel } from "./server-log"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
 import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
@@ -21,6 +22,8 @@ export interface McpHubOptions {
   workspaceFolders?: () => readonly string[]
   /** Our log and agent.log.level: servers' log messages go there; without it they are dropped. */
   logging?: { log: McpLog; level: () => OurLogLevel }
+  /** How the user signs in to remote servers that require OAuth; without it such a server fails to connect. */
+  auth?: McpAuthOptions
 }
 
 /** A finished configuration load; `connected` settles when every server it started has connected or failed. */
@@ -81,6 +84,8 @@ export class McpHub implements McpPort {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, connectTimeoutMs)))])
     clearTimeout(timer)
+    // A server waiting for the user to sign in is waited for like the trust question (the sign-in is bounded).
+    await Promise.all([...this.entries.values()].map((e) => (e.connection?.signingIn ? e.connection.connect() : undefined)))
     return this.listServers().filter((s) => s.status !== "connected" && s.status !== "disabled")
   }
 
@@ -227,6 +232,7 @@ export class McpHub implements McpPort {
             this.options.reconnect ?? DEFAULT_RECONNECT,
             () => this.folders(),
             this.options.logging,
+            this.options.auth,
           ),
         })
       }
