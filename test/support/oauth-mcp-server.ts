@@ -19,6 +19,8 @@ export interface OAuthMcpServer {
   readonly counts: { registrations: number; authorizations: number; codeGrants: number; refreshGrants: number; refused: number }
   /** Every access token issued so far (tests look for them where they must not be). */
   readonly issuedTokens: string[]
+  /** Every refresh token issued so far. */
+  readonly refreshTokens: string[]
   /** Redirect URIs the clients registered. */
   readonly redirectUris: string[]
   /** Makes every access token issued so far expire now (refresh tokens stay valid). */
@@ -48,6 +50,7 @@ export async function startOAuthMcpServer(
     accessTtlSeconds: options.accessTtlSeconds ?? 3600,
     counts: { registrations: 0, authorizations: 0, codeGrants: 0, refreshGrants: 0, refused: 0 },
     issuedTokens: [],
+    refreshTokens: [],
     redirectUris: [],
     expireAccessTokens: () => {
       for (const token of access.keys()) access.set(token, 0)
@@ -60,6 +63,7 @@ export async function startOAuthMcpServer(
     access.set(token, Date.now() + state.accessTtlSeconds * 1000)
     refresh.set(refreshToken, clientId)
     state.issuedTokens.push(token)
+    state.refreshTokens.push(refreshToken)
     return { access_token: token, token_type: "Bearer", expires_in: state.accessTtlSeconds, refresh_token: refreshToken }
   }
 

@@ -40,6 +40,10 @@ export class McpConnection {
   tools: McpToolInfo[] = []
   resources: McpResourceInfo[] = []
   prompts: McpPromptInfo[] = []
+  /** The hub's listener for notifications/resources/updated of this server. */
+  onResourceUpdated: ((uri: string) => void) | undefined
+  /** Resources subscribed to (resources/subscribe), subscribed again after a reconnection. */
+  private readonly subscribed = new Set<string>()
   /** Who may answer the server's questions: one per running tool call that can ask, latest last. */
   private readonly askers: McpCallAsker[] = []
   private client: SdkClient | undefined
@@ -106,6 +110,7 @@ export class McpConnection {
       if (logging && client.getServerCapabilities()?.logging)
         await client.setLoggingLevel(MCP_LEVEL_FOR[logging.level()], { timeout: this.timeoutMs }).catch(() => undefined)
       await this.refreshLists(client)
+      for (const uri of this.subscribed) await client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => undefined)
       this.attempts = 0
       this.error = undefined
       this.setStatus("connected")
@@ -178,6 +183,7 @@ export class McpConnection {
     const logging = this.logging
     if (logging)
       client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => logServerMessage(logging.log, this.name, n.params))
+    client.setNotificationHandler(sdk.ResourceUpdatedNotificationSchema, (n) => this.onResourceUpdated?.(n.params.uri))
     client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
       answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
     )
@@ -220,6 +226,27 @@ export class McpConnection {
         "The resource could not be read: check the URI against the server's resources and templates.",
       )
     }
+  }
+
+  /**
+   * resources/subscribe, where the server declared `resources.subscribe`; false when it did not or refused
+   * (the caller then simply gets no update notices).
+   */
+  async subscribe(uri: string): Promise<boolean> {
+    const client = this.client
+    if (!client || this.status !== "connected" || client.getServerCapabilities()?.resources?.subscribe !== true) return false
+    try {
+      await client.subscribeResource({ uri }, { timeout: this.timeoutMs })
+      this.subscribed.add(uri)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    if (!this.subscribed.delete(uri)) return
+    await this.client?.unsubscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => undefined)
   }
 
   /** prompts/get with the user's arguments: the returned messages as one text for the user's message. */
