@@ -113,7 +113,7 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     const env = { XDG_CONFIG_HOME: config }
 
     const api = await scopedFake([whoami, done])
-    const run = spawnCli(["run", "who am I?"], { cwd: ws.root, apiUrl: api.url, env })
+    const run = spawnCli(["run", "--auto-approve", "mcp", "who am I?"], { cwd: ws.root, apiUrl: api.url, env })
     let visited: string | undefined
     const deadline = Date.now() + 30_000
     while (!visited && Date.now() < deadline) {
@@ -127,7 +127,7 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     expect(JSON.stringify(toolResultIn(api.requests[1], "toolu_who"))).toContain("token #1")
 
     const later = await scopedFake([whoami, done])
-    const rerun = spawnCli(["run", "who am I again?"], { cwd: ws.root, apiUrl: later.url, env })
+    const rerun = spawnCli(["run", "--auto-approve", "mcp", "who am I again?"], { cwd: ws.root, apiUrl: later.url, env })
     expect(await rerun.exited).toBe(0)
     expect(rerun.stderr()).not.toContain("needs you to sign in")
     expect(oauth.counts).toMatchObject({ registrations: 1, authorizations: 1, codeGrants: 1 })
