@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -105,10 +105,8 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     const ws = await scopedWorkspace()
     const config = mkdtempSync(join(tmpdir(), "agent-lsp-oauth-config-"))
     mkdirSync(join(config, "agent-lsp"))
-    const agent = {
-      autoApprove: { mcp: true },
-      mcpServers: { remote: { type: "streamable-http", url: oauth.url, alwaysAllow: ["whoami"] } },
-    }
+    onTestFinished(() => rmSync(config, { recursive: true, force: true }))
+    const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url } } }
     writeFileSync(join(config, "agent-lsp", "settings.json"), JSON.stringify({ agent }))
     const env = { XDG_CONFIG_HOME: config }
 

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto"
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js"
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
+import { randomBytes } from "node:crypto"
 import { callbackUrl, freeLoopbackPort } from "./oauth-callback"
 import type { McpOAuthEntry, McpOAuthStore } from "./oauth-store"
 
