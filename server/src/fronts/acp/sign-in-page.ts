@@ -12,7 +12,7 @@ import type { AcpSession } from "./acp-session"
 export function acpSignInPage(
   client: AgentContext,
   urlElicitation: boolean,
-  activeSession: () => AcpSession | undefined,
+  activeSession: () => Pick<AcpSession, "id" | "send"> | undefined,
   sink: LogSink,
 ): OpenAuthorizationUrl {
   return async (request, signal) => {
