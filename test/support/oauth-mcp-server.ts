@@ -25,6 +25,8 @@ export interface OAuthMcpServer {
   readonly redirectUris: string[]
   /** Makes every access token issued so far expire now (refresh tokens stay valid). */
   expireAccessTokens(): void
+  /** Refuses every refresh token issued so far (the client must sign in again). */
+  revokeRefreshTokens(): void
   close(): Promise<void>
 }
 
@@ -55,6 +57,7 @@ export async function startOAuthMcpServer(
     expireAccessTokens: () => {
       for (const token of access.keys()) access.set(token, 0)
     },
+    revokeRefreshTokens: () => refresh.clear(),
     close: async () => undefined,
   }
   const issue = (clientId: string) => {

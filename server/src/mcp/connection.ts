@@ -9,7 +9,7 @@ import { answerSampling } from "./sampling"
 import { logServerMessage, MCP_LEVEL_FOR, type McpLog, type OurLogLevel } from "./server-log"
 import { loadMcpSdk, type McpSdk } from "./sdk"
 import { type McpAuthOptions, signIn } from "./oauth-flow"
-import type { McpOAuthProvider } from "./oauth-provider"
+import { describe, errorResult, progressLine, type SignInTarget } from "./call-text"
 import { makeTransport, type McpTransport } from "./transport"
 import { listEverything, promptInfo, resourceInfo, type SdkPrompt, type SdkResource, type SdkTool, toolInfo } from "./server-lists"
 
@@ -26,7 +26,6 @@ export interface ReconnectPolicy {
 export const DEFAULT_RECONNECT: ReconnectPolicy = { baseDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 6 }
 const DEFAULT_TIMEOUT_SECONDS = 60
 
-/** One configured server: its client, its state, and its reconnection after a crash. */
 /**
  * The MCP handshake may take far longer than a tool call (an `npx` server installs itself first; a loaded
  * machine starts Node slowly): a server's `timeout` (meant for calls) never cuts it shorter than this.
@@ -34,6 +33,7 @@ const DEFAULT_TIMEOUT_SECONDS = 60
  */
 const CONNECT_TIMEOUT_FLOOR_MS = 30_000
 
+/** One configured server: its client, its state, its sign-in and its reconnection after a crash. */
 export class McpConnection {
   status: McpServerStatus = "connecting"
   error: string | undefined
@@ -63,7 +63,6 @@ export class McpConnection {
     /** How remote servers that require OAuth are signed in to; without it a 401 is a connection error. */
     private readonly auth?: McpAuthOptions,
   ) {}
-
   get name(): string {
     return this.server.name
   }
@@ -74,7 +73,6 @@ export class McpConnection {
   }
 
   private connecting: Promise<void> | undefined
-
   /** Connects and lists tools and resources; failures end in status "error", never a throw. */
   connect(): Promise<void> {
     clearTimeout(this.retryTimer)
@@ -123,21 +121,39 @@ export class McpConnection {
   }
 
   /** True while the user is asked to sign in to this server (tasks wait for it, bounded by the sign-in's own timeout). */
-  get signingIn(): boolean {
-    return this.signInPending
-  }
-  private signInPending = false
+  signingIn = false
+  /** The connected transport's OAuth client, for a sign-in the server asks for later (refresh refused). */
+  private remoteAuth: SignInTarget | undefined
 
-  private async signIn(pending: { oauth: McpOAuthProvider; finishAuth: (code: string) => Promise<void> }) {
+  private async signIn(pending: SignInTarget) {
     const auth = this.auth!
-    this.signInPending = true
+    this.signingIn = true
     this.error = "waiting for you to sign in (the sign-in page was opened)"
     this.onChange()
     try {
-      return await signIn(this.name, pending.oauth, pending.finishAuth, auth)
+      const outcome = await signIn(this.name, pending.oauth, pending.finishAuth, auth)
+      if (outcome.ok) this.error = undefined
+      return outcome
     } finally {
-      this.signInPending = false
+      this.signingIn = false
     }
+  }
+
+  /**
+   * A request refused because the authorization ended (the refresh token was refused too, so the SDK asks
+   * for a new sign-in): the user signs in again and the request is retried once. Undefined for other errors.
+   */
+  private async signInAgain(e: unknown): Promise<{ ok: true } | { ok: false; reason: string } | undefined> {
+    const sdk = await loadMcpSdk()
+    const target = this.remoteAuth
+    if (!(e instanceof sdk.UnauthorizedError) || !target?.oauth.authorizationUrl) return undefined
+    return this.signIn(target)
+  }
+
+  private signInFailed(what: string, reason: string): McpCallResult {
+    return errorResult(
+      `MCP server "${this.name}" refused ${what}: it needs you to sign in again, and ${reason}. Continue without this server.`,
+    )
   }
 
   /** A connected client, or the sign-in a remote server asks for (its 401 after discovery and registration). */
@@ -150,6 +166,7 @@ export class McpConnection {
     client.onclose = () => this.closed(client)
     try {
       await client.connect(made.transport, { timeout: Math.max(this.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS) })
+      this.remoteAuth = made.oauth && made.finishAuth ? { oauth: made.oauth, finishAuth: made.finishAuth } : undefined
       return { client }
     } catch (e) {
       if (e instanceof sdk.UnauthorizedError && made.oauth?.authorizationUrl && made.finishAuth) {
@@ -190,7 +207,13 @@ export class McpConnection {
     return client
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult> {
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    asker?: McpCallAsker,
+    retried = false,
+  ): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
     // While the call runs, the server's questions (elicitation) go to the task that made it.
@@ -207,19 +230,25 @@ export class McpConnection {
       })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
+      const again = retried ? undefined : await this.signInAgain(e)
+      if (again?.ok) return this.callTool(tool, args, signal, asker, true)
+      if (again) return this.signInFailed(`tool "${tool}"`, again.reason)
       return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
     } finally {
       if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1)
     }
   }
 
-  async readResource(uri: string, signal?: AbortSignal): Promise<McpCallResult> {
+  async readResource(uri: string, signal?: AbortSignal, retried = false): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
     try {
       const result = await client.readResource({ uri }, { timeout: this.timeoutMs, signal })
       return fromReadResourceResult(this.name, uri, result)
     } catch (e) {
+      const again = retried ? undefined : await this.signInAgain(e)
+      if (again?.ok) return this.readResource(uri, signal, true)
+      if (again) return this.signInFailed(`resource "${uri}"`, again.reason)
       return this.requestFailed(
         `resource "${uri}"`,
         e,
@@ -347,8 +376,7 @@ export class McpConnection {
 
   private notConnected(): McpCallResult {
     const why = this.status === "connecting" ? "is still connecting" : `is not connected (${this.error ?? this.status})`
-    const text = `MCP server "${this.name}" ${why}. Try again in a moment, or continue without it.`
-    return { isError: true, content: [{ type: "text", text }], summary: text }
+    return errorResult(`MCP server "${this.name}" ${why}. Try again in a moment, or continue without it.`, "full")
   }
 
   private requestFailed(what: string, e: unknown, advice: string): McpCallResult {
@@ -368,15 +396,4 @@ export class McpConnection {
     const last = this.stderrTail.trim().split("\n").slice(-3).join(" | ")
     return last ? ` (stderr: ${last.slice(-300)})` : ""
   }
-}
-
-/** "3/10: message" (or "3: message" without a total), for the front. */
-function progressLine(p: { progress: number; total?: number; message?: string }): string {
-  return `${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? `: ${p.message.slice(0, 200)}` : ""}`
-}
-
-/** An error's message; the SDK's "MCP error -32602: " prefix once, even where the server's message repeats it. */
-function describe(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e)
-  return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, "$1")
 }

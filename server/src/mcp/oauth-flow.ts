@@ -39,6 +39,8 @@ export async function signIn(
   options: McpAuthOptions,
 ): Promise<SignInOutcome> {
   const url = provider.authorizationUrl
+  // This URL is used once: a later sign-in (the refresh refused) waits for the SDK to make a new one.
+  provider.authorizationUrl = undefined
   if (!url) return { ok: false, reason: "the server refused the connection (401) without a sign-in the client could start" }
   const timeoutMs = options.timeoutMs()
   const stop = new AbortController()

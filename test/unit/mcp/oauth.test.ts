@@ -92,6 +92,22 @@ describe("OAuth sign-in to a remote MCP server", () => {
     expect(await readFile(store.file, "utf8")).toContain(server.issuedTokens[1]!)
   })
 
+  it("asks the user to sign in again when the refresh token is refused too, and retries the call once signed in", async () => {
+    const { opened, open } = browser()
+    const hub = hubFor(server, open)
+    await hub.start()
+    server.expireAccessTokens()
+    server.revokeRefreshTokens()
+
+    const result = await hub.callTool("remote", "whoami", {})
+
+    expect(opened).toHaveLength(1)
+    expect(result.content).toEqual([{ type: "text", text: `token #${server.issuedTokens.length}` }])
+    expect(server.counts).toMatchObject({ registrations: 1, authorizations: 2, codeGrants: 2 })
+    expect(hub.listServers()[0]).toMatchObject({ status: "connected" })
+    expect(hub.listServers()[0]!.error).toBeUndefined()
+  })
+
   const failing = async (mode: AuthorizeMode, answer: "visit" | "declined", timeoutMs = 20_000) => {
     const target = await startOAuthMcpServer({ authorizeMode: mode })
     onTestFinished(() => target.close())
