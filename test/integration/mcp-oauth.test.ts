@@ -106,7 +106,8 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     const config = mkdtempSync(join(tmpdir(), "agent-lsp-oauth-config-"))
     mkdirSync(join(config, "agent-lsp"))
     onTestFinished(() => rmSync(config, { recursive: true, force: true }))
-    const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url } } }
+    // --auto-approve mcp runs what a server's alwaysAllow lists.
+    const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url, alwaysAllow: ["whoami"] } } }
     writeFileSync(join(config, "agent-lsp", "settings.json"), JSON.stringify({ agent }))
     const env = { XDG_CONFIG_HOME: config }
 
