@@ -5,6 +5,8 @@ import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { CheckpointRegistry } from "../checkpoints/registry"
 import type { Settings } from "../config/schema"
 import { McpHub } from "../mcp/hub"
+import { type OpenAuthorizationUrl, signInMessage } from "../mcp/oauth-flow"
+import { McpOAuthStore } from "../mcp/oauth-store"
 import type { ImageBlock } from "../task/index"
 import type { ModelOverride } from "../task/model-for-mode"
 import { transcriptDir, transcriptFile } from "./transcript/transcript-writer"
@@ -57,6 +59,11 @@ export interface AgentCoreDeps {
    * the core's own servers (agent.languageServers) where they have none for a file.
    */
   language?: LanguagePort
+  /**
+   * Shows the user a remote MCP server's sign-in page (LSP: window/showDocument external; ACP: a URL
+   * elicitation; CLI: stderr). Default: `notify` with the URL.
+   */
+  openAuthorizationUrl?: OpenAuthorizationUrl
 }
 
 /**
@@ -95,6 +102,11 @@ export class AgentCore {
       settings,
       onChange: (servers) => this.reportMcp(servers),
       logging: { log, level: () => settings().log.level },
+      auth: {
+        store: new McpOAuthStore(),
+        open: deps.openAuthorizationUrl ?? (async (request) => (deps.notify(signInMessage(request)), "shown")),
+        timeoutMs: () => settings().approval.timeoutSeconds * 1000,
+      },
     })
     this.checkpoints = new CheckpointRegistry({ stateDir, folders: deps.folders, settings })
     this.modes = new ModeRegistry({

@@ -1,5 +1,6 @@
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
+import type { OpenAuthorizationUrl } from "../mcp/oauth-flow"
 import type { Logger } from "../task/service"
 import type { AskPort, EditorPort, TerminalPort } from "../tools/context"
 import { AgentCore } from "./agent-core"
@@ -23,6 +24,8 @@ export interface StandaloneCoreOptions {
   globalSettingsFile?: string
   /** What the front adds on top of the resolved settings (ACP: the client's MCP servers). */
   extend?: (settings: Settings) => Settings
+  /** Shows a remote MCP server's sign-in page (default: a warning through `sink` with the URL). */
+  openAuthorizationUrl?: OpenAuthorizationUrl
 }
 
 export interface StandaloneCore {
@@ -50,6 +53,7 @@ export async function openStandaloneCore(options: StandaloneCoreOptions): Promis
     log,
     stateDir: settings().stateDir ?? defaultStateDir(),
     notify: (message) => options.sink("warn", message),
+    ...(options.openAuthorizationUrl ? { openAuthorizationUrl: options.openAuthorizationUrl } : {}),
   })
   // The codebase index builds in the background (codebase_search answers from what is indexed so far).
   core.start()

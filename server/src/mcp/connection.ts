@@ -1,5 +1,4 @@
 import { basename } from "node:path"
-import type { Readable } from "node:stream"
 import { pathToFileURL } from "node:url"
 import { fromCallToolResult, fromReadResourceResult } from "./content"
 import type { ResolvedMcpServer } from "./config"
@@ -9,16 +8,12 @@ import { promptMessagesText } from "./prompt-text"
 import { answerSampling } from "./sampling"
 import { logServerMessage, MCP_LEVEL_FOR, type McpLog, type OurLogLevel } from "./server-log"
 import { loadMcpSdk, type McpSdk } from "./sdk"
+import { type McpAuthOptions, signIn } from "./oauth-flow"
+import { describe, errorResult, progressLine, type SignInTarget } from "./call-text"
+import { makeTransport, type McpTransport } from "./transport"
+import { listEverything, promptInfo, resourceInfo, type SdkPrompt, type SdkResource, type SdkTool, toolInfo } from "./server-lists"
 
 type SdkClient = InstanceType<McpSdk["Client"]>
-/** A tool as tools/list sends it (the fields we keep). */
-interface SdkTool {
-  name: string
-  description?: string
-  inputSchema: unknown
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean }
-}
-
 /** How a connection retries after its server died. */
 export interface ReconnectPolicy {
   /** First delay; doubled after each failed attempt. */
@@ -31,7 +26,6 @@ export interface ReconnectPolicy {
 export const DEFAULT_RECONNECT: ReconnectPolicy = { baseDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 6 }
 const DEFAULT_TIMEOUT_SECONDS = 60
 
-/** One configured server: its client, its state, and its reconnection after a crash. */
 /**
  * The MCP handshake may take far longer than a tool call (an `npx` server installs itself first; a loaded
  * machine starts Node slowly): a server's `timeout` (meant for calls) never cuts it shorter than this.
@@ -39,12 +33,17 @@ const DEFAULT_TIMEOUT_SECONDS = 60
  */
 const CONNECT_TIMEOUT_FLOOR_MS = 30_000
 
+/** One configured server: its client, its state, its sign-in and its reconnection after a crash. */
 export class McpConnection {
   status: McpServerStatus = "connecting"
   error: string | undefined
   tools: McpToolInfo[] = []
   resources: McpResourceInfo[] = []
   prompts: McpPromptInfo[] = []
+  /** The hub's listener for notifications/resources/updated of this server. */
+  onResourceUpdated: ((uri: string) => void) | undefined
+  /** Resources subscribed to (resources/subscribe), subscribed again after a reconnection. */
+  private readonly subscribed = new Set<string>()
   /** Who may answer the server's questions: one per running tool call that can ask, latest last. */
   private readonly askers: McpCallAsker[] = []
   private client: SdkClient | undefined
@@ -61,8 +60,9 @@ export class McpConnection {
     private readonly folders: () => readonly string[] = () => [],
     /** Our log and agent.log.level: servers' log messages are written there (logging/setLevel follows the level). */
     private readonly logging?: { log: McpLog; level: () => OurLogLevel },
+    /** How remote servers that require OAuth are signed in to; without it a 401 is a connection error. */
+    private readonly auth?: McpAuthOptions,
   ) {}
-
   get name(): string {
     return this.server.name
   }
@@ -73,7 +73,6 @@ export class McpConnection {
   }
 
   private connecting: Promise<void> | undefined
-
   /** Connects and lists tools and resources; failures end in status "error", never a throw. */
   connect(): Promise<void> {
     clearTimeout(this.retryTimer)
@@ -87,43 +86,29 @@ export class McpConnection {
     this.setStatus("connecting")
     try {
       const sdk = await loadMcpSdk()
-      const client: SdkClient = new sdk.Client(
-        { name: "agent-lsp", version: "0.1.0" },
-        {
-          // Roots: the workspace folders (servers such as the filesystem one work within them).
-          // Elicitation: asked through the front's question UI of the task whose tool call is running.
-          // Sampling: the task's model, after the user allowed it (./sampling.ts).
-          capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} }, sampling: {} },
-          // Servers that change their tools or resources say so; the offered tools follow.
-          listChanged: {
-            tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
-            resources: { onChanged: (error, resources) => !error && resources && this.listsChanged(client, undefined, resources) },
-            prompts: { onChanged: (error, prompts) => !error && prompts && this.promptsChanged(client, prompts) },
-          },
-        },
-      )
-      client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
-      client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
-        answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
-      )
-      const logging = this.logging
-      if (logging)
-        client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => logServerMessage(logging.log, this.name, n.params))
-      client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
-        answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
-      )
-      this.stderrTail = ""
-      const transport = this.makeTransport(sdk)
-      client.onclose = () => this.closed(client)
-      await client.connect(transport, { timeout: Math.max(this.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS) })
+      let opened = await this.open(sdk)
+      if (opened.signIn) {
+        // The server requires OAuth and nothing stored was accepted: the user signs in once, then we connect again.
+        const outcome = await this.signIn(opened.signIn)
+        if (!outcome.ok) {
+          // No retry loop: each retry would open the sign-in page again.
+          this.fail(`needs you to sign in: ${outcome.reason}. Restart agent-lsp or change the server's settings to sign in again`)
+          return
+        }
+        opened = await this.open(sdk)
+        if (opened.signIn) throw new Error("the server still refuses the connection after signing in (401)")
+      }
+      const client = opened.client
       if (this.closing) {
         await client.close().catch(() => undefined)
         return
       }
       this.client = client
+      const logging = this.logging
       if (logging && client.getServerCapabilities()?.logging)
         await client.setLoggingLevel(MCP_LEVEL_FOR[logging.level()], { timeout: this.timeoutMs }).catch(() => undefined)
       await this.refreshLists(client)
+      for (const uri of this.subscribed) await client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => undefined)
       this.attempts = 0
       this.error = undefined
       this.setStatus("connected")
@@ -135,7 +120,100 @@ export class McpConnection {
     }
   }
 
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult> {
+  /** True while the user is asked to sign in to this server (tasks wait for it, bounded by the sign-in's own timeout). */
+  signingIn = false
+  /** The connected transport's OAuth client, for a sign-in the server asks for later (refresh refused). */
+  private remoteAuth: SignInTarget | undefined
+
+  private async signIn(pending: SignInTarget) {
+    const auth = this.auth!
+    this.signingIn = true
+    this.error = "waiting for you to sign in (the sign-in page was opened)"
+    this.onChange()
+    try {
+      const outcome = await signIn(this.name, pending.oauth, pending.finishAuth, auth)
+      if (outcome.ok) this.error = undefined
+      return outcome
+    } finally {
+      this.signingIn = false
+    }
+  }
+
+  /**
+   * A request refused because the authorization ended (the refresh token was refused too, so the SDK asks
+   * for a new sign-in): the user signs in again and the request is retried once. Undefined for other errors.
+   */
+  private async signInAgain(e: unknown): Promise<{ ok: true } | { ok: false; reason: string } | undefined> {
+    const sdk = await loadMcpSdk()
+    const target = this.remoteAuth
+    if (!(e instanceof sdk.UnauthorizedError) || !target?.oauth.authorizationUrl) return undefined
+    return this.signIn(target)
+  }
+
+  private signInFailed(what: string, reason: string): McpCallResult {
+    return errorResult(
+      `MCP server "${this.name}" refused ${what}: it needs you to sign in again, and ${reason}. Continue without this server.`,
+    )
+  }
+
+  /** A connected client, or the sign-in a remote server asks for (its 401 after discovery and registration). */
+  private async open(
+    sdk: McpSdk,
+  ): Promise<{ client: SdkClient; signIn?: undefined } | { client?: undefined; signIn: Required<McpTransport> }> {
+    const client = this.createClient(sdk)
+    this.stderrTail = ""
+    const made = await makeTransport(sdk, this.server, this.folders()[0], (text) => this.keepStderr(text), this.auth)
+    client.onclose = () => this.closed(client)
+    try {
+      await client.connect(made.transport, { timeout: Math.max(this.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS) })
+      this.remoteAuth = made.oauth && made.finishAuth ? { oauth: made.oauth, finishAuth: made.finishAuth } : undefined
+      return { client }
+    } catch (e) {
+      if (e instanceof sdk.UnauthorizedError && made.oauth?.authorizationUrl && made.finishAuth) {
+        await client.close().catch(() => undefined)
+        return { signIn: { transport: made.transport, oauth: made.oauth, finishAuth: made.finishAuth } }
+      }
+      throw e
+    }
+  }
+
+  private createClient(sdk: McpSdk): SdkClient {
+    const client: SdkClient = new sdk.Client(
+      { name: "agent-lsp", version: "0.1.0" },
+      {
+        // Roots: the workspace folders (servers such as the filesystem one work within them).
+        // Elicitation: asked through the front's question UI of the task whose tool call is running.
+        // Sampling: the task's model, after the user allowed it (./sampling.ts).
+        capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} }, sampling: {} },
+        // Servers that change their tools or resources say so; the offered tools follow.
+        listChanged: {
+          tools: { onChanged: (error, tools) => !error && tools && this.listsChanged(client, tools, undefined) },
+          resources: { onChanged: (error, resources) => !error && resources && this.listsChanged(client, undefined, resources) },
+          prompts: { onChanged: (error, prompts) => !error && prompts && this.promptsChanged(client, prompts) },
+        },
+      },
+    )
+    client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }))
+    client.setRequestHandler(sdk.ElicitRequestSchema, (request, extra) =>
+      answerElicitation(this.name, request.params as ElicitParams, this.askers.at(-1), extra.signal),
+    )
+    const logging = this.logging
+    if (logging)
+      client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) => logServerMessage(logging.log, this.name, n.params))
+    client.setNotificationHandler(sdk.ResourceUpdatedNotificationSchema, (n) => this.onResourceUpdated?.(n.params.uri))
+    client.setRequestHandler(sdk.CreateMessageRequestSchema, (request, extra) =>
+      answerSampling(this.name, request.params as Parameters<typeof answerSampling>[1], this.askers.at(-1), extra.signal),
+    )
+    return client
+  }
+
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+    asker?: McpCallAsker,
+    retried = false,
+  ): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
     // While the call runs, the server's questions (elicitation) go to the task that made it.
@@ -152,25 +230,52 @@ export class McpConnection {
       })
       return fromCallToolResult(this.name, tool, result as Parameters<typeof fromCallToolResult>[2])
     } catch (e) {
+      const again = retried ? undefined : await this.signInAgain(e)
+      if (again?.ok) return this.callTool(tool, args, signal, asker, true)
+      if (again) return this.signInFailed(`tool "${tool}"`, again.reason)
       return this.requestFailed(`tool "${tool}"`, e, "Check the arguments against the tool's schema.")
     } finally {
       if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1)
     }
   }
 
-  async readResource(uri: string, signal?: AbortSignal): Promise<McpCallResult> {
+  async readResource(uri: string, signal?: AbortSignal, retried = false): Promise<McpCallResult> {
     const client = this.client
     if (!client || this.status !== "connected") return this.notConnected()
     try {
       const result = await client.readResource({ uri }, { timeout: this.timeoutMs, signal })
       return fromReadResourceResult(this.name, uri, result)
     } catch (e) {
+      const again = retried ? undefined : await this.signInAgain(e)
+      if (again?.ok) return this.readResource(uri, signal, true)
+      if (again) return this.signInFailed(`resource "${uri}"`, again.reason)
       return this.requestFailed(
         `resource "${uri}"`,
         e,
         "The resource could not be read: check the URI against the server's resources and templates.",
       )
     }
+  }
+
+  /**
+   * resources/subscribe, where the server declared `resources.subscribe`; false when it did not or refused
+   * (the caller then simply gets no update notices).
+   */
+  async subscribe(uri: string): Promise<boolean> {
+    const client = this.client
+    if (!client || this.status !== "connected" || client.getServerCapabilities()?.resources?.subscribe !== true) return false
+    try {
+      await client.subscribeResource({ uri }, { timeout: this.timeoutMs })
+      this.subscribed.add(uri)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    if (!this.subscribed.delete(uri)) return
+    await this.client?.unsubscribeResource({ uri }, { timeout: this.timeoutMs }).catch(() => undefined)
   }
 
   /** prompts/get with the user's arguments: the returned messages as one text for the user's message. */
@@ -204,122 +309,34 @@ export class McpConnection {
     await client?.close().catch(() => undefined)
   }
 
-  private makeTransport(sdk: McpSdk) {
-    const c = this.server.config
-    if ("command" in c) {
-      const transport = new sdk.StdioClientTransport({
-        command: c.command,
-        args: c.args ?? [],
-        env: { ...sdk.getDefaultEnvironment(), ...c.env },
-        // A server resolving "." (the filesystem server without a folder argument) means the workspace.
-        cwd: c.cwd ?? this.folders()[0],
-        stderr: "pipe",
-      })
-      // Keep the end of stderr for error messages; reading it also keeps the pipe from filling up.
-      ;(transport.stderr as Readable | null)?.on("data", (chunk: Buffer) => {
-        this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-2000)
-      })
-      return transport
-    }
-    const requestInit = c.headers ? { headers: c.headers } : undefined
-    if (c.type === "sse") return new sdk.SSEClientTransport(new URL(c.url), { requestInit })
-    return new sdk.StreamableHTTPClientTransport(new URL(c.url), { requestInit })
+  /** Keeps the end of a stdio server's stderr for error messages. */
+  private keepStderr(text: string): void {
+    this.stderrTail = (this.stderrTail + text).slice(-2000)
   }
 
   private async refreshLists(client: SdkClient): Promise<void> {
-    const caps = client.getServerCapabilities() ?? {}
-    const opts = { timeout: this.timeoutMs }
-    const tools: McpToolInfo[] = []
-    if (caps.tools) {
-      let cursor: string | undefined
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {}, opts)
-        for (const t of page.tools) tools.push(this.toolInfo(t))
-        cursor = page.nextCursor
-      } while (cursor)
-    }
-    const resources: McpResourceInfo[] = []
-    if (caps.resources) {
-      let cursor: string | undefined
-      do {
-        const page = await client.listResources(cursor ? { cursor } : {}, opts)
-        for (const r of page.resources) {
-          resources.push({ server: this.name, uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType, template: false })
-        }
-        cursor = page.nextCursor
-      } while (cursor)
-      // Templates are optional: servers without them answer MethodNotFound.
-      const templates = await client.listResourceTemplates({}, opts).catch(() => ({ resourceTemplates: [] }))
-      for (const t of templates.resourceTemplates) {
-        resources.push({
-          server: this.name,
-          uri: t.uriTemplate,
-          name: t.name,
-          description: t.description,
-          mimeType: t.mimeType,
-          template: true,
-        })
-      }
-    }
-    this.tools = tools
-    this.resources = resources
-    this.prompts = caps.prompts ? await this.listPrompts(client) : []
+    const lists = await listEverything(client, this.name, this.trusted, this.timeoutMs)
+    this.tools = lists.tools
+    this.resources = lists.resources
+    this.prompts = lists.prompts
   }
 
-  private async listPrompts(client: SdkClient): Promise<McpPromptInfo[]> {
-    const prompts: McpPromptInfo[] = []
-    let cursor: string | undefined
-    do {
-      const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout: this.timeoutMs })
-      for (const p of page.prompts) prompts.push(this.promptInfo(p))
-      cursor = page.nextCursor
-    } while (cursor)
-    return prompts
+  /** The server comes from the user's own settings (its tool hints may loosen approval). */
+  private get trusted(): boolean {
+    return this.server.source === "global"
   }
 
-  private promptInfo(p: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }): McpPromptInfo {
-    return { server: this.name, name: p.name, description: p.description, arguments: p.arguments ?? [] }
-  }
-
-  private promptsChanged(client: SdkClient, prompts: { name: string; description?: string; arguments?: McpPromptInfo["arguments"] }[]) {
+  private promptsChanged(client: SdkClient, prompts: SdkPrompt[]) {
     if (this.client !== client || this.status !== "connected") return
-    this.prompts = prompts.map((p) => this.promptInfo(p))
+    this.prompts = prompts.map((p) => promptInfo(p, this.name))
     this.onChange()
   }
 
-  private listsChanged(
-    client: SdkClient,
-    tools: SdkTool[] | undefined,
-    resources: { uri: string; name: string; description?: string; mimeType?: string }[] | undefined,
-  ): void {
+  private listsChanged(client: SdkClient, tools: SdkTool[] | undefined, resources: SdkResource[] | undefined): void {
     if (this.client !== client || this.status !== "connected") return
-    if (tools) this.tools = tools.map((t) => this.toolInfo(t))
-    if (resources) {
-      const listed = resources.map((r) => ({
-        server: this.name,
-        uri: r.uri,
-        name: r.name,
-        description: r.description,
-        mimeType: r.mimeType,
-        template: false,
-      }))
-      this.resources = [...listed, ...this.resources.filter((r) => r.template)]
-    }
+    if (tools) this.tools = tools.map((t) => toolInfo(t, this.name, this.trusted))
+    if (resources) this.resources = [...resources.map((r) => resourceInfo(r, this.name)), ...this.resources.filter((r) => r.template)]
     this.onChange()
-  }
-
-  private toolInfo(t: SdkTool): McpToolInfo {
-    const hints = t.annotations
-    return {
-      server: this.name,
-      name: t.name,
-      description: t.description ?? "",
-      inputSchema: t.inputSchema as Record<string, unknown>,
-      ...(hints && (hints.readOnlyHint !== undefined || hints.destructiveHint !== undefined)
-        ? { annotations: { readOnlyHint: hints.readOnlyHint, destructiveHint: hints.destructiveHint } }
-        : {}),
-      trusted: this.server.source === "global",
-    }
   }
 
   private closed(client: SdkClient): void {
@@ -359,8 +376,7 @@ export class McpConnection {
 
   private notConnected(): McpCallResult {
     const why = this.status === "connecting" ? "is still connecting" : `is not connected (${this.error ?? this.status})`
-    const text = `MCP server "${this.name}" ${why}. Try again in a moment, or continue without it.`
-    return { isError: true, content: [{ type: "text", text }], summary: text }
+    return errorResult(`MCP server "${this.name}" ${why}. Try again in a moment, or continue without it.`, "full")
   }
 
   private requestFailed(what: string, e: unknown, advice: string): McpCallResult {
@@ -380,15 +396,4 @@ export class McpConnection {
     const last = this.stderrTail.trim().split("\n").slice(-3).join(" | ")
     return last ? ` (stderr: ${last.slice(-300)})` : ""
   }
-}
-
-/** "3/10: message" (or "3: message" without a total), for the front. */
-function progressLine(p: { progress: number; total?: number; message?: string }): string {
-  return `${p.progress}${p.total !== undefined ? `/${p.total}` : ""}${p.message ? `: ${p.message.slice(0, 200)}` : ""}`
-}
-
-/** An error's message; the SDK's "MCP error -32602: " prefix once, even where the server's message repeats it. */
-function describe(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e)
-  return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, "$1")
 }

@@ -65,9 +65,17 @@ export function fromCallToolResult(
       text: forUser ? "(the tool's output was meant for the user and was shown to them)" : "(the tool returned no content)",
     })
   const isError = result.isError === true
+  const links = [...new Set(blocks.flatMap((b) => (b.type === "resource_link" ? [b.uri] : b.type === "resource" ? [b.resource?.uri] : [])))]
+  const resourceLinks = links.filter((uri): uri is string => typeof uri === "string" && uri.length > 0)
   const first = content.find((c) => c.type === "text")
   const line = first?.type === "text" ? first.text.split("\n", 1)[0]!.slice(0, 100) : `${content.length} block(s)`
-  return { isError, content, summary: `${server}/${tool}${isError ? " failed" : ""}: ${line}`, ...(forUser ? { forUser } : {}) }
+  return {
+    isError,
+    content,
+    summary: `${server}/${tool}${isError ? " failed" : ""}: ${line}`,
+    ...(forUser ? { forUser } : {}),
+    ...(resourceLinks.length ? { resourceLinks } : {}),
+  }
 }
 
 /** Turns resources/read contents into tool-result content. */

@@ -1,6 +1,7 @@
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
 import type { McpCallAsker } from "./elicitation"
+import type { McpAuthOptions } from "./oauth-flow"
 import type { McpLog, OurLogLevel } from "./server-log"
 import { DEFAULT_RECONNECT, McpConnection, type ReconnectPolicy } from "./connection"
 import type { McpCallResult, McpPort, McpPromptInfo, McpPromptText, McpResourceInfo, McpServerInfo, McpToolInfo } from "./port"
@@ -21,6 +22,8 @@ export interface McpHubOptions {
   workspaceFolders?: () => readonly string[]
   /** Our log and agent.log.level: servers' log messages go there; without it they are dropped. */
   logging?: { log: McpLog; level: () => OurLogLevel }
+  /** How the user signs in to remote servers that require OAuth; without it such a server fails to connect. */
+  auth?: McpAuthOptions
 }
 
 /** A finished configuration load; `connected` settles when every server it started has connected or failed. */
@@ -50,6 +53,9 @@ export class McpHub implements McpPort {
   private readonly declined = new Set<string>()
   private disposed = false
   private workspaceSha: string | undefined
+  /** Tasks subscribed to each resource ("server uri"): the server is subscribed once and unsubscribed with the last. */
+  private readonly subscribers = new Map<string, number>()
+  private readonly updateListeners = new Set<(server: string, uri: string) => void>()
 
   constructor(private readonly options: McpHubOptions) {
     this.trust = new McpTrustStore(options.stateDir)
@@ -81,6 +87,8 @@ export class McpHub implements McpPort {
     let timer: NodeJS.Timeout | undefined
     await Promise.race([connected, new Promise<void>((resolve) => (timer = setTimeout(resolve, connectTimeoutMs)))])
     clearTimeout(timer)
+    // A server waiting for the user to sign in is waited for like the trust question (the sign-in is bounded).
+    await Promise.all([...this.entries.values()].map((e) => (e.connection?.signingIn ? e.connection.connect() : undefined)))
     return this.listServers().filter((s) => s.status !== "connected" && s.status !== "disabled")
   }
 
@@ -176,6 +184,36 @@ export class McpHub implements McpPort {
     return "result" in found ? found.result : found.connection.readResource(uri, signal)
   }
 
+  async subscribeResource(server: string, uri: string): Promise<boolean> {
+    const found = this.find(server)
+    if ("result" in found) return false
+    const key = `${server} ${uri}`
+    const count = this.subscribers.get(key) ?? 0
+    if (count === 0 && !(await found.connection.subscribe(uri))) return false
+    this.subscribers.set(key, (this.subscribers.get(key) ?? 0) + 1)
+    return true
+  }
+
+  async unsubscribeResource(server: string, uri: string): Promise<void> {
+    const key = `${server} ${uri}`
+    const count = (this.subscribers.get(key) ?? 0) - 1
+    if (count > 0) {
+      this.subscribers.set(key, count)
+      return
+    }
+    this.subscribers.delete(key)
+    await this.entries.get(server)?.connection?.unsubscribe(uri)
+  }
+
+  onResourceUpdated(listener: (server: string, uri: string) => void): () => void {
+    this.updateListeners.add(listener)
+    return () => this.updateListeners.delete(listener)
+  }
+
+  private resourceUpdated(server: string, uri: string): void {
+    for (const listener of this.updateListeners) listener(server, uri)
+  }
+
   private find(server: string): { connection: McpConnection } | { result: McpCallResult } {
     const entry = this.entries.get(server)
     const known = this.connectedServerNames()
@@ -219,16 +257,16 @@ export class McpHub implements McpPort {
       } else if (old?.connection && !old.status && JSON.stringify(old.server) === JSON.stringify(server)) {
         next.set(server.name, old)
       } else {
-        next.set(server.name, {
+        const connection = new McpConnection(
           server,
-          connection: new McpConnection(
-            server,
-            () => this.changed(),
-            this.options.reconnect ?? DEFAULT_RECONNECT,
-            () => this.folders(),
-            this.options.logging,
-          ),
-        })
+          () => this.changed(),
+          this.options.reconnect ?? DEFAULT_RECONNECT,
+          () => this.folders(),
+          this.options.logging,
+          this.options.auth,
+        )
+        connection.onResourceUpdated = (uri) => this.resourceUpdated(server.name, uri)
+        next.set(server.name, { server, connection })
       }
     }
     const closing = [...this.entries.values()].filter((e) => e.connection && next.get(e.server.name) !== e)

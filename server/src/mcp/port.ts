@@ -63,6 +63,8 @@ export interface McpCallResult {
   isError: boolean
   content: McpContent[]
   summary: string
+  /** Resources the result names (resource links and embedded resources), by URI: the task may read them next. */
+  resourceLinks?: string[]
   /** Content the server meant for the user alone (`audience: ["user"]`): shown in the front, never sent to the model. */
   forUser?: string
 }
@@ -86,6 +88,12 @@ export interface McpPort {
   callTool(server: string, tool: string, args: Record<string, unknown>, signal?: AbortSignal, asker?: McpCallAsker): Promise<McpCallResult>
   /** Reads a resource; never throws. */
   readResource(server: string, uri: string, signal?: AbortSignal): Promise<McpCallResult>
+  /** Subscribes to a resource's updates (shared between tasks); false where the server cannot. Never throws. */
+  subscribeResource?(server: string, uri: string): Promise<boolean>
+  /** Ends one subscribeResource; the server is unsubscribed with the last one. */
+  unsubscribeResource?(server: string, uri: string): Promise<void>
+  /** Calls `listener` on each notifications/resources/updated; returns the way to stop. */
+  onResourceUpdated?(listener: (server: string, uri: string) => void): () => void
 }
 
 /**

@@ -12,12 +12,13 @@ export function loadMcpSdk(): Promise<McpSdk> {
 }
 
 async function importSdk() {
-  const [client, stdio, http, sse, types] = await Promise.all([
+  const [client, stdio, http, sse, types, auth] = await Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
+    import("@modelcontextprotocol/sdk/client/auth.js"),
   ])
   return {
     Client: client.Client,
@@ -29,5 +30,7 @@ async function importSdk() {
     ElicitRequestSchema: types.ElicitRequestSchema,
     CreateMessageRequestSchema: types.CreateMessageRequestSchema,
     LoggingMessageNotificationSchema: types.LoggingMessageNotificationSchema,
+    ResourceUpdatedNotificationSchema: types.ResourceUpdatedNotificationSchema,
+    UnauthorizedError: auth.UnauthorizedError,
   }
 }

@@ -9,7 +9,7 @@ import { buildSystemPrompt } from "../prompt/builder"
 import { loadCustomInstructions } from "../prompt/custom-instructions"
 import { loadPromptSkills } from "../prompt/skills-section"
 import { formatTodoList } from "../prompt/todo-list"
-import type { AskPort, EditorPort, TaskControl, ToolContext } from "../tools/context"
+import { type AskPort, type EditorPort, McpResourceWatch, type TaskControl, type ToolContext } from "../tools/context"
 import type { BackgroundCommands } from "../terminal/background"
 import { maybeCondense } from "./condense"
 import { environmentDetails, type EnvironmentPort } from "./environment"
@@ -116,6 +116,8 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   } finally {
     // Not awaited: the run must stop counting as live at once (a message sent right after completion starts a new run).
     void sessionEnd(rt, env.settings(), folder, rt.state.status).catch(() => undefined)
+    // The task stops reading: its resource subscriptions end with the run.
+    void rt.mcpResources?.dispose().catch(() => undefined)
   }
 }
 
@@ -295,7 +297,8 @@ async function checkLimits(rt: TaskRuntime, env: LoopEnv, settings: Settings, si
 function queuedText(rt: TaskRuntime, env: LoopEnv): ModelContentBlock[] {
   const fromUser = rt.inbox.take().map((text): ModelContentBlock => ({ type: "text", text: `The user added while you worked:\n${text}` }))
   const ended = env.background.takeReports(rt.taskId).map((text): ModelContentBlock => ({ type: "text", text }))
-  return [...fromUser, ...rt.inbox.takeAttachments(), ...ended]
+  const changed = rt.mcpResources?.takeNotice()
+  return [...fromUser, ...rt.inbox.takeAttachments(), ...ended, ...(changed ? [{ type: "text" as const, text: changed }] : [])]
 }
 
 /** The todo list rides on the last user message so the model always sees the current one. */
@@ -349,7 +352,7 @@ export function toolContext(rt: TaskRuntime, env: LoopEnv, callId: string, signa
       if (update.kind === "fileEdited") rt.environment.agentEdited.add(update.path)
       return update.kind === "status" ? rt.setStatus(update.status, update.message) : rt.emit(update)
     },
-    ...(env.mcp ? { mcp: env.mcp, sample: taskSampler(rt, env) } : {}),
+    ...(env.mcp ? { mcp: env.mcp, sample: taskSampler(rt, env), mcpResources: (rt.mcpResources ??= new McpResourceWatch(env.mcp)) } : {}),
     ...(env.codebaseIndexes ? { codebaseIndexes: env.codebaseIndexes() } : {}),
     ...(env.diagnostics ? { diagnostics: env.diagnostics } : {}),
     ...(env.language ? { language: env.language } : {}),

@@ -2,6 +2,7 @@ import type { TaskStatus } from "@agent-lsp/protocol"
 import type { TaskEvent } from "./events"
 import type { ModelMessage } from "../model/provider"
 import type { ToolPipeline } from "../pipeline/types"
+import type { McpResourceWatch } from "../tools/context"
 import { ContextMeter } from "./context-meter"
 import { newEnvironmentMemory } from "./environment"
 import { LimitCheckpoint } from "./limit-checkpoint"
@@ -27,6 +28,8 @@ export class TaskRuntime {
   readonly inbox = new UserInbox()
   /** What the model was last told about the editor (environment.ts): later turns say only what changed. */
   readonly environment = newEnvironmentMemory()
+  /** The MCP resources this task keeps reading (subscriptions, update notices), made at the first MCP-capable call. */
+  mcpResources: McpResourceWatch | undefined
   private toolPipeline: ToolPipeline | undefined
 
   constructor(

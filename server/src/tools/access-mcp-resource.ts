@@ -26,7 +26,12 @@ export const accessMcpResource = defineTool({
         title: `Read MCP resource of server "${server_name}"`,
         detail: uri,
       },
-      run: async () => toToolResult(await mcp.readResource(server_name, uri, ctx.signal)),
+      run: async () => {
+        const result = await mcp.readResource(server_name, uri, ctx.signal)
+        // A resource the task keeps reading is watched: its changes are told at the next turn.
+        if (!result.isError) await ctx.mcpResources?.noteRead(server_name, uri)
+        return toToolResult(result)
+      },
     }
   },
 })

@@ -4,6 +4,8 @@ import type { McpSampler } from "../mcp/sampling"
 
 export type { McpSampler }
 import type { McpPort } from "../mcp/port"
+import { McpResourceWatch } from "../mcp/resource-watch"
+export { McpResourceWatch }
 import type { CodebaseIndexPort } from "../index/types"
 import type { BackgroundCommands } from "../terminal/background"
 import type { CommandOptions, RunningCommand } from "../terminal/runner"
@@ -317,6 +319,8 @@ export interface ToolContext {
   readonly mcp?: McpPort
   /** The task's model for an MCP server's sampling request (asked first); absent: sampling is refused. */
   readonly sample?: McpSampler
+  /** The task's watch on the MCP resources it keeps reading (subscriptions, update notices); absent without MCP. */
+  readonly mcpResources?: McpResourceWatch
   /** The codebase index of each workspace folder (codebase_search); absent or empty when it is off. */
   readonly codebaseIndexes?: readonly CodebaseIndexPort[]
   /** Problems after edits; absent when no source is configured (or diagnostics.enabled is false). */

@@ -74,7 +74,7 @@ export function mcpCallPrepared(
   mcp: McpPort,
   info: McpToolInfo,
   args: Record<string, unknown>,
-  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings" | "sample">,
+  ctx: Pick<ToolContext, "signal" | "emit" | "callId" | "ask" | "taskId" | "settings" | "sample" | "mcpResources">,
 ) {
   const { server, name: tool } = info
   const shown = JSON.stringify(args, null, 2)
@@ -95,6 +95,7 @@ export function mcpCallPrepared(
       }
       const result = await mcp.callTool(server, tool, args, ctx.signal, asker)
       if (result.forUser) ctx.emit({ kind: "commandOutput", callId: ctx.callId, chunk: result.forUser })
+      if (result.resourceLinks) ctx.mcpResources?.noteLinks(server, result.resourceLinks)
       return toToolResult(result)
     },
   }

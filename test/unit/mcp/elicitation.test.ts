@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { answerElicitation, type McpQuestionAsker } from "../../../server/src/mcp/elicitation"
-import { McpHub } from "../../../server/src/mcp/hub"
 import type { McpCallResult } from "../../../server/src/mcp/port"
-import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
-import { everythingServer } from "./everything"
+import { useEverythingHub } from "./everything"
 
 const textOf = (r: McpCallResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")
 
@@ -25,27 +23,18 @@ function user(reply: (question: string, suggestions: string[]) => string | undef
 }
 
 describe("MCP elicitation against server-everything", () => {
-  let ws: TempWorkspace
-  let hub: McpHub
+  const everything = useEverythingHub()
   const call = (who?: ReturnType<typeof user>, timeoutMs = 10_000) =>
-    hub.callTool("everything", "trigger-elicitation-request", {}, undefined, who && { asker: who.asker, taskId: "t1", timeoutMs })
-
-  beforeAll(async () => {
-    ws = await tempWorkspace()
-    hub = new McpHub({
-      workspaceFolder: ws.root,
-      stateDir: ws.path("state"),
-      settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }),
-    })
-    await hub.start()
-  })
-  afterAll(async () => {
-    await hub.dispose()
-    await ws.cleanup()
-  })
+    everything.hub.callTool(
+      "everything",
+      "trigger-elicitation-request",
+      {},
+      undefined,
+      who && { asker: who.asker, taskId: "t1", timeoutMs },
+    )
 
   it("declares elicitation, so the server offers its elicitation tool", () => {
-    expect(hub.listTools().map((t) => t.name)).toContain("trigger-elicitation-request")
+    expect(everything.hub.listTools().map((t) => t.name)).toContain("trigger-elicitation-request")
   })
 
   it("asks a form field by field through the task's question UI and sends the typed answers", async () => {

@@ -1,4 +1,7 @@
 import { fileURLToPath } from "node:url"
+import { afterAll, beforeAll } from "vitest"
+import { McpHub } from "../../../server/src/mcp/hub"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 
 /** Path of the real MCP test server from npm (devDependency @modelcontextprotocol/server-everything). */
 export const EVERYTHING = fileURLToPath(
@@ -14,5 +17,38 @@ export function everythingServer(pidFile: string, extra: { timeout?: number; alw
     command: "sh",
     args: ["-c", `echo $$ > '${pidFile}'; exec '${process.execPath}' '${EVERYTHING}' stdio`],
     ...extra,
+  }
+}
+
+/**
+ * A hub over server-everything in a fresh temp workspace for the enclosing `describe`: started in its
+ * `beforeAll`, disposed (and the workspace removed) in its `afterAll`. Read `hub` and `ws` inside tests.
+ */
+export function useEverythingHub(): { readonly hub: McpHub; readonly ws: TempWorkspace } {
+  let hub: McpHub | undefined
+  let ws: TempWorkspace | undefined
+  beforeAll(async () => {
+    ws = await tempWorkspace()
+    const pidFile = ws.path("pid")
+    hub = new McpHub({
+      workspaceFolder: ws.root,
+      stateDir: ws.path("state"),
+      settings: () => ({ mcpServers: { everything: everythingServer(pidFile) } }),
+    })
+    await hub.start()
+  })
+  afterAll(async () => {
+    await hub?.dispose()
+    await ws?.cleanup()
+  })
+  return {
+    get hub() {
+      if (!hub) throw new Error("useEverythingHub: the hub exists only inside the describe's tests")
+      return hub
+    },
+    get ws() {
+      if (!ws) throw new Error("useEverythingHub: the workspace exists only inside the describe's tests")
+      return ws
+    },
   }
 }

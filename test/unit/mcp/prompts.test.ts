@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { listCommands } from "../../../server/src/core/skills-requests"
-import { McpHub } from "../../../server/src/mcp/hub"
 import { expandMcpPrompt, mcpPromptCommands, promptArguments } from "../../../server/src/mcp/prompt-commands"
-import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
-import { everythingServer } from "./everything"
+import { useEverythingHub } from "./everything"
 
 const twoArgs = {
   server: "s",
@@ -30,46 +28,33 @@ describe("MCP prompt arguments from what the user typed", () => {
 })
 
 describe("MCP prompts as slash commands against server-everything", () => {
-  let ws: TempWorkspace
-  let hub: McpHub
-
-  beforeAll(async () => {
-    ws = await tempWorkspace()
-    hub = new McpHub({
-      workspaceFolder: ws.root,
-      stateDir: ws.path("state"),
-      settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }),
-    })
-    await hub.start()
-  })
-  afterAll(async () => {
-    await hub.dispose()
-    await ws.cleanup()
-  })
+  const everything = useEverythingHub()
 
   it("offers each prompt as /mcp.<server>.<prompt> with its arguments as the hint, in agent/listCommands", async () => {
-    const args = mcpPromptCommands(hub).find((c) => c.name === "mcp.everything.args-prompt")
+    const args = mcpPromptCommands(everything.hub).find((c) => c.name === "mcp.everything.args-prompt")
     expect(args).toMatchObject({ argumentHint: "<city> [state]", server: "everything", prompt: "args-prompt" })
     expect(args!.description).toContain('MCP server "everything"')
-    const { commands } = await listCommands([ws.root], () => {}, hub)
+    const { commands } = await listCommands([everything.ws.root], () => {}, everything.hub)
     expect(commands).toContainEqual(expect.objectContaining({ name: "mcp.everything.simple-prompt", source: "mcp" }))
     expect(commands).toContainEqual(expect.objectContaining({ name: "init", source: "builtin" }))
   })
 
   it("runs a prompt with prompts/get and uses its messages as the user's text", async () => {
-    expect(await expandMcpPrompt("/mcp.everything.args-prompt Paris France", hub)).toEqual({ text: "What's weather in Paris, France?" })
+    expect(await expandMcpPrompt("/mcp.everything.args-prompt Paris France", everything.hub)).toEqual({
+      text: "What's weather in Paris, France?",
+    })
   })
 
   it("refuses an unknown prompt or a missing required argument with what to type instead", async () => {
-    const unknown = await expandMcpPrompt("/mcp.everything.nope", hub)
+    const unknown = await expandMcpPrompt("/mcp.everything.nope", everything.hub)
     expect(unknown).toMatchObject({ error: expect.stringContaining("/mcp.everything.args-prompt") })
-    expect(await expandMcpPrompt("/mcp.everything.args-prompt", hub)).toEqual({
+    expect(await expandMcpPrompt("/mcp.everything.args-prompt", everything.hub)).toEqual({
       error: "/mcp.everything.args-prompt needs <city>. Usage: /mcp.everything.args-prompt <city> [state]",
     })
   })
 
   it("leaves text that is not an MCP prompt command to the other slash commands", async () => {
-    expect(await expandMcpPrompt("/init", hub)).toBeUndefined()
-    expect(await expandMcpPrompt("please run /mcp.everything.simple-prompt", hub)).toBeUndefined()
+    expect(await expandMcpPrompt("/init", everything.hub)).toBeUndefined()
+    expect(await expandMcpPrompt("please run /mcp.everything.simple-prompt", everything.hub)).toBeUndefined()
   })
 })

@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import type { McpQuestionAsker } from "../../../server/src/mcp/elicitation"
-import { McpHub } from "../../../server/src/mcp/hub"
 import type { McpCallResult } from "../../../server/src/mcp/port"
 import type { McpSampler } from "../../../server/src/mcp/sampling"
-import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
-import { everythingServer } from "./everything"
+import { useEverythingHub } from "./everything"
 
 const textOf = (r: McpCallResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("\n")
 
 describe("MCP sampling against server-everything", () => {
-  let ws: TempWorkspace
-  let hub: McpHub
+  const everything = useEverythingHub()
   const sampled: Parameters<McpSampler>[0][] = []
   const sample: McpSampler = async (request) => {
     sampled.push(request)
@@ -24,26 +21,12 @@ describe("MCP sampling against server-everything", () => {
     return { asker, questions }
   }
   const call = (asker: McpQuestionAsker, withSampler = true) =>
-    hub.callTool("everything", "trigger-sampling-request", { prompt: "Write a haiku", maxTokens: 50 }, undefined, {
+    everything.hub.callTool("everything", "trigger-sampling-request", { prompt: "Write a haiku", maxTokens: 50 }, undefined, {
       asker,
       taskId: "t1",
       timeoutMs: 5000,
       ...(withSampler ? { sample } : {}),
     })
-
-  beforeAll(async () => {
-    ws = await tempWorkspace()
-    hub = new McpHub({
-      workspaceFolder: ws.root,
-      stateDir: ws.path("state"),
-      settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }),
-    })
-    await hub.start()
-  })
-  afterAll(async () => {
-    await hub.dispose()
-    await ws.cleanup()
-  })
 
   it("asks the user first, then answers with the task's model", async () => {
     const user = userSays("Allow")

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { defaultSettings } from "../../../server/src/config/schema"
 import { mcpApprovalHints } from "../../../server/src/mcp/auto-approve"
-import { McpHub } from "../../../server/src/mcp/hub"
 import type { McpPort, McpToolInfo } from "../../../server/src/mcp/port"
 import { accessMcpResource } from "../../../server/src/tools/access-mcp-resource"
 import { findMcpDynamicTool, isMcpAutoApproved, mcpDynamicTools, mcpToolName } from "../../../server/src/tools/mcp-dynamic"
 import type { PreparedCall, PrepareOutcome } from "../../../server/src/tools/tool"
 import { useMcpTool } from "../../../server/src/tools/use-mcp-tool"
 import { makeToolContext } from "../../support/tool-context"
-import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
-import { everythingServer } from "./everything"
+import { useEverythingHub } from "./everything"
 
 function prepared(outcome: PrepareOutcome): PreparedCall {
   if ("result" in outcome) throw new Error(`expected a prepared call, got ${JSON.stringify(outcome.result)}`)
@@ -88,51 +86,36 @@ describe("mcpApprovalHints", () => {
 })
 
 describe("MCP tools against server-everything", () => {
-  let ws: TempWorkspace
-  let hub: McpHub
-  const ctx = () => makeToolContext(ws.root, { mcp: hub })
+  const everything = useEverythingHub()
+  const ctx = () => makeToolContext(everything.ws.root, { mcp: everything.hub })
   const availability = (names: string[]) => ({
     settings: defaultSettings(),
-    workspaceFolders: [ws.root],
+    workspaceFolders: [everything.ws.root],
     mcpServerNames: names,
     hasCodebaseIndex: false,
     hasBrowser: false,
-    mcp: hub,
-  })
-
-  beforeAll(async () => {
-    ws = await tempWorkspace()
-    hub = new McpHub({
-      workspaceFolder: ws.root,
-      stateDir: ws.path("state"),
-      settings: () => ({ mcpServers: { everything: everythingServer(ws.path("pid")) } }),
-    })
-    await hub.start()
-  })
-  afterAll(async () => {
-    await hub.dispose()
-    await ws.cleanup()
+    mcp: everything.hub,
   })
 
   it("offers each server tool as mcp--everything--<tool> in the mcp group, available while the server is connected", () => {
-    const tool = findMcpDynamicTool("mcp--everything--get-sum", hub)!
+    const tool = findMcpDynamicTool("mcp--everything--get-sum", everything.hub)!
     expect(tool.group).toBe("mcp")
     expect(tool.mcp).toEqual({ server: "everything", tool: "get-sum" })
     expect(tool.inputSchema).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } } })
     expect(tool.available(availability(["everything"]))).toBe(true)
     expect(tool.available(availability([]))).toBe(false)
-    expect(findMcpDynamicTool("mcp--everything--nope", hub)).toBeUndefined()
+    expect(findMcpDynamicTool("mcp--everything--nope", everything.hub)).toBeUndefined()
   })
 
   it("validates a dynamic tool's params against the tool's JSON Schema", () => {
-    const tool = findMcpDynamicTool("mcp--everything--get-sum", hub)!
+    const tool = findMcpDynamicTool("mcp--everything--get-sum", everything.hub)!
     expect(tool.params.safeParse({ a: 1, b: 2 }).success).toBe(true)
     const bad = tool.params.safeParse({ a: "one" })
     expect(bad.success).toBe(false)
   })
 
   it("prepares a dynamic call with an mcp approval subject and runs it", async () => {
-    const tool = findMcpDynamicTool("mcp--everything--echo", hub)!
+    const tool = findMcpDynamicTool("mcp--everything--echo", everything.hub)!
     const call = prepared(await tool.prepare({ message: "via dynamic" }, ctx()))
     expect(call.preview.subject).toEqual({ kind: "mcp", server: "everything", tool: "echo", readOnly: true })
     expect(call.preview.detail).toContain("via dynamic")
@@ -140,7 +123,7 @@ describe("MCP tools against server-everything", () => {
   })
 
   it("sends content marked for the user alone to the front as the call's output, never to the model", async () => {
-    const tool = findMcpDynamicTool("mcp--everything--get-annotated-message", hub)!
+    const tool = findMcpDynamicTool("mcp--everything--get-annotated-message", everything.hub)!
     const context = ctx()
     const result = await prepared(await tool.prepare({ messageType: "success" }, context)).run()
     expect(JSON.stringify(result.content)).not.toContain("Operation completed successfully")
@@ -189,7 +172,7 @@ describe("MCP tools against server-everything", () => {
   })
 
   it("access_mcp_resource reads a resource the server lists", async () => {
-    const resource = hub.listResources().find((r) => !r.template && (r.mimeType ?? "").startsWith("text"))!
+    const resource = everything.hub.listResources().find((r) => !r.template && (r.mimeType ?? "").startsWith("text"))!
     const call = prepared(await accessMcpResource.prepare({ server_name: "everything", uri: resource.uri }, ctx()))
     expect(call.preview.subject).toMatchObject({ kind: "mcp", server: "everything" })
     const result = await call.run()

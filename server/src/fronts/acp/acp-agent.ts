@@ -10,6 +10,7 @@ import {
 import type { McpServerConfig } from "../../config/schema"
 import type { LogSink } from "../../core/logger"
 import { openStandaloneCore } from "../../core/standalone"
+import { acpSignInPage } from "./sign-in-page"
 import { logTaskEvent } from "../../core/task-log"
 import { TurnTracker } from "../../core/turns"
 import type { QuestionRequest } from "../../tools/context"
@@ -212,6 +213,7 @@ export class AcpAgent {
       sink: this.options.sink,
       globalSettingsFile: this.options.globalSettingsFile,
       extend: (base) => (Object.keys(mcp).length ? { ...base, mcpServers: { ...base.mcpServers, ...mcp } } : base),
+      openAuthorizationUrl: acpSignInPage(client, !!this.capabilities.elicitation?.url, () => folder?.active, this.options.sink),
     })
     folder = { core, settings, turns, mcp }
     core.onEvent((taskId, event) => {

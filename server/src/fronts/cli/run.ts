@@ -59,6 +59,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
   // The core (tools, model SDK, MCP) is loaded only now: --help and usage errors answer without it.
   const { openStandaloneCore } = await import("../../core/standalone")
   const { localTerminal } = await import("../../terminal/local-terminal")
+  const { signInMessage } = await import("../../mcp/oauth-flow")
   const folder = currentFolder()
   if ("missing" in folder) {
     output.dispose()
@@ -73,6 +74,11 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     sink,
     trustedOptions: settingsFromArgs(args),
     globalSettingsFile: options.globalSettingsFile,
+    // Nobody can be asked, but a person at the terminal can open the page: the URL on its own line.
+    openAuthorizationUrl: async (request) => {
+      stderr.write(`agent-lsp: ${signInMessage(request)}\n  ${request.url}\n`)
+      return "shown"
+    },
   })
   // Only this run's task and its subtasks are shown: the core may report on older tasks of the folder
   // (one a killed run left running is marked interrupted). Events before the task's id is known wait.

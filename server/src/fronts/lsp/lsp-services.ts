@@ -23,6 +23,7 @@ import { TaskUpdateSender } from "./task-updates"
 import { connectionTranscriptIo } from "./transcript-io"
 import { LspWorkspaceSettings } from "./workspace-settings"
 import { LspReview } from "./review-commands"
+import { lspSignInPage } from "./sign-in-page"
 
 export interface LspServicesDeps {
   connection: Connection
@@ -142,6 +143,7 @@ export class LspServices {
         // The features are fixed at initialize, so the choice of source is made once.
         ...(features().agentDiagnostics ? { diagnostics: new LspDiagnosticsPort(connection, settings) } : {}),
         ...(features().agent.languageFeature ? { language: new LspLanguagePort(connection, documents, settings) } : {}),
+        openAuthorizationUrl: lspSignInPage(connection, features, () => settings().timeouts.editorSeconds * 1000),
       })
       const progress = new IndexProgress(connection, features)
       core.index.onStatus((status) => progress.update(status))
