@@ -7,12 +7,18 @@ import type { Node } from "web-tree-sitter"
  * (test/unit/shell/bash-differential.property.test.ts), which runs generated lines under the real shells.
  */
 
+/** What the shell itself skips between words: space, tab, newline and line continuations. */
+const BLANKS = /^(?:[ \t\n]|\\\n)*$/
+
 /**
  * Text between two parts of the tree that is neither a blank nor a line continuation: tree-sitter skips
- * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word.
- * Walks the tree with its own stack (a 2,000-link line must not exhaust the call stack).
+ * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word, and
+ * reads a carriage return (and other Unicode space) as a blank where the shell reads a letter of the word
+ * (`rm\r` is a program of its own). Walks the tree with its own stack (a 2,000-link line must not exhaust
+ * the call stack).
  */
 export function skippedText(root: Node, src: string): string | undefined {
+  for (const outside of [src.slice(0, root.startIndex), src.slice(root.endIndex)]) if (!BLANKS.test(outside)) return outside
   const stack: Node[] = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
@@ -20,11 +26,11 @@ export function skippedText(root: Node, src: string): string | undefined {
     for (const child of node.children) {
       if (!child) continue
       const between = src.slice(at, child.startIndex)
-      if (!/^(?:\s|\\\r?\n)*$/.test(between)) return between
+      if (!BLANKS.test(between)) return between
       at = child.endIndex
       if (child.childCount > 0) stack.push(child)
     }
-    if (node.childCount > 0 && !/^(?:\s|\\\r?\n)*$/.test(src.slice(at, node.endIndex))) return src.slice(at, node.endIndex)
+    if (node.childCount > 0 && !BLANKS.test(src.slice(at, node.endIndex))) return src.slice(at, node.endIndex)
   }
   return undefined
 }
