@@ -96,6 +96,8 @@ export class BashWalker {
   private assigns = false
   private arithmeticOnVariable = false
   private arithmeticDepth = 0
+  /** Lines on which a here-document starts (see visit). */
+  private readonly heredocRows = new Set<number>()
   /** Where the next command may run: `cd`/`pushd` within the line (see working-dirs.ts). */
   private readonly dirs: DirectoryTracker
 
@@ -144,6 +146,13 @@ export class BashWalker {
     if (bashOnly) this.notUnderstood(bashOnly, node.text, this.result.bashOnly)
     const gap = nodeGap(node, src, this.arithmeticDepth > 0)
     if (gap) this.notUnderstood(gap, node.text)
+    // Several here-documents started on one line take the following lines as bodies in order; tree-sitter
+    // may hand them out differently when they stand on different commands (`a <<'E' | b <<E`).
+    if (type === "heredoc_redirect") {
+      if (this.heredocRows.has(node.startPosition.row))
+        this.notUnderstood("several here-documents start on one line (the shell may give them other bodies)", node.text)
+      this.heredocRows.add(node.startPosition.row)
+    }
     if (LEAVES.has(type)) {
       if (
         this.arithmeticDepth > 0 &&

@@ -76,6 +76,9 @@ export function commentGap(node: Node, src: string): string | undefined {
 export function nodeGap(node: Node, src: string, inArithmetic: boolean): string | undefined {
   if (node.type === "ansi_c_string") return ansiCGap(node)
   if (node.type === "heredoc_redirect") return heredocGap(node, src)
+  // `${x:-`rm y`}`: tree-sitter leaves a backtick substitution inside an expansion unread, as part of a word.
+  if (["word", "string_content", "regex", "extglob_pattern"].includes(node.type) && /(^|[^\\])(\\\\)*`/.test(node.text))
+    return "a backtick substitution the parser read as plain text"
   // `echo a # c<newline>\x`: tree-sitter reads `\x` on the next line as a word of echo; the shell, as a command.
   if (node.type === "word" && /(^|[^\\])\n/.test(node.text)) return "a line break inside a word, where the shell starts a new command"
   // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.

@@ -191,6 +191,20 @@ function statementOf(depth: number): Statement {
     { weight: 1, arbitrary: fc.tuple(stub, inner).map(([p, s]) => `${p} <<A <<-B\n${s}\nA\n\t${s}\n\tB\n${s}`) },
     { weight: 1, arbitrary: fc.tuple(stub, inner).map(([p, s]) => `echo "$(${p} <<EOF\n${s}\nEOF\n)"`) },
     { weight: 1, arbitrary: fc.tuple(inner, inner).map(([a, b]) => `{ ${a}; } <<EOF\n$(${b})\nEOF`) },
+    { weight: 1, arbitrary: inner.map((s) => `for ((i=0; i<1; i++)); do ${s}; done`) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom("declare", "local", "readonly", "export", "typeset"), inner).map(([d, s]) => `${d} y=$(${s})`),
+    },
+    { weight: 1, arbitrary: inner.map((s) => `a=(x $(${s}))`) },
+    { weight: 1, arbitrary: quotedInner.map((s) => `trap '${s}' EXIT`) },
+    { weight: 1, arbitrary: inner.map((s) => `exec 3>&1; ${s}`) },
+    { weight: 1, arbitrary: inner.map((s) => `i\\\nf aa; then ${s}; fi`) },
+    { weight: 1, arbitrary: stub.map((p) => `{${p};}`) },
+    { weight: 1, arbitrary: inner.map((s) => `echo "$(echo "$(${s})")" "\${x:-"$(${s})"}"`) },
+    { weight: 1, arbitrary: inner.map((s) => `echo \${x:-\`${s}\`}`) },
+    { weight: 1, arbitrary: fc.tuple(inner, inner).map(([a, b]) => `${a} 2>&1 | ${b}`) },
+    { weight: 1, arbitrary: fc.tuple(stub, inner).map(([p, s]) => `${p} <<'EOF' | ${s}\n$(rm x)\nEOF`) },
     {
       weight: 3,
       arbitrary: fc
