@@ -192,6 +192,9 @@ function statementOf(depth: number): Statement {
     { weight: 1, arbitrary: fc.tuple(stub, inner).map(([p, s]) => `echo "$(${p} <<EOF\n${s}\nEOF\n)"`) },
     { weight: 1, arbitrary: fc.tuple(inner, inner).map(([a, b]) => `{ ${a}; } <<EOF\n$(${b})\nEOF`) },
     { weight: 1, arbitrary: inner.map((s) => `for ((i=0; i<1; i++)); do ${s}; done`) },
+    { weight: 1, arbitrary: fc.tuple(word, inner).map(([w, s]) => `echo $(case ${w} in x) ${s};; *) aa;; esac)`) },
+    { weight: 1, arbitrary: fc.tuple(stub, inner).map(([p, s]) => `echo $(${p} <<EOF\n)\nEOF\n${s})`) },
+    { weight: 1, arbitrary: inner.map((s) => `echo \${x//a/$(${s})}`) },
     {
       weight: 1,
       arbitrary: fc.tuple(fc.constantFrom("declare", "local", "readonly", "export", "typeset"), inner).map(([d, s]) => `${d} y=$(${s})`),
