@@ -50,6 +50,15 @@ export function heredocGap(node: Node, src: string): string | undefined {
   if (delimiter === undefined)
     return "a here-document delimiter that is not a plain word or one fully quoted word (the shell may end it elsewhere)"
   if (end && end.text !== delimiter) return "a here-document whose end line differs from its delimiter"
+  if (!end) return "a here-document without an end line (the shell reads to the end of the text)"
+  // The shell ends the body only at a line that is exactly the delimiter (after tabs, for <<-); tree-sitter
+  // also takes `<tab>EOF` under `<<`, `EOF)` and `EOF <<X …` as the end.
+  const lineStart = src.lastIndexOf("\n", end.startIndex - 1) + 1
+  const endLineEnd = src.indexOf("\n", end.endIndex)
+  const stripsTabs = node.children.some((c) => c?.type === "<<-")
+  const before = src.slice(lineStart, end.startIndex)
+  if ((stripsTabs ? !/^\t*$/.test(before) : before !== "") || src.slice(end.endIndex, endLineEnd < 0 ? undefined : endLineEnd) !== "")
+    return "a here-document whose end line holds more than its delimiter"
   // The rest of the `<<` line is read before the body: a continuation there moves where the body starts.
   const lineEnd = body?.startIndex ?? end?.startIndex ?? node.endIndex
   if (src.slice(node.startIndex, lineEnd).includes("\\\n")) return "a backslash-newline on a here-document's delimiter line"

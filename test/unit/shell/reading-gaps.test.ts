@@ -176,6 +176,16 @@ describe("lines the second differential session found", () => {
     expect(decideCommand(line, ["cat", "touch"], []).decision).toBe("ask")
   })
 
+  it("asks when a here-document's end line holds more than the delimiter, which the shell does not take as the end", () => {
+    for (const line of [
+      "cat <<EOF\n\tEOF\nrm x",
+      'echo "$(cat <<EOF\nEOF <<X | ls\n$(rm x)\nEOF\nX\n)"',
+      "echo \"$(cat <<'EOF'\nx\nEOF)\"\nrm y",
+    ])
+      expect(reasons(line), line).toMatch(/end line holds more than its delimiter/)
+    expect(decideCommand("git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", ["git commit", "cat"], []).decision).toBe("allow")
+  })
+
   it("asks for an alias defined through command or builtin, which dash expands on the next line", () => {
     expect(reasons("command alias x=rm\nx y", "sh")).toMatch(/defines an alias/)
     expect(reasons("builtin alias x=rm\nx y")).toMatch(/defines an alias/)
