@@ -165,7 +165,7 @@ function statementOf(depth: number): Statement {
     {
       weight: 1,
       arbitrary: fc
-        .tuple(word, fc.constantFrom("a", "a|b", "(a)", "*", '"x"', "a\)"), inner, inner)
+        .tuple(word, fc.constantFrom("a", "a|b", "(a)", "*", '"x"', "a\\)"), inner, inner)
         .map(([w, pattern, a, b]) => `case ${w} in ${pattern}) ${a};; *) ${b};; esac`),
     },
     { weight: 1, arbitrary: fc.tuple(inner, inner, inner).map(([a, b, c]) => `if ${a}; then ${b}; elif aa; then bb; else ${c}; fi`) },
