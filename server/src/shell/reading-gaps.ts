@@ -13,7 +13,7 @@ const BLANKS = /^(?:[ \t\n]|\\\n)*$/
 /**
  * Text between two parts of the tree that is neither a blank nor a line continuation: tree-sitter skips
  * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word, and
- * reads a carriage return (and other Unicode space) as a blank where the shell reads a letter of the word
+ * reads a carriage return, form feed or vertical tab as a blank where the shell reads a letter of the word
  * (`rm\r` is a program of its own). Walks the tree with its own stack (a 2,000-link line must not exhaust
  * the call stack).
  */
