@@ -96,6 +96,8 @@ export class BashWalker {
   private assigns = false
   private arithmeticOnVariable = false
   private arithmeticDepth = 0
+  /** Lines on which a here-document starts (see visit). */
+  private readonly heredocRows = new Set<number>()
   /** Where the next command may run: `cd`/`pushd` within the line (see working-dirs.ts). */
   private readonly dirs: DirectoryTracker
 
@@ -144,6 +146,13 @@ export class BashWalker {
     if (bashOnly) this.notUnderstood(bashOnly, node.text, this.result.bashOnly)
     const gap = nodeGap(node, src, this.arithmeticDepth > 0)
     if (gap) this.notUnderstood(gap, node.text)
+    // Several here-documents started on one line take the following lines as bodies in order; tree-sitter
+    // may hand them out differently when they stand on different commands (`a <<'E' | b <<E`).
+    if (type === "heredoc_redirect") {
+      if (this.heredocRows.has(node.startPosition.row))
+        this.notUnderstood("several here-documents start on one line (the shell may give them other bodies)", node.text)
+      this.heredocRows.add(node.startPosition.row)
+    }
     if (LEAVES.has(type)) {
       if (
         this.arithmeticDepth > 0 &&
@@ -332,8 +341,7 @@ export class BashWalker {
     // `EOF\<newline>y=1 x`: joined, the shell reads an assignment where the parser read a program.
     if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(name.text))
       return this.notUnderstood("a program name the shell may read as an assignment", command.source)
-    if (programName(name.text) === "alias" && command.words.some((w, i) => i > 0 && (!w.static || w.text.includes("="))))
-      this.notUnderstood("defines an alias (a later word that looks like one program may run another)", command.source)
+    this.checkAlias(command.words, command.source)
     if (RESERVED.has(name.text))
       return this.notUnderstood(
         `the shell keyword "${name.text}" where a command should be (the shell reads this line differently)`,
@@ -376,8 +384,17 @@ export class BashWalker {
       if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
       else if (innerName && RESERVED.has(innerName.text))
         this.notUnderstood(`${inner.via} is given the shell keyword "${innerName.text}" as its program`, command.source)
-      else this.unwrapInto(wrapped, level + 1)
+      else {
+        // `command alias x=rm` defines the alias as surely as `alias x=rm`.
+        this.checkAlias(inner.words, command.source)
+        this.unwrapInto(wrapped, level + 1)
+      }
     }
+  }
+
+  private checkAlias(words: ShellWord[], source: string): void {
+    if (words[0]?.static && programName(words[0].text) === "alias" && words.some((w, i) => i > 0 && (!w.static || w.text.includes("="))))
+      this.notUnderstood("defines an alias (a later word that looks like one program may run another)", source)
   }
 }
 

@@ -7,12 +7,18 @@ import type { Node } from "web-tree-sitter"
  * (test/unit/shell/bash-differential.property.test.ts), which runs generated lines under the real shells.
  */
 
+/** What the shell itself skips between words: space, tab, newline and line continuations. */
+const BLANKS = /^(?:[ \t\n]|\\\n)*$/
+
 /**
  * Text between two parts of the tree that is neither a blank nor a line continuation: tree-sitter skips
- * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word.
- * Walks the tree with its own stack (a 2,000-link line must not exhaust the call stack).
+ * an escaped blank at a word's edge (`a \\ b`, `"x"\\<tab>`) that the shell keeps as part of a word, and
+ * reads a carriage return, form feed or vertical tab as a blank where the shell reads a letter of the word
+ * (`rm\r` is a program of its own). Walks the tree with its own stack (a 2,000-link line must not exhaust
+ * the call stack).
  */
 export function skippedText(root: Node, src: string): string | undefined {
+  for (const outside of [src.slice(0, root.startIndex), src.slice(root.endIndex)]) if (!BLANKS.test(outside)) return outside
   const stack: Node[] = [root]
   while (stack.length > 0) {
     const node = stack.pop()!
@@ -20,11 +26,11 @@ export function skippedText(root: Node, src: string): string | undefined {
     for (const child of node.children) {
       if (!child) continue
       const between = src.slice(at, child.startIndex)
-      if (!/^(?:\s|\\\r?\n)*$/.test(between)) return between
+      if (!BLANKS.test(between)) return between
       at = child.endIndex
       if (child.childCount > 0) stack.push(child)
     }
-    if (node.childCount > 0 && !/^(?:\s|\\\r?\n)*$/.test(src.slice(at, node.endIndex))) return src.slice(at, node.endIndex)
+    if (node.childCount > 0 && !BLANKS.test(src.slice(at, node.endIndex))) return src.slice(at, node.endIndex)
   }
   return undefined
 }
@@ -44,6 +50,15 @@ export function heredocGap(node: Node, src: string): string | undefined {
   if (delimiter === undefined)
     return "a here-document delimiter that is not a plain word or one fully quoted word (the shell may end it elsewhere)"
   if (end && end.text !== delimiter) return "a here-document whose end line differs from its delimiter"
+  if (!end) return "a here-document without an end line (the shell reads to the end of the text)"
+  // The shell ends the body only at a line that is exactly the delimiter (after tabs, for <<-); tree-sitter
+  // also takes `<tab>EOF` under `<<`, `EOF)` and `EOF <<X …` as the end.
+  const lineStart = src.lastIndexOf("\n", end.startIndex - 1) + 1
+  const endLineEnd = src.indexOf("\n", end.endIndex)
+  const stripsTabs = node.children.some((c) => c?.type === "<<-")
+  const before = src.slice(lineStart, end.startIndex)
+  if ((stripsTabs ? !/^\t*$/.test(before) : before !== "") || src.slice(end.endIndex, endLineEnd < 0 ? undefined : endLineEnd) !== "")
+    return "a here-document whose end line holds more than its delimiter"
   // The rest of the `<<` line is read before the body: a continuation there moves where the body starts.
   const lineEnd = body?.startIndex ?? end?.startIndex ?? node.endIndex
   if (src.slice(node.startIndex, lineEnd).includes("\\\n")) return "a backslash-newline on a here-document's delimiter line"
@@ -70,6 +85,9 @@ export function commentGap(node: Node, src: string): string | undefined {
 export function nodeGap(node: Node, src: string, inArithmetic: boolean): string | undefined {
   if (node.type === "ansi_c_string") return ansiCGap(node)
   if (node.type === "heredoc_redirect") return heredocGap(node, src)
+  // `${x:-`rm y`}`: tree-sitter leaves a backtick substitution inside an expansion unread, as part of a word.
+  if (["word", "string_content", "regex", "extglob_pattern"].includes(node.type) && /(^|[^\\])(\\\\)*`/.test(node.text))
+    return "a backtick substitution the parser read as plain text"
   // `echo a # c<newline>\x`: tree-sitter reads `\x` on the next line as a word of echo; the shell, as a command.
   if (node.type === "word" && /(^|[^\\])\n/.test(node.text)) return "a line break inside a word, where the shell starts a new command"
   // After a line continuation tree-sitter reads `2>&1` as the word 2 and `>&1`; the shell reads fd 2.

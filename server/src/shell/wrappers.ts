@@ -31,7 +31,8 @@ const WRAPPERS: Record<string, OptionSpec> = {
   env: { withValue: ["-u", "-C", "-S", "--unset", "--chdir", "--split-string"], transparent: true, assignments: true },
   nice: { withValue: ["-n", "--adjustment"], transparent: true },
   nohup: { withValue: [], transparent: true },
-  time: { withValue: ["-f", "-o", "--format", "--output"], transparent: true },
+  // The keyword `time` times a pipeline, which may start with assignments (`time x=1 rm y` runs rm).
+  time: { withValue: ["-f", "-o", "--format", "--output"], transparent: true, assignments: true },
   timeout: { withValue: ["-s", "-k", "--signal", "--kill-after"], operands: 1, transparent: true },
   stdbuf: { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"], transparent: true },
   ionice: { withValue: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], transparent: true },
@@ -43,7 +44,7 @@ const WRAPPERS: Record<string, OptionSpec> = {
   command: { withValue: [], transparent: true },
   builtin: { withValue: [], transparent: true },
   exec: { withValue: ["-a"], transparent: true },
-  coproc: { withValue: [], transparent: false },
+  coproc: { withValue: [], transparent: false, assignments: true },
   xargs: {
     withValue: [
       "-a",
@@ -127,13 +128,15 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
     const text = word.text
     if (text === "--") {
       i++
+      // env takes NAME=VALUE words after `--` too (`env -- y=1 rm` runs rm).
+      if (name === "env") while (args[i]?.static && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.text)) assignments.push(args[i++]!.text)
       break
     }
     if (name === "env" && (text === "-S" || text.startsWith("--split-string") || /^-[^-]*S/.test(text))) {
       const inline = text.startsWith("--split-string=") ? text.slice(15) : /^-[^-]*S(.+)$/.exec(text)?.[1]
       const rest = inline !== undefined ? args.slice(i + 1) : args.slice(i + 2)
-      const split = inline !== undefined ? [{ text: inline, static: true }] : args.slice(i + 1, i + 2)
-      return { ...scriptOf([...split, ...rest], "env -S", [...split, ...rest].map((w) => w.text).join(" ")), transparent: true }
+      const split = inline !== undefined ? { text: inline, static: true } : args[i + 1]
+      return envSplitString(split, rest, spec)
     }
     if ((name === "su" || name === "flock") && (text === "-c" || text === "--command"))
       return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
@@ -156,6 +159,24 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
   else if (assignments.length > 0) out.commands.push({ words: [], assignments, via: name })
   return out
+}
+
+/**
+ * Words env -S (--split-string) splits its string into. env splits by its own rules, not the shell's:
+ * `;`, `|` and `>` are plain arguments, `\\_` is a blank, `${VAR}` is expanded and `#` starts a comment. Only
+ * a string of plain words, perhaps quoted without escapes, splits the same under both; anything else is
+ * not understood.
+ */
+const PLAIN_SPLIT_STRING = /^(?:[\w./=:+,@%-]|[ \t]|'[\w./=:+,@% \t-]*'|"[\w./=:+,@% \t-]*")*$/
+const SPLIT_WORD = /(?:[\w./=:+,@%-]|'[^']*'|"[^"]*")+/g
+
+function envSplitString(split: ShellWord | undefined, rest: ShellWord[], spec: OptionSpec): Unwrapped {
+  const none = (unknown: string): Unwrapped => ({ transparent: true, commands: [], scripts: [], unknown })
+  if (!split) return none("env -S without a string")
+  if (!split.static || !rest.every((w) => w.static)) return none("env -S runs a text decided at run time")
+  if (!PLAIN_SPLIT_STRING.test(split.text)) return none("env -S splits a string with quotes, escapes or symbols by rules of its own")
+  const words = (split.text.match(SPLIT_WORD) ?? []).map((w) => ({ text: w.replace(/['"]/g, ""), static: true }))
+  return wrapped("env", [...words, ...rest], spec)
 }
 
 function shell(name: string, args: ShellWord[]): Unwrapped | undefined {

@@ -1,7 +1,7 @@
 import { workspaceKey } from "../config/paths"
 import { secretRedactor } from "../config/redact"
-import { appendFileSync, chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
-import { join } from "node:path"
+import { appendFileSync, chmodSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { basename, dirname, join } from "node:path"
 import type { TaskRecord } from "./records"
 import { SummaryIndex, type StoredTask } from "./summary-index"
 import { headerOf } from "./task-headers"
@@ -45,7 +45,8 @@ export class TaskStore {
       const kept = images(key, value)
       return typeof kept === "string" ? redact(kept) : kept
     })
-    appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
+    if (record.type === "created") createFile(path, `${line}\n`)
+    else appendFileSync(path, `${lead}${line}\n`, { mode: 0o600 })
   }
 
   /**
@@ -135,6 +136,26 @@ export class TaskStore {
     }
     if (records[0]?.type !== "created") return undefined
     return { taskId, records, skippedLines }
+  }
+}
+
+/**
+ * A task file comes into being with its first record (`created`) in one step: written to a temporary file
+ * beside it, then hard-linked into place. A server killed between creating the file and writing that
+ * record, or a write the disk refused, left an empty task file that no listing showed (headerOf needs the
+ * `created` record). The temporary name does not end in .jsonl, so no scan reads it.
+ */
+function createFile(path: string, text: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`)
+  try {
+    writeFileSync(temp, text, { mode: 0o600 })
+    linkSync(temp, path)
+  } catch (error) {
+    // Only a file that already exists (the same task id created twice) is appended to as before.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+    appendFileSync(path, text, { mode: 0o600 })
+  } finally {
+    rmSync(temp, { force: true })
   }
 }
 

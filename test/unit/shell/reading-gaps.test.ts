@@ -155,3 +155,54 @@ describe("here-document bodies and redirections inside tests", () => {
     expect(reasons('[[ -n $(ls "b"\\\n 2>/dev/null) ]]')).toMatch(/file descriptor/)
   })
 })
+
+describe("lines the second differential session found", () => {
+  it("asks for a carriage return, which the parser skips as a blank and the shell keeps in the word", () => {
+    expect(reasons("echo ok\r; rm x")).toMatch(/skipped/)
+    expect(decideCommand("ls x\r", ["ls"], []).decision).toBe("ask")
+    // A no-break space is part of the word for both.
+    expect(parseCommandLine("echo a\u00a0b").commands[0]?.words.map((w) => w.text)).toEqual(["echo", "a\u00a0b"])
+  })
+
+  it("asks for a backtick substitution inside an expansion, which the parser reads as plain text", () => {
+    expect(reasons("echo ${x:-`rm y`}")).toMatch(/backtick substitution the parser read as plain text/)
+    expect(decideCommand("echo ${x:-`rm y`}", ["echo"], ["rm"]).decision).not.toBe("allow")
+    expect(decideCommand("echo 'a`b' \"c\\`d\"", ["echo"], []).decision).toBe("allow")
+  })
+
+  it("asks when two here-documents start on one line, whose bodies the shell hands out in order", () => {
+    const line = "cat <<'EOF' | { cat; } <<EOF\n$(touch g)\nEOF\n$(rm x)\nEOF"
+    expect(reasons(line)).toMatch(/several here-documents/)
+    expect(decideCommand(line, ["cat", "touch"], []).decision).toBe("ask")
+  })
+
+  it("asks when a here-document's end line holds more than the delimiter, which the shell does not take as the end", () => {
+    for (const line of [
+      "cat <<EOF\n\tEOF\nrm x",
+      'echo "$(cat <<EOF\nEOF <<X | ls\n$(rm x)\nEOF\nX\n)"',
+      "echo \"$(cat <<'EOF'\nx\nEOF)\"\nrm y",
+    ])
+      expect(reasons(line), line).toMatch(/end line holds more than its delimiter/)
+    expect(decideCommand("git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"", ["git commit", "cat"], []).decision).toBe("allow")
+  })
+
+  it("asks for an alias defined through command or builtin, which dash expands on the next line", () => {
+    expect(reasons("command alias x=rm\nx y", "sh")).toMatch(/defines an alias/)
+    expect(reasons("builtin alias x=rm\nx y")).toMatch(/defines an alias/)
+  })
+
+  it("reads env -S strings of plain words as env splits them, and asks for any other", () => {
+    const argvs = (line: string) => parseCommandLine(line).commands.map((c) => c.words.map((w) => w.text).join(" "))
+    expect(argvs("env -S 'y=1 rm -rf x' z")).toContain("rm -rf x z")
+    expect(parseCommandLine("env -S 'y=1 rm -rf x' z").commands.find((c) => c.words[0]?.text === "rm")?.assignments).toEqual(["y=1"])
+    expect(reasons("env -S 'x >> g'")).toMatch(/env -S splits/)
+    expect(reasons("env -S 'a; rm x'")).toMatch(/env -S splits/)
+  })
+
+  it("reads assignments after time, coproc and env -- as assignments, not as the program", () => {
+    const programs = (line: string) => parseCommandLine(line).commands.map((c) => c.words[0]?.text)
+    expect(programs("time x=1 rm y")).toContain("rm")
+    expect(programs("coproc x=1 rm y")).toContain("rm")
+    expect(programs("env -- y=1 rm z")).toContain("rm")
+  })
+})

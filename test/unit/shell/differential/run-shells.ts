@@ -3,11 +3,11 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import { STUB_NAMES } from "./generator"
+import { STUB_NAMES, WRAPPER_PROGRAMS } from "./generator"
 
 /**
  * Runs command lines under the real bash or dash, each in a fresh folder, with a PATH that holds only stub
- * programs (STUB_NAMES, plus bash and sh for `bash -c`), and returns the argv of every stub each line
+ * programs (STUB_NAMES, plus bash and sh for `bash -c` and the WRAPPER_PROGRAMS), and returns the argv of every stub each line
  * started. Lines run through a few driver shells at once, one shell process per line (at most 5 s of CPU time each),
  * in an environment without BASH_ENV/ENV or anything else of the user's.
  */
@@ -53,6 +53,7 @@ export function stubFolder(): { root: string; stubs: string; cleanup: () => void
     writeFileSync(path, `#!/bin/sh\n{ printf '%s\\037' "$0" "$@"; printf '\\036'; } >> "$LOG.$$"\n`)
     chmodSync(path, 0o755)
   }
+  for (const name of WRAPPER_PROGRAMS) symlinkSync(`/usr/bin/${name}`, join(stubs, name))
   symlinkSync("/bin/bash", join(stubs, "bash"))
   symlinkSync("/bin/dash", join(stubs, "sh"))
   return { root, stubs, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }) }
