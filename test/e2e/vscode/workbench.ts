@@ -143,3 +143,34 @@ export async function runningNotificationProgress(page: Page): Promise<string[]>
 function inPage<T>(page: Page, body: string): Promise<T> {
   return page.evaluate(`(() => { ${body} })()`) as Promise<T>
 }
+
+/** The rows of the open quick pick (label and description), once it shows at least one. */
+export async function quickPickRows(page: Page): Promise<string[]> {
+  const rows = page.locator(".quick-input-widget .quick-input-list .monaco-list-row")
+  await rows.first().waitFor({ state: "visible", timeout: 15_000 })
+  return rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").replace(/\s+/g, " ").trim()))
+}
+
+/** Clicks the quick pick row whose text contains `text`. */
+export async function pickQuickItem(page: Page, text: string): Promise<void> {
+  const row = page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text }).first()
+  await row.waitFor({ state: "visible", timeout: 15_000 })
+  await row.click()
+}
+
+/**
+ * Puts the cursor on the first line of the diff editor's modified (right) side that contains `text`,
+ * opens Quick Fix (Ctrl+.) there, and runs the action titled `action`.
+ */
+export async function quickFixInDiff(page: Page, text: string, action: string): Promise<string[]> {
+  const line = page.locator(".monaco-diff-editor .editor.modified .view-line", { hasText: text }).first()
+  await line.waitFor({ state: "visible", timeout: 15_000 })
+  await line.click()
+  await page.keyboard.press("End")
+  await page.keyboard.press("Control+.")
+  const rows = page.locator(".action-widget .monaco-list-row")
+  await rows.first().waitFor({ state: "visible", timeout: 15_000 })
+  const titles = await rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").trim()))
+  await rows.filter({ hasText: action }).first().click()
+  return titles
+}

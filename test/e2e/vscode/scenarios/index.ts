@@ -1,0 +1,26 @@
+import type { Scenario } from "../scenario"
+import { editApproval, USER_MODEL } from "./edit-approval"
+import { lspTool } from "./lsp-tool"
+import { rename } from "./rename"
+import { review } from "./review"
+
+/** Run in this order, in one workbench: each starts a task after the one before has ended. */
+export const scenarios: Scenario[] = [editApproval, lspTool, rename, review]
+
+/** The user's settings.json for the run: what every scenario needs. */
+export function userSettings(apiUrl: string): Record<string, unknown> {
+  return {
+    // The user's own settings: the server must honour them (VS Code's defaults must not override them).
+    "agent.baseUrl": apiUrl,
+    "agent.model": USER_MODEL,
+    // rename_symbol is offered only when listed (it is opt-in).
+    "agent.tools.enabled": ["rename_symbol"],
+    // A quiet workbench: no welcome page, tips or recommendations in the way of the check for toasts.
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "extensions.ignoreRecommendations": true,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "window.commandCenter": false,
+  }
+}
