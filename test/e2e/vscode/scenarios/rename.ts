@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises"
 import { answerDialog, newTask, type Scenario, type ScenarioContext, taskEnded } from "../scenario"
-import { activeEditorText, activeTabDirty, dialog, openFile, runCommand, waitUntil } from "../workbench"
+import { activeEditorText, activeTabDirty, dialog, openFile, runCommand, tabTitles, waitUntil } from "../workbench"
 
 const NAMES = ["ren/money.ts", "ren/cart.ts", "ren/invoice.ts"] as const
 const files: Record<string, string> = {
@@ -40,6 +40,12 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   await newTask(page, "Rename toCents to centsOf")
   const box = dialog(page)
   await box.waitFor({ state: "visible", timeout: 60_000 })
+  const tabs = await tabTitles(page)
+  check(
+    "rename: VS Code's multi-file diff editor shows the proposed rename while the dialog asks",
+    tabs.some((t) => /Rename the symbol .* in 3 files \(proposed\)/.test(t)),
+    tabs.join(" | "),
+  )
   await shot("rename-approval")
   const question = await answerDialog(page, "Allow once")
   check(
