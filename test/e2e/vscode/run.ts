@@ -27,8 +27,8 @@ const root = resolve(import.meta.dirname, "..", "..", "..")
 const cache = join(root, ".cache")
 const shots = join(cache, "vscode-e2e")
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-/** The whole run, install included, is cut off after this (each step has its own, shorter bound). */
-const RUN_LIMIT_MS = 20 * 60_000
+/** The run after the install is cut off after this (each step has its own, shorter bound). */
+const RUN_LIMIT_MS = 30 * 60_000
 
 const results: { name: string; ok: boolean; detail?: string }[] = []
 const started = Date.now()
@@ -43,6 +43,11 @@ let browser: Browser | undefined
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`)
   const entry = ensureCodeServer(join(cache, "code-server"), log)
+  // The bound counts from here: the one-time install has bounds of its own (code-server.ts).
+  setTimeout(() => {
+    results.push({ name: `the run ended within ${RUN_LIMIT_MS / 60_000} minutes of the install`, ok: false })
+    void finish(undefined)
+  }, RUN_LIMIT_MS).unref()
   log("packing the extension (npm run package:vscode)")
   execFileSync("npm", ["run", "--silent", "package:vscode"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], timeout: 5 * 60_000 })
   const vsix = join(root, "clients", "vscode", "agent-lsp.vsix")
@@ -163,10 +168,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     results.push({ name: "the run was not interrupted", ok: false, detail: signal })
     void finish(undefined)
   })
-setTimeout(() => {
-  results.push({ name: `the run ended within ${RUN_LIMIT_MS / 60_000} minutes`, ok: false })
-  void finish(undefined)
-}, RUN_LIMIT_MS).unref()
 
 main().then(
   () => finish(undefined),

@@ -3,6 +3,7 @@ import type { ParamsOf } from "@agent-lsp/protocol"
 import { ProposedTexts, requestApproval } from "../../../clients/vscode/src/approvals"
 import { proposedFiles } from "../../../clients/vscode/src/multi-diff"
 import { fileDiff } from "../../../server/src/edits/unified-diff"
+import type { UriLike } from "../../../clients/vscode/src/vscode-api"
 import { FakeVscode } from "./fake-vscode"
 
 const before: Record<string, string> = {
@@ -46,7 +47,7 @@ describe("VS Code multi-file diff of an approval", () => {
       diff: renameDiff,
       options: [{ optionId: "o-allow", label: "Allow once", kind: "allow_once" }],
     }
-    type Row = [{ fsPath: string }, unknown, { toString(): string }]
+    type Row = [UriLike, UriLike, UriLike]
     let shownBeforeAsking: unknown[] | undefined
     let servedWhileAsking: string[] = []
     const answer = await requestApproval(
