@@ -144,10 +144,13 @@ function inPage<T>(page: Page, body: string): Promise<T> {
   return page.evaluate(`(() => { ${body} })()`) as Promise<T>
 }
 
-/** The rows of the open quick pick (label and description), once it shows at least one. */
-export async function quickPickRows(page: Page): Promise<string[]> {
+/**
+ * The rows of the open quick pick (label and description), once a row containing `shows` is visible (so
+ * the rows of the pick before it, such as the command palette's, are not read instead).
+ */
+export async function quickPickRows(page: Page, shows: string): Promise<string[]> {
   const rows = page.locator(".quick-input-widget .quick-input-list .monaco-list-row")
-  await rows.first().waitFor({ state: "visible", timeout: 15_000 })
+  await rows.filter({ hasText: shows }).first().waitFor({ state: "visible", timeout: 15_000 })
   return rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").replace(/\s+/g, " ").trim()))
 }
 

@@ -15,6 +15,9 @@ export function userSettings(apiUrl: string): Record<string, unknown> {
     "agent.model": USER_MODEL,
     // rename_symbol is offered only when listed (it is opt-in).
     "agent.tools.enabled": ["rename_symbol"],
+    // By default VS Code's TypeScript renames an export by aliasing it in the importing files
+    // (import { centsOf as toCents }); the rename scenario wants every use renamed.
+    "typescript.preferences.useAliasesForRenames": false,
     // A quiet workbench: no welcome page, tips or recommendations in the way of the check for toasts.
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,

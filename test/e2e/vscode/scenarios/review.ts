@@ -64,7 +64,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   )
 
   await runCommand(page, "Agent: Review Changes")
-  const listed = await quickPickRows(page)
+  const listed = await quickPickRows(page, "rev/calc.js")
   check(
     "review: the changed-files pick lists calc.js (2 changes) and the new notes.md",
     listed.length === 2 &&
@@ -74,7 +74,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   )
   await shot("review-files")
   await pickQuickItem(page, "rev/calc.js")
-  const decisions = await quickPickRows(page)
+  const decisions = await quickPickRows(page, "Keep change at line 2")
   const tabs = await tabTitles(page)
   check(
     "review: calc.js opens in the diff editor, with keep and reject for each hunk",
@@ -102,7 +102,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   await shot("review-decided")
 
   await runCommand(page, "Agent: Review Changes")
-  const left = await quickPickRows(page)
+  const left = await quickPickRows(page, "rev/")
   check("review: only notes.md is left to review", left.length === 1 && left[0]!.includes("rev/notes.md"), left.join("\n"))
   await pickQuickItem(page, "rev/notes.md")
   await pickQuickItem(page, "Reject file")
