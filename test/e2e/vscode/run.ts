@@ -8,6 +8,7 @@
  *
  *   npm run test:vscode                         # the checks; screenshots go to .cache/vscode-e2e/
  *   npm run test:vscode -- --only rename        # one scenario (by name) after the start checks
+ *   npm run test:vscode -- --reuse-vsix         # skip packing: the .vsix of the last run
  *   npm run test:vscode -- --update-screenshots # also writes docs/screenshots/vscode-*.png
  */
 import { execFileSync } from "node:child_process"
@@ -21,7 +22,7 @@ import { ensureCodeServer, installExtension, startCodeServer, type CodeServer } 
 import type { ScenarioContext } from "./scenario"
 import { scenarios, userSettings } from "./scenarios"
 import { startWorkbench } from "./start-workbench"
-import { recordNotifications, statusBarTexts, tabTitles } from "./workbench"
+import { recordNotifications, runCommand, statusBarTexts, tabTitles } from "./workbench"
 
 const root = resolve(import.meta.dirname, "..", "..", "..")
 const cache = join(root, ".cache")
@@ -48,9 +49,12 @@ async function main(): Promise<void> {
     results.push({ name: `the run ended within ${RUN_LIMIT_MS / 60_000} minutes of the install`, ok: false })
     void finish(undefined)
   }, RUN_LIMIT_MS).unref()
-  log("packing the extension (npm run package:vscode)")
-  execFileSync("npm", ["run", "--silent", "package:vscode"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], timeout: 5 * 60_000 })
   const vsix = join(root, "clients", "vscode", "agent-lsp.vsix")
+  if (process.argv.includes("--reuse-vsix") && existsSync(vsix)) log("reusing the packed extension (--reuse-vsix)")
+  else {
+    log("packing the extension (npm run package:vscode)")
+    execFileSync("npm", ["run", "--silent", "package:vscode"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], timeout: 10 * 60_000 })
+  }
 
   const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
   const chosen = scenarios.filter((s) => !only || s.name.replace(/ /g, "-") === only)
@@ -97,6 +101,7 @@ async function main(): Promise<void> {
   await startWorkbench(context)
   for (const s of chosen) {
     log(`scenario: ${s.name}`)
+    fake.dropUnused()
     fake.push(...s.replies)
     const before = { requests: fake.requests.length, results: results.length }
     try {
@@ -110,6 +115,7 @@ async function main(): Promise<void> {
       log(`tabs: ${(await tabTitles(page).catch(() => [])).join(" | ")}`)
       // Whatever the failure left open (a dialog, a pick) must not take the next scenario's input.
       for (let i = 0; i < 3; i++) await page.keyboard.press("Escape").catch(() => undefined)
+      await runCommand(page, "Agent: Cancel Task").catch(() => undefined)
     }
     log(`scenario ${s.name}: ${results.slice(before.results).filter((r) => !r.ok).length} failed`)
   }

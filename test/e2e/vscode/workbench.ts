@@ -68,12 +68,13 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.press("Enter")
 }
 
-/** Opens a workspace file with Quick Open (Ctrl+P) and waits until its tab is active. */
-export async function openFile(page: Page, name: string): Promise<void> {
+/** Opens a workspace file (its path, or a unique name) with Quick Open (Ctrl+P) and waits until its tab is active. */
+export async function openFile(page: Page, path: string): Promise<void> {
+  const name = path.split("/").at(-1)!
   await page.keyboard.press("Control+p")
   const input = page.locator(".quick-input-widget input")
   await input.waitFor({ state: "visible", timeout: 10_000 })
-  await input.fill(name)
+  await input.fill(path)
   await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible", timeout: 15_000 })
   await input.press("Enter")
   await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })

@@ -44,7 +44,7 @@ export const lspTool: Scenario = {
 async function run({ page, fake, check, shot, log }: ScenarioContext): Promise<void> {
   const from = fake.requests.length
   // The user works in the project: a TypeScript file open starts VS Code's TypeScript extension.
-  await openFile(page, "main.ts")
+  await openFile(page, "nav/main.ts")
   log("lsp: a task whose model calls the lsp tool")
   await newTask(page, "Find where area is defined and every use of it")
   const done = await taskEnded(page, fake, from, 3)

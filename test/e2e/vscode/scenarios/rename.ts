@@ -35,7 +35,7 @@ export const rename: Scenario = {
 
 async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promise<void> {
   const from = fake.requests.length
-  for (const name of NAMES) await openFile(page, name.split("/")[1]!)
+  for (const name of NAMES) await openFile(page, name)
   log("rename: a task whose model calls rename_symbol")
   await newTask(page, "Rename toCents to centsOf")
   const box = dialog(page)
@@ -67,7 +67,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
 
   const buffers: string[] = []
   for (const name of NAMES) {
-    await openFile(page, name.split("/")[1]!)
+    await openFile(page, name)
     buffers.push(`${name} ${(await activeTabDirty(page)) ? "dirty" : "saved"}: ${await activeEditorText(page)}`)
   }
   check(
@@ -77,7 +77,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   )
 
   log("rename: one undo")
-  await openFile(page, "money.ts")
+  await openFile(page, "ren/money.ts")
   await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click()
   await page.keyboard.press("Control+z")
   // VS Code asks whether to undo a many-file edit in every file; that is part of the one undo.
@@ -88,7 +88,7 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   const undone = await waitUntil("every editor to show the old name again", 10_000, async () => {
     const texts: string[] = []
     for (const name of NAMES) {
-      await openFile(page, name.split("/")[1]!)
+      await openFile(page, name)
       texts.push(await activeEditorText(page))
     }
     return NAMES.every((n, i) => texts[i] === files[n]) ? true : undefined
