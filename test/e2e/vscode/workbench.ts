@@ -68,16 +68,32 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.press("Enter")
 }
 
-/** Opens a workspace file (its path, or a unique name) with Quick Open (Ctrl+P) and waits until its tab is active. */
+/**
+ * Opens a workspace file (its path) with Quick Open (Ctrl+P), clicking the row with its name and folder
+ * (Enter would take the focused row, which can still be a recent editor while the filter catches up),
+ * and waits until its tab is active. Tried three times: a focus change can close Quick Open as it opens.
+ */
 export async function openFile(page: Page, path: string): Promise<void> {
-  const name = path.split("/").at(-1)!
-  await page.keyboard.press("Control+p")
-  const input = page.locator(".quick-input-widget input")
-  await input.waitFor({ state: "visible", timeout: 10_000 })
-  await input.fill(path)
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible", timeout: 15_000 })
-  await input.press("Enter")
-  await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })
+  const parts = path.split("/")
+  const name = parts.pop()!
+  let last: unknown
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await page.keyboard.press("Control+p")
+      const input = page.locator(".quick-input-widget input")
+      await input.waitFor({ state: "visible", timeout: 10_000 })
+      await input.fill(path, { timeout: 5000 })
+      let row = page.locator(".quick-input-list .monaco-list-row", { hasText: name })
+      if (parts.length) row = row.filter({ hasText: parts.join("/") })
+      await row.first().click({ timeout: 15_000 })
+      await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })
+      return
+    } catch (error) {
+      last = error
+      await page.keyboard.press("Escape")
+    }
+  }
+  throw last
 }
 
 /** Types into the input box a command opened (showInputBox), checking its prompt, and confirms. */
@@ -173,6 +189,11 @@ export async function quickFixInDiff(page: Page, text: string, action: string): 
   await page.keyboard.press("End")
   await page.keyboard.press("Control+.")
   const rows = page.locator(".action-widget .monaco-list-row")
+  // Where the key does not reach the editor, the palette's Quick Fix command does the same.
+  await rows
+    .first()
+    .waitFor({ state: "visible", timeout: 5000 })
+    .catch(() => runCommand(page, "Quick Fix..."))
   await rows.first().waitFor({ state: "visible", timeout: 15_000 })
   const titles = await rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").trim()))
   await rows.filter({ hasText: action }).first().click()
