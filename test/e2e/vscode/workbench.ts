@@ -177,25 +177,3 @@ export async function pickQuickItem(page: Page, text: string): Promise<void> {
   await row.waitFor({ state: "visible", timeout: 15_000 })
   await row.click()
 }
-
-/**
- * Puts the cursor on the first line of the diff editor's modified (right) side that contains `text`,
- * opens Quick Fix (Ctrl+.) there, and runs the action titled `action`.
- */
-export async function quickFixInDiff(page: Page, text: string, action: string): Promise<string[]> {
-  const line = page.locator(".monaco-diff-editor .editor.modified .view-line", { hasText: text }).first()
-  await line.waitFor({ state: "visible", timeout: 15_000 })
-  await line.click()
-  await page.keyboard.press("End")
-  await page.keyboard.press("Control+.")
-  const rows = page.locator(".action-widget .monaco-list-row")
-  // Where the key does not reach the editor, the palette's Quick Fix command does the same.
-  await rows
-    .first()
-    .waitFor({ state: "visible", timeout: 5000 })
-    .catch(() => runCommand(page, "Quick Fix..."))
-  await rows.first().waitFor({ state: "visible", timeout: 15_000 })
-  const titles = await rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").trim()))
-  await rows.filter({ hasText: action }).first().click()
-  return titles
-}
