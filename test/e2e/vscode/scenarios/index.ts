@@ -18,6 +18,10 @@ export function userSettings(apiUrl: string): Record<string, unknown> {
     // By default VS Code's TypeScript renames an export by aliasing it in the importing files
     // (import { centsOf as toCents }); the rename scenario wants every use renamed.
     "typescript.preferences.useAliasesForRenames": false,
+    // With "auto", VS Code's TypeScript answers F12 from a syntax-only server until the project has loaded
+    // (an imported name then goes to its import, which is what the lsp scenario saw under load): the
+    // semantic server only, so the scenario checks the real definition whatever the load.
+    "typescript.tsserver.useSyntaxServer": "never",
     // A quiet workbench: no welcome page, tips or recommendations in the way of the check for toasts.
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
