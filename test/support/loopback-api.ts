@@ -20,6 +20,8 @@ export interface LoopbackApi<Reply> {
   closedEarly: number
   /** Appends replies to the script. */
   push(...replies: Scripted<Reply>[]): void
+  /** Drops the replies not taken yet (a scenario that failed half-way must not answer the next one). */
+  dropUnused(): void
   /** Resolves when `count` requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>
   close(): Promise<void>
@@ -93,6 +95,7 @@ export async function startLoopbackApi<Reply>(spec: LoopbackSpec<Reply>, replies
       return state.closedEarly
     },
     push: (...more) => void script.push(...more),
+    dropUnused: () => void script.splice(0),
     waitForRequests: (count, timeoutMs = 15_000) =>
       requests.length >= count
         ? Promise.resolve()

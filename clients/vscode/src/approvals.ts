@@ -1,4 +1,5 @@
 import type { ApprovalOption, ParamsOf, ResultOf } from "@agent-lsp/protocol"
+import { proposedFiles } from "./multi-diff"
 import type { TaskState } from "./task-state"
 import type { QuickPickItemLike, UriLike, VscodeApi } from "./vscode-api"
 
@@ -49,6 +50,9 @@ export async function requestApproval(
 ): Promise<ResultOf<"requestApproval">> {
   let proposedUri: UriLike | undefined
   let emptyUri: UriLike | undefined
+  /** The proposed sides of a many-file change (a rename) shown in VS Code's multi-file diff editor. */
+  let manyUris: UriLike[] = []
+  if (req.proposedText === undefined && req.diff) manyUris = await showManyFileDiff(vscode, proposed, req)
   if (req.proposedText !== undefined) {
     const target = req.diff ? diffTarget(req.diff) : undefined
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
@@ -83,7 +87,47 @@ export async function requestApproval(
       proposed.delete(proposedUri)
     }
     if (emptyUri) proposed.delete(emptyUri)
+    if (manyUris.length) {
+      await closeDiffTabs(vscode, manyUris[0]!)
+      for (const uri of manyUris) proposed.delete(uri)
+    }
   }
+}
+
+/**
+ * A change to many files (a rename) opens in VS Code's multi-file diff editor (`vscode.changes`), every
+ * file's current text beside its proposed text, before the dialog asks. Returns the proposed documents'
+ * URIs; none when the diff is one file, does not apply to the files now, or the editor cannot show it
+ * (the dialog's detail then carries the diff as text, as it always does).
+ */
+async function showManyFileDiff(vscode: VscodeApi, proposed: ProposedTexts, req: ParamsOf<"requestApproval">): Promise<UriLike[]> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath
+  const { workspace } = vscode
+  if (!folder || !workspace.openTextDocument || !req.diff) return []
+  const absolute = (path: string) => (path.startsWith("/") ? path : `${folder}/${path}`)
+  const files = await proposedFiles(req.diff, async (path) =>
+    Promise.resolve(workspace.openTextDocument!(vscode.Uri.file(absolute(path)))).then(
+      (document) => document.getText(),
+      () => undefined,
+    ),
+  )
+  if (!files) return []
+  const rows = files.map((file) => {
+    const current = vscode.Uri.file(absolute(file.path))
+    const after = proposed.uriFor(vscode, req.requestId, absolute(file.path))
+    proposed.set(after, file.after)
+    return { current, after }
+  })
+  try {
+    await vscode.commands.executeCommand(
+      "vscode.changes",
+      `${req.title} (proposed)`,
+      rows.map((row) => [row.current, row.current, row.after]),
+    )
+  } catch {
+    // An editor without the multi-file diff editor: the dialog's detail still shows every file's diff.
+  }
+  return rows.map((row) => row.after)
 }
 
 /** Whether a unified diff creates its file (`--- /dev/null`). */
@@ -91,15 +135,17 @@ export function isNewFile(diff: string): boolean {
   return diff.split("\n").some((line) => line.startsWith("--- /dev/null"))
 }
 
-/** Closes the diff tabs showing `modified` (the approval's proposed text) once the approval is answered. */
+/** Closes the diff tabs showing `modified` (an approval's proposed text) once the approval is answered. */
 async function closeDiffTabs(vscode: VscodeApi, modified: UriLike): Promise<void> {
   const groups = vscode.window.tabGroups
   if (!groups) return
   const target = modified.toString()
   for (const group of groups.all)
     for (const tab of group.tabs) {
-      const input = tab.input as { modified?: { toString(): string } } | undefined
-      if (input?.modified?.toString() === target) await groups.close(tab as never)
+      // A diff tab names its modified side; a multi-file diff tab (vscode.changes) lists its file diffs.
+      const input = tab.input as { modified?: { toString(): string }; textDiffs?: { modified: { toString(): string } }[] } | undefined
+      const sides = [input?.modified, ...(input?.textDiffs ?? []).map((d) => d.modified)]
+      if (sides.some((side) => side?.toString() === target)) await groups.close(tab as never)
     }
 }
 

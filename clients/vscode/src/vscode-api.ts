@@ -54,6 +54,8 @@ export interface VscodeApi {
   workspace: {
     readonly textDocuments: readonly TextDocumentLike[]
     readonly workspaceFolders: readonly { readonly uri: UriLike }[] | undefined
+    /** The file's text as the editor has it (open buffer first); the multi-file diff of a rename reads it. */
+    openTextDocument?(uri: UriLike): Thenable<{ getText(): string }>
   }
   commands: {
     executeCommand<T = unknown>(command: string, ...rest: unknown[]): Thenable<T>

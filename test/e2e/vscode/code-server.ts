@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 
 /**
@@ -23,14 +23,22 @@ export interface CodeServerDirs {
   extensions: string
 }
 
-/** The entry script of the cached code-server, installing it first when it is missing. */
+/** Written once code-server's postinstall (the native modules, the built-in extensions' packages) finished. */
+const INSTALLED_MARK = ".agent-lsp-installed"
+
+/**
+ * The entry script of the cached code-server, installing it first when it is missing. Two steps, so that
+ * a slow machine never starts over: the package is fetched without its scripts, then its postinstall
+ * (which compiles native modules: 15-30 min on two busy cores) runs, and only its success marks the
+ * install done; an interrupted postinstall is run again, the fetched package kept.
+ */
 export function ensureCodeServer(cacheDir: string, log: (line: string) => void): string {
-  const entry = join(cacheDir, "node_modules", "code-server", "out", "node", "entry.js")
-  const manifest = join(cacheDir, "node_modules", "code-server", "package.json")
-  if (existsSync(entry) && existsSync(join(cacheDir, "node_modules", "code-server", "lib", "vscode", "node_modules.asar"))) {
-    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string }
-    if (version === CODE_SERVER_VERSION) return entry
-  }
+  const packageDir = join(cacheDir, "node_modules", "code-server")
+  const entry = join(packageDir, "out", "node", "entry.js")
+  const mark = join(packageDir, INSTALLED_MARK)
+  const version = () => (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version
+  const fetched = existsSync(entry) && version() === CODE_SERVER_VERSION
+  if (fetched && existsSync(mark)) return entry
   const missing = missingBuildTools()
   if (missing.length)
     throw new Error(
@@ -42,32 +50,45 @@ export function ensureCodeServer(cacheDir: string, log: (line: string) => void):
     throw new Error(
       `code-server ${CODE_SERVER_VERSION} installs only on Node 20 (its postinstall checks); this is Node ${process.versions.node}.`,
     )
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${cacheDir} (once; a few minutes)`)
-  rmSync(join(cacheDir, "node_modules"), { recursive: true, force: true })
-  mkdirSync(cacheDir, { recursive: true })
   const tmp = join(cacheDir, "tmp")
-  seedRipgrepDownload(tmp)
-  const result = spawnSync(
-    "npm",
-    ["install", "--prefix", cacheDir, "--no-save", "--no-audit", "--no-fund", "--foreground-scripts", `code-server@${CODE_SERVER_VERSION}`],
-    {
-      // unsafe_perm: its postinstall refuses to run as root without it. yes: node-pty's postinstall runs
-      // `npx node-gyp`, which otherwise asks (and, with no terminal, cancels) before fetching node-gyp from
-      // the registry. TMPDIR: where the seeded ripgrep "download" waits (see seedRipgrepDownload).
-      env: { ...process.env, npm_config_unsafe_perm: "true", npm_config_yes: "true", TMPDIR: tmp },
-      stdio: ["ignore", "pipe", "pipe"],
-      encoding: "utf8",
-      timeout: 15 * 60_000,
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  )
-  if (result.status !== 0 || !existsSync(entry)) {
-    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.split("\n").slice(-40).join("\n")
-    throw new Error(
-      `npm install code-server@${CODE_SERVER_VERSION} failed (${result.error?.message ?? `exit ${result.status}`}):\n${output}`,
+  // unsafe_perm: its postinstall refuses to run as root without it. yes: node-pty's postinstall runs
+  // `npx node-gyp`, which otherwise asks (and, with no terminal, cancels) before fetching node-gyp from
+  // the registry. TMPDIR: where the seeded ripgrep "download" waits (see seedRipgrepDownload).
+  const env = { ...process.env, npm_config_unsafe_perm: "true", npm_config_yes: "true", TMPDIR: tmp }
+  if (!fetched) {
+    log(`fetching code-server@${CODE_SERVER_VERSION} into ${cacheDir} (once)`)
+    rmSync(join(cacheDir, "node_modules"), { recursive: true, force: true })
+    mkdirSync(cacheDir, { recursive: true })
+    run(
+      "npm",
+      ["install", "--prefix", cacheDir, "--no-save", "--no-audit", "--no-fund", "--ignore-scripts", `code-server@${CODE_SERVER_VERSION}`],
+      { env, timeout: 10 * 60_000 },
     )
   }
+  log("running code-server's postinstall (once; compiles native modules, 15-30 minutes on a busy machine)")
+  seedRipgrepDownload(tmp)
+  // The postinstall reads npm's user agent for the Node version and the package manager to use.
+  run("sh", ["./postinstall.sh"], {
+    cwd: packageDir,
+    env: { ...env, npm_config_user_agent: `npm/${npmVersion()} node/${process.version} ${process.platform} ${process.arch}` },
+    timeout: 45 * 60_000,
+  })
+  writeFileSync(mark, `${CODE_SERVER_VERSION}\n`)
   return entry
+}
+
+function run(command: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv; timeout: number }): void {
+  const result = spawnSync(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.split("\n").slice(-40).join("\n")
+    throw new Error(
+      `${command} ${args.join(" ")} failed (${result.error?.message ?? `exit ${result.status}`}); run again to resume:\n${output}`,
+    )
+  }
+}
+
+function npmVersion(): string {
+  return execFileSync("npm", ["--version"], { encoding: "utf8" }).trim()
 }
 
 /** Build tools code-server's postinstall needs (node-gyp builds kerberos, node-pty, spdlog, ...). */

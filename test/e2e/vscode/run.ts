@@ -1,11 +1,14 @@
 /**
  * `npm run test:vscode`: the VS Code extension as a user runs it. Packs the .vsix, installs it into a real
  * code-server (from npm, cached in .cache/code-server), opens a temp workspace in Debian's Chromium driven
- * by playwright-core, starts a task from the command palette against the loopback fake Messages API, sees
- * the diff, approves, and checks disk, buffer, status and notifications. Not part of `npm test` (the first
- * run installs ~600 MB). Prints `vscode e2e: N passed, N failed` and exits non-zero on any failure.
+ * by playwright-core, and runs the scenarios (scenarios/*.ts) one after another in that workbench against
+ * the loopback fake Messages API: an approved edit, the lsp tool, a rename across files, the review. Not
+ * part of `npm test` (the first run installs ~600 MB). Prints `vscode e2e: N passed, N failed` and exits
+ * non-zero on any failure.
  *
  *   npm run test:vscode                         # the checks; screenshots go to .cache/vscode-e2e/
+ *   npm run test:vscode -- --only rename        # one scenario (by name) after the start checks
+ *   npm run test:vscode -- --reuse-vsix         # skip packing: the .vsix of the last run
  *   npm run test:vscode -- --update-screenshots # also writes docs/screenshots/vscode-*.png
  */
 import { execFileSync } from "node:child_process"
@@ -16,14 +19,17 @@ import { chromium, type Browser } from "playwright-core"
 import { startFakeAnthropic, type FakeAnthropic } from "../../support/fake-anthropic"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { ensureCodeServer, installExtension, startCodeServer, type CodeServer } from "./code-server"
-import { scenario } from "./scenario"
+import type { ScenarioContext } from "./scenario"
+import { scenarios, userSettings } from "./scenarios"
+import { startWorkbench } from "./start-workbench"
+import { recordNotifications, runCommand, statusBarTexts, tabTitles } from "./workbench"
 
 const root = resolve(import.meta.dirname, "..", "..", "..")
 const cache = join(root, ".cache")
 const shots = join(cache, "vscode-e2e")
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
-/** The whole run, install included, is cut off after this (each step has its own, shorter bound). */
-const RUN_LIMIT_MS = 20 * 60_000
+/** The run after the install is cut off after this (each step has its own, shorter bound). */
+const RUN_LIMIT_MS = 30 * 60_000
 
 const results: { name: string; ok: boolean; detail?: string }[] = []
 const started = Date.now()
@@ -38,17 +44,28 @@ let browser: Browser | undefined
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (or set CHROMIUM_PATH)`)
   const entry = ensureCodeServer(join(cache, "code-server"), log)
-  log("packing the extension (npm run package:vscode)")
-  execFileSync("npm", ["run", "--silent", "package:vscode"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], timeout: 5 * 60_000 })
+  // The bound counts from here: the one-time install has bounds of its own (code-server.ts).
+  setTimeout(() => {
+    results.push({ name: `the run ended within ${RUN_LIMIT_MS / 60_000} minutes of the install`, ok: false })
+    void finish(undefined)
+  }, RUN_LIMIT_MS).unref()
   const vsix = join(root, "clients", "vscode", "agent-lsp.vsix")
+  if (process.argv.includes("--reuse-vsix") && existsSync(vsix)) log("reusing the packed extension (--reuse-vsix)")
+  else {
+    log("packing the extension (npm run package:vscode)")
+    execFileSync("npm", ["run", "--silent", "package:vscode"], { cwd: root, stdio: ["ignore", "ignore", "inherit"], timeout: 10 * 60_000 })
+  }
 
-  const s = scenario()
-  fake = await startFakeAnthropic(s.replies)
-  ws = await tempWorkspace(s.files)
+  const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
+  const chosen = scenarios.filter((s) => !only || s.name.replace(/ /g, "-") === only)
+  if (chosen.length === 0)
+    throw new Error(`no scenario named ${only}; there are: ${scenarios.map((s) => s.name.replace(/ /g, "-")).join(", ")}`)
+  fake = await startFakeAnthropic([])
+  ws = await tempWorkspace(Object.assign({}, ...chosen.map((s) => s.files)))
   home = mkdtempSync(join(tmpdir(), "agent-lsp-vscode-e2e-"))
   const dirs = { userData: join(home, "user-data"), extensions: join(home, "extensions") }
   mkdirSync(join(dirs.userData, "User"), { recursive: true })
-  writeFileSync(join(dirs.userData, "User", "settings.json"), JSON.stringify(s.userSettings(fake.url), null, 2))
+  writeFileSync(join(dirs.userData, "User", "settings.json"), JSON.stringify(userSettings(fake.url), null, 2))
 
   const installed = installExtension(entry, vsix, dirs)
   results.push({
@@ -78,27 +95,39 @@ async function main(): Promise<void> {
   })
   const page = await browser.newPage({ viewport: { width: 1360, height: 820 } })
   page.setDefaultTimeout(15_000)
-  try {
-    await s.run({
-      page,
-      url: server.url,
-      fake,
-      ws,
-      check: (name, ok, detail) => results.push({ name, ok, detail }),
-      shot: (name) => screenshot(page, name),
-      log,
-    })
-  } catch (error) {
-    results.push({ name: "the scenario ran to its end", ok: false, detail: error instanceof Error ? error.message : String(error) })
-    await screenshot(page, "failure").catch(() => undefined)
+  const notifications = await recordNotifications(page)
+  const check = (name: string, ok: boolean, detail?: string) => void results.push({ name, ok, detail })
+  const context: ScenarioContext = { page, url: server.url, fake, ws, notifications, check, shot: (name) => screenshot(page, name), log }
+  await startWorkbench(context)
+  for (const s of chosen) {
+    log(`scenario: ${s.name}`)
+    fake.dropUnused()
+    fake.push(...s.replies)
+    const before = { requests: fake.requests.length, results: results.length }
+    try {
+      await s.run(context)
+    } catch (error) {
+      check(`${s.name}: the scenario ran to its end`, false, error instanceof Error ? error.message : String(error))
+      await screenshot(page, `${s.name.replace(/ /g, "-")}-failure`).catch(() => undefined)
+      log(
+        `at the failure: ${fake.requests.length - before.requests} model requests; status bar: ${(await statusBarTexts(page).catch(() => [])).join(" | ")}`,
+      )
+      log(`tabs: ${(await tabTitles(page).catch(() => [])).join(" | ")}`)
+      // Whatever the failure left open (a dialog, a pick) must not take the next scenario's input.
+      for (let i = 0; i < 3; i++) await page.keyboard.press("Escape").catch(() => undefined)
+      await runCommand(page, "Agent: Cancel Task").catch(() => undefined)
+    }
+    log(`scenario ${s.name}: ${results.slice(before.results).filter((r) => !r.ok).length} failed`)
   }
+  const all = notifications.filter((n) => n.severity === "warning" || n.severity === "error")
+  check("no warning or error notification during the whole run", all.length === 0, all.map((n) => `${n.severity}: ${n.message}`).join("\n"))
 }
 
 async function screenshot(page: import("playwright-core").Page, name: string): Promise<void> {
   mkdirSync(shots, { recursive: true })
   const file = join(shots, `vscode-${name}.png`)
   await page.screenshot({ path: file })
-  if (process.argv.includes("--update-screenshots") && name !== "failure") {
+  if (process.argv.includes("--update-screenshots") && !name.endsWith("failure")) {
     copyFileSync(file, join(root, "docs", "screenshots", `vscode-${name}.png`))
     log(`wrote docs/screenshots/vscode-${name}.png`)
   }
@@ -145,10 +174,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const)
     results.push({ name: "the run was not interrupted", ok: false, detail: signal })
     void finish(undefined)
   })
-setTimeout(() => {
-  results.push({ name: `the run ended within ${RUN_LIMIT_MS / 60_000} minutes`, ok: false })
-  void finish(undefined)
-}, RUN_LIMIT_MS).unref()
 
 main().then(
   () => finish(undefined),

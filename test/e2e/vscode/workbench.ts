@@ -68,15 +68,32 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   await input.press("Enter")
 }
 
-/** Opens a workspace file with Quick Open (Ctrl+P) and waits until its tab is active. */
-export async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press("Control+p")
-  const input = page.locator(".quick-input-widget input")
-  await input.waitFor({ state: "visible", timeout: 10_000 })
-  await input.fill(name)
-  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ state: "visible", timeout: 15_000 })
-  await input.press("Enter")
-  await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })
+/**
+ * Opens a workspace file (its path) with Quick Open (Ctrl+P), clicking the row with its name and folder
+ * (Enter would take the focused row, which can still be a recent editor while the filter catches up),
+ * and waits until its tab is active. Tried three times: a focus change can close Quick Open as it opens.
+ */
+export async function openFile(page: Page, path: string): Promise<void> {
+  const parts = path.split("/")
+  const name = parts.pop()!
+  let last: unknown
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await page.keyboard.press("Control+p")
+      const input = page.locator(".quick-input-widget input")
+      await input.waitFor({ state: "visible", timeout: 10_000 })
+      await input.fill(path, { timeout: 5000 })
+      let row = page.locator(".quick-input-list .monaco-list-row", { hasText: name })
+      if (parts.length) row = row.filter({ hasText: parts.join("/") })
+      await row.first().click({ timeout: 15_000 })
+      await page.locator(".tab.active", { hasText: name }).waitFor({ state: "visible", timeout: 10_000 })
+      return
+    } catch (error) {
+      last = error
+      await page.keyboard.press("Escape")
+    }
+  }
+  throw last
 }
 
 /** Types into the input box a command opened (showInputBox), checking its prompt, and confirms. */
@@ -142,4 +159,21 @@ export async function runningNotificationProgress(page: Page): Promise<string[]>
 /** Runs a function body in the page (plain JavaScript text: this project's tsconfig has no DOM types). */
 function inPage<T>(page: Page, body: string): Promise<T> {
   return page.evaluate(`(() => { ${body} })()`) as Promise<T>
+}
+
+/**
+ * The rows of the open quick pick (label and description), once a row containing `shows` is visible (so
+ * the rows of the pick before it, such as the command palette's, are not read instead).
+ */
+export async function quickPickRows(page: Page, shows: string): Promise<string[]> {
+  const rows = page.locator(".quick-input-widget .quick-input-list .monaco-list-row")
+  await rows.filter({ hasText: shows }).first().waitFor({ state: "visible", timeout: 15_000 })
+  return rows.evaluateAll((items) => items.map((i) => (i.textContent ?? "").replace(/\s+/g, " ").trim()))
+}
+
+/** Clicks the quick pick row whose text contains `text`. */
+export async function pickQuickItem(page: Page, text: string): Promise<void> {
+  const row = page.locator(".quick-input-widget .quick-input-list .monaco-list-row", { hasText: text }).first()
+  await row.waitFor({ state: "visible", timeout: 15_000 })
+  await row.click()
 }
