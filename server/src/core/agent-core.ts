@@ -29,6 +29,13 @@ import { stopShellParser } from "../workspace/shell-grammars"
 
 /** Task statuses after which a run reads no more command lines. */
 const RUN_ENDED = new Set(["completed", "cancelled", "failed", "interrupted"])
+/** The longest checkpoint work waits for a run's first model reply (see AgentCore.afterFirstReply). */
+const AFTER_REPLY_MAX_MS = 2000
+/** Events that come only once the model answered the first request, or once the run is over. */
+const REPLY_KINDS = new Set<TaskEvent["kind"]>(["text", "reasoning", "toolCall", "usage", "completed", "error", "stopped"])
+function replyStartedOrRunEnded(event: TaskEvent): boolean {
+  return REPLY_KINDS.has(event.kind) || (event.kind === "status" && event.status !== "running")
+}
 /** What a front hands the core: its ports to the editor and the user, and where to show things. */
 export interface AgentCoreDeps {
   /** Workspace folders, absolute; the first is the default root. */
@@ -219,8 +226,28 @@ export class AgentCore {
         `The workspace folder ${missing} does not exist (deleted, moved, or a wrong root): open an existing folder and start the task again.`,
       )
     const result = await this.tasks.newTask(params, images, model)
-    if (this.deps.settings().checkpoints.enabled) void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`))
+    if (this.deps.settings().checkpoints.enabled)
+      this.afterFirstReply(result.taskId, () => void this.checkpoints.warm().catch((e) => this.deps.log.warn(`checkpoints: ${String(e)}`)))
     return result
+  }
+
+  /**
+   * Runs `work` once the task's first model reply starts (or the run ends, or after AFTER_REPLY_MAX_MS at
+   * most), not while that request is built and sent: git's start-up and hashing would compete with it for
+   * the CPU. Nothing the agent does writes before then, and the first destructive tool queues its own
+   * checkpoint behind this work in the folder's checkpoint queue.
+   */
+  private afterFirstReply(taskId: string, work: () => void): void {
+    let timer: NodeJS.Timeout | undefined
+    const run = () => {
+      off()
+      clearTimeout(timer)
+      work()
+    }
+    const off = this.tasks.onEvent((id, event) => {
+      if (id === taskId && replyStartedOrRunEnded(event)) run()
+    })
+    timer = setTimeout(run, AFTER_REPLY_MAX_MS)
   }
 
   /**
@@ -239,26 +266,27 @@ export class AgentCore {
 
   /**
    * The user's words to a task, with a checkpoint of the workspace as it stood before them, to rewind to.
-   * The checkpoint is taken beside the model request rather than before it (it costs a shadow-git commit,
-   * which the user would otherwise wait for before the reply starts): nothing the agent does writes before
-   * it is done, because every edit and command first takes the pipeline's beforeDestructive checkpoint,
-   * which the folder's checkpoint service runs after this one (one queue per folder). A UserPromptSubmit
-   * hook may write files, so with one configured the checkpoint is awaited first, as before.
+   * The checkpoint is taken once the model's reply starts rather than before the request (it costs a
+   * shadow-git commit, which the user would otherwise wait for, and which would compete with the request
+   * for the CPU): nothing the agent does writes before it is done, because every edit and command first
+   * takes the pipeline's beforeDestructive checkpoint, which the folder's checkpoint service runs after this
+   * one (one queue per folder). A UserPromptSubmit hook may write files, so with one configured the
+   * checkpoint is taken and awaited first, as before.
    */
   async sendMessage(taskId: string, text: string, images?: readonly ImageBlock[]): Promise<void> {
-    const checkpoint = this.checkpointForMessage(taskId)
-      .then((taken) => {
-        if (taken) this.emit(taskId, { kind: "checkpoint", checkpointId: taken.id, label: taken.label })
-      })
-      .catch((error) => this.deps.log.warn(`checkpoint event failed: ${String(error)}`))
-    if (this.deps.settings().hooks.UserPromptSubmit?.length) await checkpoint
-    await this.tasks.sendMessage(taskId, text, images)
-  }
-
-  private async checkpointForMessage(taskId: string) {
-    if (!this.deps.settings().checkpoints.enabled) return undefined
+    if (!this.deps.settings().checkpoints.enabled) return this.tasks.sendMessage(taskId, text, images)
+    // The turn the checkpoint rewinds to is where the conversation stands before these words.
     const turn = this.tasks.messageCount(taskId)
-    return this.checkpoints.onUserMessage({ taskId, turn }).catch((e) => void this.deps.log.warn(`checkpoint failed: ${String(e)}`))
+    const take = () =>
+      this.checkpoints
+        .onUserMessage({ taskId, turn })
+        .then((taken) => {
+          if (taken) this.emit(taskId, { kind: "checkpoint", checkpointId: taken.id, label: taken.label })
+        })
+        .catch((error) => this.deps.log.warn(`checkpoint failed: ${String(error)}`))
+    if (this.deps.settings().hooks.UserPromptSubmit?.length) await take()
+    else this.afterFirstReply(taskId, () => void take())
+    await this.tasks.sendMessage(taskId, text, images)
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises"
 import { readRegularFile } from "../config/regular-file"
 import { join } from "node:path"
+import { WatchedCache } from "../skills"
 import type { CustomInstructions } from "./sections"
 
 /** Rule files larger than this are cut: one stray file must not eat the context window. */
@@ -17,13 +18,24 @@ export async function loadCustomInstructions(
   modeText?: string,
 ): Promise<CustomInstructions> {
   if (!workspaceRoot) return { settings: settingsText, mode: modeText, rules: [], hasRooIgnore: false }
+  const files = await readFiles.get(JSON.stringify([workspaceRoot, modeSlug]), (beforeRead) => {
+    for (const dir of ["", ".roo", ".roo/rules", `.roo/rules-${modeSlug}`]) beforeRead(join(workspaceRoot, dir))
+    return readInstructionFiles(workspaceRoot, modeSlug)
+  })
+  return { settings: settingsText, mode: modeText, ...files }
+}
+
+/** The files' part per workspace and mode, kept until one of their folders changes (read before every request). */
+const readFiles = new WatchedCache<Pick<CustomInstructions, "agentsMd" | "rules" | "hasRooIgnore">>()
+
+async function readInstructionFiles(workspaceRoot: string, modeSlug: string) {
   const [agentsMd, rules, modeRules, rooIgnore] = await Promise.all([
     readText(join(workspaceRoot, "AGENTS.md")),
     readRuleDir(workspaceRoot, ".roo/rules"),
     readRuleDir(workspaceRoot, `.roo/rules-${modeSlug}`),
     readText(join(workspaceRoot, ".rooignore")),
   ])
-  return { settings: settingsText, mode: modeText, agentsMd, rules: [...rules, ...modeRules], hasRooIgnore: rooIgnore !== undefined }
+  return { agentsMd, rules: [...rules, ...modeRules], hasRooIgnore: rooIgnore !== undefined }
 }
 
 async function readRuleDir(root: string, relativeDir: string): Promise<{ path: string; text: string }[]> {
@@ -36,12 +48,9 @@ async function readRuleDir(root: string, relativeDir: string): Promise<{ path: s
   } catch {
     return []
   }
-  const out: { path: string; text: string }[] = []
-  for (const name of names) {
-    const text = await readText(join(root, relativeDir, name))
-    if (text !== undefined) out.push({ path: `${relativeDir}/${name}`, text })
-  }
-  return out
+  // Read at once, kept in name order: this runs before every model request.
+  const texts = await Promise.all(names.map((name) => readText(join(root, relativeDir, name))))
+  return names.flatMap((name, i) => (texts[i] !== undefined ? [{ path: `${relativeDir}/${name}`, text: texts[i] }] : []))
 }
 
 async function readText(path: string): Promise<string | undefined> {

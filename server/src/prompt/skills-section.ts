@@ -1,4 +1,4 @@
-import { discoverSkills, skillsForMode } from "../skills"
+import { discoverSkills, type Skill, skillsForMode, WatchedCache } from "../skills"
 import type { PromptContext } from "./sections"
 
 /** A skill as the prompt lists it: never its body, which the model loads with the skill tool. */
@@ -8,13 +8,19 @@ export interface PromptSkill {
   location: string
 }
 
-/** The skills the given mode sees, read fresh (files are re-read only when they changed). */
+/** Discovery per set of workspace folders, kept until a folder it read in changes (it runs before every request). */
+const discovered = new WatchedCache<Skill[]>()
+
+/** The skills the given mode sees, as the files stand now (read again only after a skill folder changed). */
 export async function loadPromptSkills(
   workspaceFolders: readonly string[],
   mode: string,
   log?: (message: string) => void,
 ): Promise<PromptSkill[]> {
-  const skills = skillsForMode(await discoverSkills({ workspaceFolders, log }), mode)
+  const all = await discovered.get(JSON.stringify([workspaceFolders, process.env.HOME ?? ""]), (beforeRead) =>
+    discoverSkills({ workspaceFolders, log, beforeRead }),
+  )
+  const skills = skillsForMode(all, mode)
   return skills.map(({ name, description, location }) => ({ name, description, location }))
 }
 

@@ -10,3 +10,4 @@ export {
   type CommandDiscoveryOptions,
 } from "./commands"
 export { BUILTIN_COMMANDS } from "./builtin-commands"
+export { WatchedCache } from "./watched-cache"

@@ -25,6 +25,8 @@ export interface DiscoveryOptions {
   home?: string
   /** Told once per file and reason why a skill was skipped. */
   log?(message: string): void
+  /** Called with each folder before discovery reads it or a file in it (a cache watches them). */
+  beforeRead?(dir: string): void
 }
 
 /** Folders that hold skills, under `.roo/` and `.agents/` of each workspace folder and of the home folder. */
@@ -34,14 +36,16 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 /** Every valid skill, of every mode, in precedence order (see skillsForMode). Invalid ones are logged and skipped. */
 export async function discoverSkills(options: DiscoveryOptions): Promise<Skill[]> {
   const home = homeOf(options)
-  const found: Skill[] = []
-  for (const scan of await skillDirs(options.workspaceFolders, home)) {
-    for (const name of await listNames(scan.dir)) {
-      const skill = await loadSkill(scan, name, options, home)
-      if (skill) found.push(skill)
-    }
-  }
-  return found
+  // Every folder is read at once (order kept by Promise.all): one round of the thread pool per level, not one
+  // per folder, since discovery runs before each model request.
+  const look = (dir: string) => (options.beforeRead?.(dir), dir)
+  const scans = await skillDirs(options.workspaceFolders, home, look)
+  const perDir = await Promise.all(
+    scans.map(async (scan) =>
+      Promise.all((await listNames(look(scan.dir))).map((name) => (look(join(scan.dir, name)), loadSkill(scan, name, options, home)))),
+    ),
+  )
+  return perDir.flat().filter((skill): skill is Skill => skill !== undefined)
 }
 
 /**
@@ -69,21 +73,25 @@ function rank(skill: Skill): number {
   return (skill.source === "workspace" ? 0 : 2) + (skill.mode !== undefined ? 0 : 1)
 }
 
-async function skillDirs(workspaceFolders: readonly string[], home: string): Promise<(ScanDir & { mode?: string })[]> {
-  const dirs: (ScanDir & { mode?: string })[] = []
-  const add = async (base: string, source: Source, confineTo?: string) => {
-    for (const configDir of CONFIG_DIRS) {
+async function skillDirs(
+  workspaceFolders: readonly string[],
+  home: string,
+  look: (dir: string) => string,
+): Promise<(ScanDir & { mode?: string })[]> {
+  type Dir = ScanDir & { mode?: string }
+  const add = (base: string, source: Source, confineTo?: string): Promise<Dir[]>[] =>
+    CONFIG_DIRS.map(async (configDir) => {
+      look(base)
       const root = join(base, configDir)
-      dirs.push({ dir: join(root, "skills"), source, confineTo })
-      for (const entry of await listNames(root)) {
+      const dirs: Dir[] = [{ dir: join(root, "skills"), source, confineTo }]
+      for (const entry of await listNames(look(root))) {
         if (entry.startsWith("skills-") && entry.length > "skills-".length)
           dirs.push({ dir: join(root, entry), source, confineTo, mode: entry.slice("skills-".length) })
       }
-    }
-  }
-  for (const folder of workspaceFolders) await add(folder, "workspace", folder)
-  await add(home, "global")
-  return dirs
+      return dirs
+    })
+  const found = await Promise.all([...workspaceFolders.flatMap((folder) => add(folder, "workspace", folder)), ...add(home, "global")])
+  return found.flat()
 }
 
 async function loadSkill(

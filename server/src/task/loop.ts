@@ -131,19 +131,19 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
   // Each request asks again: switch_mode and agent/setMode switch the model with the mode's profile.
   const choice = modelForMode(settings, mode.slug, env.modelOverride?.())
   const provider = env.providerFor(choice)
+  // Read side by side: both only read files, and under load each sequential read costs a trip through the thread pool.
+  const [custom, skills] = await Promise.all([
+    loadCustomInstructions(rt.state.folder || undefined, mode.slug, settings.prompt.customInstructions, mode.customInstructions),
+    loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
+  ])
   const system = buildSystemPrompt({
     mode,
     modes: env.modes.list(),
     toolNames: tools.map((t) => t.name),
     planning: permissionMode === "plan",
     system: systemInfo(rt, env),
-    custom: await loadCustomInstructions(
-      rt.state.folder || undefined,
-      mode.slug,
-      settings.prompt.customInstructions,
-      mode.customInstructions,
-    ),
-    skills: await loadPromptSkills(env.workspaceFolders(), mode.slug, env.warn),
+    custom,
+    skills,
     mcpResources: env.mcp?.listResources(),
   })
   await maybeCondense(rt, {
