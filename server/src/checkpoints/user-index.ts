@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { existsSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 import { git, readBlobs, splitNul } from "./git"
@@ -7,7 +8,12 @@ import { git, readBlobs, splitNul } from "./git"
  * a hunk the user staged or committed counts as kept. Read-only and without the user's global or system
  * config; `core.fsmonitor` is forced off, since a cloned repository's config could name a program there.
  */
-export async function readIndexTexts(folder: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function readIndexTexts(
+  folder: string,
+  paths: readonly string[],
+  /** A text the caller already has for a path: where the index holds exactly it, the path is left out unread. */
+  known: (path: string) => string | undefined = () => undefined,
+): Promise<Map<string, string>> {
   const texts = new Map<string, string>()
   const gitDir = join(folder, ".git")
   // A worktree or submodule keeps a .git file pointing elsewhere: not followed (nothing counts as staged).
@@ -21,7 +27,10 @@ export async function readIndexTexts(folder: string, paths: readonly string[]): 
     // "<mode> <oid> <stage>\t<path>"; only stage 0 (no conflict) and regular files.
     const tab = entry.indexOf("\t")
     const [mode, oid, stage] = entry.slice(0, tab).split(" ")
-    if (stage === "0" && mode?.startsWith("100") && oid) oidOf.set(entry.slice(tab + 1), oid)
+    const path = entry.slice(tab + 1)
+    if (stage !== "0" || !mode?.startsWith("100") || !oid) continue
+    const same = known(join(folder, path))
+    if (same === undefined || blobId(same, oid.length) !== oid) oidOf.set(path, oid)
   }
   const blobs = await readBlobs((args, input) => run(args, input), [...oidOf.values()], `the git repository of ${folder}`)
   for (const [path, oid] of oidOf) {
@@ -29,4 +38,13 @@ export async function readIndexTexts(folder: string, paths: readonly string[]): 
     if (bytes && !bytes.includes(0)) texts.set(join(folder, path), bytes.toString("utf8"))
   }
   return texts
+}
+
+/** The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long). */
+function blobId(text: string, idLength: number): string {
+  const bytes = Buffer.from(text, "utf8")
+  return createHash(idLength === 64 ? "sha256" : "sha1")
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest("hex")
 }
