@@ -42,9 +42,8 @@ export async function readIndexTexts(
 
 /** The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long). */
 function blobId(text: string, idLength: number): string {
-  const bytes = Buffer.from(text, "utf8")
   return createHash(idLength === 64 ? "sha256" : "sha1")
-    .update(`blob ${bytes.length}\0`)
-    .update(bytes)
+    .update(`blob ${Buffer.byteLength(text, "utf8")}\0`)
+    .update(text, "utf8")
     .digest("hex")
 }

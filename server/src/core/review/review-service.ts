@@ -5,6 +5,7 @@ import type { Logger } from "../../task/service"
 import type { DiagnosticsPort, EditorPort } from "../../tools/context"
 import { type Hunk, hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
 import { type Listed, rejectedText, targetsOf } from "./decision-targets"
+import { DiskTexts } from "./disk-texts"
 import { HunkCache } from "./hunk-cache"
 import { mapLimit } from "./map-limit"
 import { newProblems } from "./problems"
@@ -63,8 +64,8 @@ export class ReviewService {
   private readonly unsaved = new Set<string>()
   /** Hunks per file at the last count, per review: what the `review` update reports. */
   private readonly counts = new Map<string, Map<string, number>>()
-  /** Per review, each tracked file's hunks for the texts they were computed from. */
-  private readonly hunkCaches = new Map<string, HunkCache>()
+  /** Per review, each tracked file's hunks for the texts they were computed from, and its text on disk. */
+  private readonly caches = new Map<string, { hunks: HunkCache; texts: DiskTexts }>()
 
   constructor(private readonly deps: ReviewDeps) {
     this.store = new ReviewStore(deps.stateDir)
@@ -266,10 +267,11 @@ export class ReviewService {
     const state = await this.state(root)
     const files = new Map(Object.entries(state.files))
     const current = new Map<string, string | undefined>()
-    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path))))
+    const texts = this.cachesOf(root).texts
+    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path, texts))))
     const staged = await keepStagedHunks(this.deps.folders(), files, current, (m) => this.deps.log.warn(m))
     const listed: Listed[] = []
-    const cache = this.cacheOf(root)
+    const { hunks: cache } = this.cachesOf(root)
     for (const path of [...files.keys()].sort()) {
       const file = files.get(path)!
       const now = current.get(path)
@@ -281,15 +283,16 @@ export class ReviewService {
       listed.push({ path, file, current: now, hunks, ids })
     }
     cache.keepOnly(listed.map((e) => e.path))
+    texts.keepOnly(listed.map((e) => e.path))
     if (staged.length > 0) this.scheduleSave(root, "all")
     this.counts.set(root, new Map(listed.map((e) => [e.path, e.hunks.length])))
     return listed
   }
 
-  private cacheOf(root: string): HunkCache {
-    let cache = this.hunkCaches.get(root)
-    if (!cache) this.hunkCaches.set(root, (cache = new HunkCache()))
-    return cache
+  private cachesOf(root: string): { hunks: HunkCache; texts: DiskTexts } {
+    let caches = this.caches.get(root)
+    if (!caches) this.caches.set(root, (caches = { hunks: new HunkCache(), texts: new DiskTexts() }))
+    return caches
   }
 
   private state(root: string): Promise<TaskReviewState> {
@@ -356,7 +359,9 @@ export class ReviewService {
             const counts = this.counts.get(root)!
             for (const path of touched ?? []) {
               const file = state.files[path]
-              const n = file ? this.cacheOf(root).of(path, file, await this.io.read(path)).hunks.length : 0
+              const n = file
+                ? this.cachesOf(root).hunks.of(path, file, await this.io.read(path, this.cachesOf(root).texts)).hunks.length
+                : 0
               if (n > 0) counts.set(path, n)
               else counts.delete(path)
             }
