@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { existsSync, statSync } from "node:fs"
+import { lstat } from "node:fs/promises"
 import { join, relative, sep } from "node:path"
 import { git, readBlobs, splitNul } from "./git"
 
@@ -21,7 +22,7 @@ export async function readIndexTexts(
   const run = (args: string[], input?: string) => git(gitDir, folder, ["-c", "core.fsmonitor=false", ...args], { input })
   const relatives = paths.map((p) => relative(folder, p)).filter((r) => r && !r.startsWith(`..${sep}`) && r !== "..")
   if (relatives.length === 0) return texts
-  const listing = splitNul(await run(["ls-files", "-s", "-z", "--", ...relatives]))
+  const listing = await listIndex(gitDir, relatives, () => run(["ls-files", "-s", "-z", "--", ...relatives]))
   const oidOf = new Map<string, string>()
   for (const entry of listing) {
     // "<mode> <oid> <stage>\t<path>"; only stage 0 (no conflict) and regular files.
@@ -46,4 +47,31 @@ function blobId(text: string, idLength: number): string {
     .update(`blob ${Buffer.byteLength(text, "utf8")}\0`)
     .update(text, "utf8")
     .digest("hex")
+}
+
+/**
+ * An index file written within this long before a read could be written again in the same timestamp tick
+ * with the same size (git's "racily clean" case): its listing is not remembered.
+ */
+const RACY_MS = 100
+
+/** Per repository, the last `ls-files` answer and the index file it came from (inode, size and times). */
+const listings = new Map<string, { index: string; paths: string; entries: string[] }>()
+
+/**
+ * `ls-files` for `relatives`, answered again without a process while the index file is the same one: git
+ * replaces the file (a new inode, new times) whenever it writes the index. The review lists every few
+ * changes, and starting git is most of a listing's cost on a busy machine.
+ */
+async function listIndex(gitDir: string, relatives: string[], list: () => Promise<Buffer>): Promise<string[]> {
+  const startedMs = Date.now()
+  const info = await lstat(join(gitDir, "index"), { bigint: true }).catch(() => undefined)
+  const index = info ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : undefined
+  const paths = relatives.join("\0")
+  const known = listings.get(gitDir)
+  if (index && known?.index === index && known.paths === paths) return known.entries
+  const entries = splitNul(await list())
+  if (index && info!.ctimeNs < BigInt(startedMs - RACY_MS) * 1_000_000n) listings.set(gitDir, { index, paths, entries })
+  else listings.delete(gitDir)
+  return entries
 }

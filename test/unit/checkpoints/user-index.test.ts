@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process"
+import { writeFileSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
 import { readIndexTexts } from "../../../server/src/checkpoints/user-index"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
@@ -24,5 +25,18 @@ describe("reading the user's git index for the review", () => {
     expect(texts.get(ws.path("crlf.txt"))).toBe("a\r\nb\r\n")
     // Without a known text every staged file is read.
     expect((await readIndexTexts(ws.root, [...known.keys()])).get(ws.path("same.txt"))).toBe("as the baseline\n")
+  })
+
+  it("sees what a new git add staged right after a listing it could answer from memory", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\n" })
+    execFileSync("git", ["init", "-q"], { cwd: ws.root })
+    execFileSync("git", ["add", "-A"], { cwd: ws.root })
+    await new Promise((r) => setTimeout(r, 250))
+    const path = ws.path("a.txt")
+    expect((await readIndexTexts(ws.root, [path])).get(path)).toBe("one\n")
+    expect((await readIndexTexts(ws.root, [path])).get(path)).toBe("one\n")
+    writeFileSync(path, "two\n")
+    execFileSync("git", ["add", "-A"], { cwd: ws.root })
+    expect((await readIndexTexts(ws.root, [path])).get(path)).toBe("two\n")
   })
 })
