@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, statSync } from "node:fs"
-import { lstat } from "node:fs/promises"
 import { join, relative, sep } from "node:path"
+import { fileVersion } from "../config/file-version"
 import { git, readBlobs, splitNul } from "./git"
 
 /**
@@ -49,13 +49,7 @@ function blobId(text: string, idLength: number): string {
     .digest("hex")
 }
 
-/**
- * An index file written within this long before a read could be written again in the same timestamp tick
- * with the same size (git's "racily clean" case): its listing is not remembered.
- */
-const RACY_MS = 100
-
-/** Per repository, the last `ls-files` answer and the index file it came from (inode, size and times). */
+/** Per repository, the last `ls-files` answer and the version of the index file it came from. */
 const listings = new Map<string, { index: string; paths: string; entries: string[] }>()
 
 /**
@@ -64,14 +58,12 @@ const listings = new Map<string, { index: string; paths: string; entries: string
  * changes, and starting git is most of a listing's cost on a busy machine.
  */
 async function listIndex(gitDir: string, relatives: string[], list: () => Promise<Buffer>): Promise<string[]> {
-  const startedMs = Date.now()
-  const info = await lstat(join(gitDir, "index"), { bigint: true }).catch(() => undefined)
-  const index = info ? `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : undefined
+  const index = await fileVersion(join(gitDir, "index"))
   const paths = relatives.join("\0")
   const known = listings.get(gitDir)
-  if (index && known?.index === index && known.paths === paths) return known.entries
+  if (index && known?.index === index.key && known.paths === paths) return known.entries
   const entries = splitNul(await list())
-  if (index && info!.ctimeNs < BigInt(startedMs - RACY_MS) * 1_000_000n) listings.set(gitDir, { index, paths, entries })
+  if (index?.settled) listings.set(gitDir, { index: index.key, paths, entries })
   else listings.delete(gitDir)
   return entries
 }
