@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto"
 import { existsSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
+import { fileVersion } from "../config/file-version"
 import { git, readBlobs, splitNul } from "./git"
 
 /**
@@ -7,7 +9,12 @@ import { git, readBlobs, splitNul } from "./git"
  * a hunk the user staged or committed counts as kept. Read-only and without the user's global or system
  * config; `core.fsmonitor` is forced off, since a cloned repository's config could name a program there.
  */
-export async function readIndexTexts(folder: string, paths: readonly string[]): Promise<Map<string, string>> {
+export async function readIndexTexts(
+  folder: string,
+  paths: readonly string[],
+  /** A text the caller already has for a path: where the index holds exactly it, the path is left out unread. */
+  known: (path: string) => string | undefined = () => undefined,
+): Promise<Map<string, string>> {
   const texts = new Map<string, string>()
   const gitDir = join(folder, ".git")
   // A worktree or submodule keeps a .git file pointing elsewhere: not followed (nothing counts as staged).
@@ -15,13 +22,16 @@ export async function readIndexTexts(folder: string, paths: readonly string[]): 
   const run = (args: string[], input?: string) => git(gitDir, folder, ["-c", "core.fsmonitor=false", ...args], { input })
   const relatives = paths.map((p) => relative(folder, p)).filter((r) => r && !r.startsWith(`..${sep}`) && r !== "..")
   if (relatives.length === 0) return texts
-  const listing = splitNul(await run(["ls-files", "-s", "-z", "--", ...relatives]))
+  const listing = await listIndex(gitDir, relatives, () => run(["ls-files", "-s", "-z", "--", ...relatives]))
   const oidOf = new Map<string, string>()
   for (const entry of listing) {
     // "<mode> <oid> <stage>\t<path>"; only stage 0 (no conflict) and regular files.
     const tab = entry.indexOf("\t")
     const [mode, oid, stage] = entry.slice(0, tab).split(" ")
-    if (stage === "0" && mode?.startsWith("100") && oid) oidOf.set(entry.slice(tab + 1), oid)
+    const path = entry.slice(tab + 1)
+    if (stage !== "0" || !mode?.startsWith("100") || !oid) continue
+    const same = known(join(folder, path))
+    if (same === undefined || blobId(same, oid.length) !== oid) oidOf.set(path, oid)
   }
   const blobs = await readBlobs((args, input) => run(args, input), [...oidOf.values()], `the git repository of ${folder}`)
   for (const [path, oid] of oidOf) {
@@ -29,4 +39,31 @@ export async function readIndexTexts(folder: string, paths: readonly string[]): 
     if (bytes && !bytes.includes(0)) texts.set(join(folder, path), bytes.toString("utf8"))
   }
   return texts
+}
+
+/** The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long). */
+function blobId(text: string, idLength: number): string {
+  return createHash(idLength === 64 ? "sha256" : "sha1")
+    .update(`blob ${Buffer.byteLength(text, "utf8")}\0`)
+    .update(text, "utf8")
+    .digest("hex")
+}
+
+/** Per repository, the last `ls-files` answer and the version of the index file it came from. */
+const listings = new Map<string, { index: string; paths: string; entries: string[] }>()
+
+/**
+ * `ls-files` for `relatives`, answered again without a process while the index file is the same one: git
+ * replaces the file (a new inode, new times) whenever it writes the index. The review lists every few
+ * changes, and starting git is most of a listing's cost on a busy machine.
+ */
+async function listIndex(gitDir: string, relatives: string[], list: () => Promise<Buffer>): Promise<string[]> {
+  const index = await fileVersion(join(gitDir, "index"))
+  const paths = relatives.join("\0")
+  const known = listings.get(gitDir)
+  if (index && known?.index === index.key && known.paths === paths) return known.entries
+  const entries = splitNul(await list())
+  if (index?.settled) listings.set(gitDir, { index: index.key, paths, entries })
+  else listings.delete(gitDir)
+  return entries
 }

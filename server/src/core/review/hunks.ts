@@ -27,18 +27,32 @@ export function lineHunks(before: string, after: string): Hunk[] {
   if (before === after) return []
   const a = splitLines(before)
   const b = splitLines(after)
-  const changes = diffArrays(a, b, { timeout: DIFF_TIMEOUT_MS })
-  if (!changes) return [{ oldStart: 0, oldLines: a, newStart: 0, newLines: b }]
+  // The unchanged lines at both ends never take part in the diff (most of a file, for a review's edits),
+  // and the middle is compared as numbers (one per distinct line), not strings.
+  let head = 0
+  while (head < a.length && head < b.length && a[head] === b[head]) head++
+  let tail = 0
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++
+  const ids = new Map<string, number>()
+  const idOf = (line: string) => {
+    let id = ids.get(line)
+    if (id === undefined) ids.set(line, (id = ids.size))
+    return id
+  }
+  const middleA = a.slice(head, a.length - tail)
+  const middleB = b.slice(head, b.length - tail)
+  const changes = diffArrays(middleA.map(idOf), middleB.map(idOf), { timeout: DIFF_TIMEOUT_MS })
+  if (!changes) return [{ oldStart: head, oldLines: middleA, newStart: head, newLines: middleB }]
   const hunks: Hunk[] = []
-  let oldAt = 0
-  let newAt = 0
+  let oldAt = head
+  let newAt = head
   let open: Hunk | undefined
   for (const change of changes) {
-    const lines = change.value
+    const n = change.value.length
     if (!change.added && !change.removed) {
       open = undefined
-      oldAt += lines.length
-      newAt += lines.length
+      oldAt += n
+      newAt += n
       continue
     }
     if (!open) {
@@ -46,11 +60,11 @@ export function lineHunks(before: string, after: string): Hunk[] {
       hunks.push(open)
     }
     if (change.removed) {
-      open.oldLines.push(...lines)
-      oldAt += lines.length
+      open.oldLines.push(...a.slice(oldAt, oldAt + n))
+      oldAt += n
     } else {
-      open.newLines.push(...lines)
-      newAt += lines.length
+      open.newLines.push(...b.slice(newAt, newAt + n))
+      newAt += n
     }
   }
   return hunks

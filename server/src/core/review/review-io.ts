@@ -4,6 +4,7 @@ import { readRegularFile } from "../../config/regular-file"
 import type { EditOutcome, EditorPort } from "../../tools/context"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 import { isInside, realFolders } from "../../workspace/sandbox"
+import type { DiskTexts } from "./disk-texts"
 
 /**
  * How the review reads a file and writes one back: the open buffer first (the editor's text is the truth
@@ -16,14 +17,15 @@ export class ReviewIo {
     private readonly folders: () => readonly string[],
   ) {}
 
-  /** The file's text now; undefined when it does not exist (or is not a regular file). */
-  async read(path: string): Promise<string | undefined> {
+  /**
+   * The file's text now; undefined when it does not exist (or is not a regular file). With `texts`, a file
+   * on disk that is as it was when last read there is not read again (listings); without, it always is
+   * (the checks right before a write).
+   */
+  async read(path: string, texts?: DiskTexts): Promise<string | undefined> {
     const open = this.editor.openDocument(path) ?? (await this.editor.readDocument?.(path))
     if (open) return open.text
-    return readRegularFile(path).then(
-      (bytes) => bytes.toString("utf8"),
-      () => undefined,
-    )
+    return texts ? texts.read(path, readDisk) : readDisk(path)
   }
 
   /**
@@ -65,4 +67,11 @@ export class ReviewIo {
     const parent = await realpath(dirname(path)).catch(() => dirname(path))
     return folders.some((root) => isInside(root, parent))
   }
+}
+
+function readDisk(path: string): Promise<string | undefined> {
+  return readRegularFile(path).then(
+    (bytes) => bytes.toString("utf8"),
+    () => undefined,
+  )
 }

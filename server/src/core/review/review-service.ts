@@ -1,12 +1,16 @@
-import { pathToFileURL, fileURLToPath } from "node:url"
+import { pathToFileURL } from "node:url"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { unifiedDiff } from "../../edits/unified-diff"
 import type { Logger } from "../../task/service"
 import type { DiagnosticsPort, EditorPort } from "../../tools/context"
-import { type Hunk, hunkContentKey, hunkIds, keepHunk, lineHunks, rebaseUserEdit, rejectHunk, splitLines } from "./hunks"
+import { type Hunk, hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
+import { type Listed, rejectedText, targetsOf } from "./decision-targets"
+import { DiskTexts } from "./disk-texts"
+import { HunkCache } from "./hunk-cache"
+import { mapLimit } from "./map-limit"
 import { newProblems } from "./problems"
 import { ReviewIo } from "./review-io"
-import { ReviewStore, type RejectedFile, type TaskReviewState, type TrackedFile } from "./review-store"
+import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks } from "./staged"
 
 export interface ReviewDeps {
@@ -24,17 +28,23 @@ export interface ReviewDeps {
   onChange: (taskId: string, left: { files: number; hunks: number }) => void
 }
 
-/** One file as listed: its state, its text now and its hunks with their ids. */
-interface Listed {
-  path: string
-  file: TrackedFile
-  current: string | undefined
-  hunks: Hunk[]
-  ids: string[]
-}
-
 type Decision = ParamsOf<"reviewDecide">["decisions"][number]
 type DecideResult = ResultOf<"reviewDecide">
+
+/** One file's reject: what it changed (for the undo and the result), or why it was not done. */
+type RejectOutcome =
+  | { failure: DecideResult["failed"][number] }
+  | {
+      file: RejectedFile
+      whole: boolean
+      created: boolean
+      count: number
+      droppedUserEdits: boolean
+      problems: NonNullable<DecideResult["problems"]>
+    }
+
+/** Files written back at once by a reject or its undo: enough to overlap the disk's and the editor's waits. */
+const WRITE_LANES = 16
 
 /**
  * The review of what tasks changed (learnt from Zed's action log): per task and file, the baseline (the text
@@ -54,6 +64,8 @@ export class ReviewService {
   private readonly unsaved = new Set<string>()
   /** Hunks per file at the last count, per review: what the `review` update reports. */
   private readonly counts = new Map<string, Map<string, number>>()
+  /** Per review, each tracked file's hunks for the texts they were computed from, and its text on disk. */
+  private readonly caches = new Map<string, { hunks: HunkCache; texts: DiskTexts }>()
 
   constructor(private readonly deps: ReviewDeps) {
     this.store = new ReviewStore(deps.stateDir)
@@ -135,7 +147,7 @@ export class ReviewService {
       const problems: NonNullable<DecideResult["problems"]> = []
       for (const decision of decisions) {
         const listed = await this.listed(root)
-        const targets = this.targets(listed, decision)
+        const targets = targetsOf(listed, decision)
         if (typeof targets === "string") {
           result.failed.push({
             ...(decision.hunkId ? { hunkId: decision.hunkId } : {}),
@@ -144,39 +156,29 @@ export class ReviewService {
           })
           continue
         }
-        for (const { entry, hunks } of targets) {
-          const state = await this.state(root)
-          const uri = pathToFileURL(entry.path).toString()
-          const whole = hunks.length === entry.hunks.length
-          if (decision.action === "keep") {
-            if (whole) delete state.files[entry.path]
+        const state = await this.state(root)
+        if (decision.action === "keep") {
+          for (const { entry, hunks } of targets) {
+            if (hunks.length === entry.hunks.length) delete state.files[entry.path]
             else entry.file.baseline = [...hunks].reverse().reduce((base, h) => keepHunk(base, h), entry.file.baseline ?? "")
             result.kept += hunks.length
+          }
+          continue
+        }
+        // Files are written back side by side (each still checked and version-checked on its own), and the
+        // outcomes are taken in the listing's order, so the result reads the same as one after another.
+        const outcomes = await mapLimit(targets, WRITE_LANES, ({ entry, hunks }) => this.rejectOne(entry, hunks, signal))
+        for (const outcome of outcomes) {
+          if ("failure" in outcome) {
+            result.failed.push(outcome.failure)
             continue
           }
-          const next = this.rejectedText(entry, hunks, whole)
-          if (typeof next === "object") {
-            result.failed.push({ uri, reason: next.reason })
-            continue
-          }
-          const watch = await this.deps.diagnostics?.watch(entry.path, entry.current, signal).catch(() => undefined)
-          const outcome = await this.io
-            .write(entry.path, entry.current, next, "agent: reject change")
-            .catch((e: Error) => ({ ok: false as const, reason: e.message }))
-          if (!outcome.ok) {
-            result.failed.push({
-              uri,
-              ...(whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }),
-              reason: `not rejected: ${outcome.reason}`,
-            })
-            continue
-          }
-          rejected.push({ path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } })
-          if (hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h)))) dropped.add(uri)
-          if (whole && entry.file.baseline === undefined) delete state.files[entry.path]
-          result.rejected += hunks.length
-          if (watch && next !== undefined)
-            problems.push(...newProblems(uri, watch.before, await watch.after(next, signal).catch(() => undefined)))
+          const { file } = outcome
+          rejected.push(file)
+          if (outcome.droppedUserEdits) dropped.add(pathToFileURL(file.path).toString())
+          if (outcome.whole && outcome.created) delete state.files[file.path]
+          result.rejected += outcome.count
+          problems.push(...outcome.problems)
         }
       }
       if (rejected.length > 0) (await this.state(root)).lastReject = rejected
@@ -187,7 +189,32 @@ export class ReviewService {
     })
   }
 
-  /** agent.review.undoReject: writes back what the last reject removed, file by file. */
+  /** Rejects `hunks` of one listed file: writes its text back, then looks for problems the reject brought. */
+  private async rejectOne(entry: Listed, hunks: Hunk[], signal: AbortSignal): Promise<RejectOutcome> {
+    const uri = pathToFileURL(entry.path).toString()
+    const whole = hunks.length === entry.hunks.length
+    const next = rejectedText(entry, hunks, whole)
+    if (typeof next === "object") return { failure: { uri, reason: next.reason } }
+    const watch = await this.deps.diagnostics?.watch(entry.path, entry.current, signal).catch(() => undefined)
+    const outcome = await this.io
+      .write(entry.path, entry.current, next, "agent: reject change")
+      .catch((e: Error) => ({ ok: false as const, reason: e.message }))
+    if (!outcome.ok) {
+      const hunkId = whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }
+      return { failure: { uri, ...hunkId, reason: `not rejected: ${outcome.reason}` } }
+    }
+    const after = watch && next !== undefined ? await watch.after(next, signal).catch(() => undefined) : undefined
+    return {
+      file: { path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } },
+      whole,
+      created: entry.file.baseline === undefined,
+      count: hunks.length,
+      droppedUserEdits: hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
+      problems: watch && next !== undefined ? newProblems(uri, watch.before, after) : [],
+    }
+  }
+
+  /** agent.review.undoReject: writes back what the last reject removed, file by file (side by side). */
   undoReject(taskId: string): Promise<{ restored: string[]; failed: { uri: string; reason: string }[] }> {
     return this.serial(taskId, async (root) => {
       const state = await this.state(root)
@@ -195,14 +222,14 @@ export class ReviewService {
       if (!last?.length) throw new Error("There is no reject to undo in this task's review.")
       const restored: string[] = []
       const failed: { uri: string; reason: string }[] = []
-      for (const file of last) {
-        const uri = pathToFileURL(file.path).toString()
+      const outcomes = await mapLimit(last, WRITE_LANES, async (file) => {
         const now = await this.io.read(file.path)
-        if (now !== file.after) {
-          failed.push({ uri, reason: "the file changed since the reject, so it was left as it is." })
-          continue
-        }
-        const outcome = await this.io.write(file.path, now, file.before, "agent: undo reject")
+        if (now !== file.after) return { ok: false as const, reason: "the file changed since the reject, so it was left as it is." }
+        return this.io.write(file.path, now, file.before, "agent: undo reject")
+      })
+      for (const [i, outcome] of outcomes.entries()) {
+        const file = last[i]!
+        const uri = pathToFileURL(file.path).toString()
         if (!outcome.ok) failed.push({ uri, reason: outcome.reason })
         else {
           restored.push(uri)
@@ -235,58 +262,37 @@ export class ReviewService {
     }
   }
 
-  /** What decision `decision` covers: files with their hunks, or why none. */
-  private targets(listed: Listed[], decision: Decision): { entry: Listed; hunks: Hunk[] }[] | string {
-    if (decision.all) return listed.map((entry) => ({ entry, hunks: entry.hunks }))
-    if (decision.hunkId) {
-      for (const entry of listed) {
-        const i = entry.ids.indexOf(decision.hunkId)
-        if (i >= 0) return [{ entry, hunks: [entry.hunks[i]!] }]
-      }
-      return `No unreviewed hunk "${decision.hunkId}": it was decided already, or its text changed since it was listed. List the changes again (agent/reviewChanges).`
-    }
-    if (decision.uri) {
-      const path = safePath(decision.uri)
-      const entry = listed.find((e) => e.path === path)
-      return entry ? [{ entry, hunks: entry.hunks }] : `${decision.uri} has no unreviewed changes in this task.`
-    }
-    return "A decision names a hunkId, a uri, or all: true."
-  }
-
-  /** The text a file gets when `hunks` are rejected (undefined: delete it), or why it cannot be done. */
-  private rejectedText(entry: Listed, hunks: Hunk[], whole: boolean): string | undefined | { reason: string } {
-    const { file, current } = entry
-    if (file.baseline === undefined) {
-      if (!whole) return { reason: "a created file is rejected whole (its uri), not hunk by hunk." }
-      if (current !== file.agentText)
-        return { reason: "the file was edited since the agent wrote it, so it was not deleted; delete it yourself or keep it." }
-      return undefined
-    }
-    if (current === undefined || whole) return file.baseline
-    return [...hunks].reverse().reduce((text, h) => rejectHunk(text, h), current)
-  }
-
   /** Every tracked file with its text now and its hunks; reviewed files (no hunks left) drop out. */
   private async listed(root: string): Promise<Listed[]> {
     const state = await this.state(root)
     const files = new Map(Object.entries(state.files))
     const current = new Map<string, string | undefined>()
-    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path))))
+    const texts = this.cachesOf(root).texts
+    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path, texts))))
     const staged = await keepStagedHunks(this.deps.folders(), files, current, (m) => this.deps.log.warn(m))
     const listed: Listed[] = []
+    const { hunks: cache } = this.cachesOf(root)
     for (const path of [...files.keys()].sort()) {
       const file = files.get(path)!
       const now = current.get(path)
-      const hunks = hunksOf(file, now)
+      const { hunks, ids } = cache.of(path, file, now)
       if (hunks.length === 0) {
         delete state.files[path]
         continue
       }
-      listed.push({ path, file, current: now, hunks, ids: hunkIds(path, hunks) })
+      listed.push({ path, file, current: now, hunks, ids })
     }
+    cache.keepOnly(listed.map((e) => e.path))
+    texts.keepOnly(listed.map((e) => e.path))
     if (staged.length > 0) this.scheduleSave(root, "all")
     this.counts.set(root, new Map(listed.map((e) => [e.path, e.hunks.length])))
     return listed
+  }
+
+  private cachesOf(root: string): { hunks: HunkCache; texts: DiskTexts } {
+    let caches = this.caches.get(root)
+    if (!caches) this.caches.set(root, (caches = { hunks: new HunkCache(), texts: new DiskTexts() }))
+    return caches
   }
 
   private state(root: string): Promise<TaskReviewState> {
@@ -353,7 +359,9 @@ export class ReviewService {
             const counts = this.counts.get(root)!
             for (const path of touched ?? []) {
               const file = state.files[path]
-              const n = file ? hunksOf(file, await this.io.read(path)).length : 0
+              const n = file
+                ? this.cachesOf(root).hunks.of(path, file, await this.io.read(path, this.cachesOf(root).texts)).hunks.length
+                : 0
               if (n > 0) counts.set(path, n)
               else counts.delete(path)
             }
@@ -363,20 +371,5 @@ export class ReviewService {
         }).catch((e) => this.deps.log.warn(`review: saving the review of ${root} failed: ${String(e)}`))
       }, 50),
     )
-  }
-}
-
-/** A file's hunks from its baseline to `now`: a created or deleted file is one hunk of its whole text. */
-function hunksOf(file: TrackedFile, now: string | undefined): Hunk[] {
-  if (file.baseline === undefined) return now === undefined ? [] : [{ oldStart: 0, oldLines: [], newStart: 0, newLines: splitLines(now) }]
-  if (now === undefined) return [{ oldStart: 0, oldLines: splitLines(file.baseline), newStart: 0, newLines: [] }]
-  return lineHunks(file.baseline, now)
-}
-
-function safePath(uri: string): string | undefined {
-  try {
-    return fileURLToPath(uri)
-  } catch {
-    return undefined
   }
 }

@@ -20,7 +20,7 @@ export async function keepStagedHunks(
       (p) => isInside(folder, p) && files.get(p)!.baseline !== undefined && current.get(p) !== undefined,
     )
     if (paths.length === 0) continue
-    const index = await readIndexTexts(folder, paths).catch((e) => {
+    const index = await readIndexTexts(folder, paths, (p) => files.get(p)?.baseline).catch((e) => {
       log(`review: reading the git index of ${folder} failed: ${String(e)}`)
       return new Map<string, string>()
     })

@@ -36,18 +36,30 @@ export class ReviewDiagnostics {
   constructor(private readonly published: PublishedDiagnostics) {}
 
   private readonly diagnosticsOf = new Map<string, Diagnostic[]>()
+  /** Per task and file, what its diagnostics were made from last (signatureOf). */
+  private readonly signatures = new Map<string, string>()
 
   /** Shows `files` as task `taskId`'s review (titled `title`), clearing the files it no longer has. */
   show(taskId: string, title: string, files: ReviewFile[]): void {
     const now = new Set(files.map((f) => f.uri))
-    for (const uri of this.shownByTask.get(taskId) ?? []) if (!now.has(uri)) this.replace(uri, taskId, [], [])
-    for (const file of files)
+    for (const uri of this.shownByTask.get(taskId) ?? [])
+      if (!now.has(uri)) {
+        this.signatures.delete(`${taskId}\u0000${uri}`)
+        this.replace(uri, taskId, [], [])
+      }
+    for (const file of files) {
+      // A refresh follows every change of the review; files whose hunks did not change are not sent again.
+      const key = `${taskId}\u0000${file.uri}`
+      const signature = signatureOf(title, file)
+      if (this.signatures.get(key) === signature) continue
+      this.signatures.set(key, signature)
       this.replace(
         file.uri,
         taskId,
         file.hunks.map((h) => ({ taskId, hunkId: h.hunkId, range: h.range })),
         file.hunks.map((h) => diagnostic(taskId, title, file, h)),
       )
+    }
     this.shownByTask.set(taskId, now)
   }
 
@@ -108,6 +120,12 @@ function diagnostic(taskId: string, title: string, file: ReviewFile, hunk: Revie
     message: `Unreviewed change by agent task ${taskId} "${title}" (${what}${file.byCommand ? ", made by a command" : ""}${hunk.userEdited ? ", with your typing in it" : ""}): keep or reject it with the code actions.`,
     data: { taskId, hunkId: hunk.hunkId },
   }
+}
+
+/** Everything a file's review diagnostics are made of, but the hunks' texts (their ids hash those). */
+function signatureOf(title: string, file: ReviewFile): string {
+  const hunks = file.hunks.map((h) => `${h.hunkId}:${h.range.start.line}-${h.range.end.line}${h.userEdited ? "*" : ""}`)
+  return `${title}\u0000${file.status}\u0000${file.byCommand}\u0000${hunks.join(",")}`
 }
 
 function lineCount(text: string): number {

@@ -1,0 +1,46 @@
+import { type Hunk, hunkIds, lineHunks, splitLines } from "./hunks"
+import type { TrackedFile } from "./review-store"
+
+/** A file's hunks with their ids, as computed for one baseline and one text now. */
+export interface FileHunks {
+  hunks: Hunk[]
+  ids: string[]
+}
+
+interface Entry extends FileHunks {
+  baseline: string | undefined
+  now: string | undefined
+}
+
+/**
+ * A file's hunks are a function of its baseline and its text now, and both rarely change between two
+ * listings (the editor's review refresh lists after every change, a client lists again after deciding):
+ * each file's last result is kept with the two texts it came from and reused while both are the same.
+ * Comparing the texts costs a memcmp; diffing them and hashing each hunk's id cost far more.
+ */
+export class HunkCache {
+  private readonly entries = new Map<string, Entry>()
+
+  /** The hunks of `file` (tracked at `path`) from its baseline to `now` (undefined: the file is absent). */
+  of(path: string, file: TrackedFile, now: string | undefined): FileHunks {
+    const known = this.entries.get(path)
+    if (known && known.baseline === file.baseline && known.now === now) return known
+    const hunks = hunksOf(file, now)
+    const entry = { baseline: file.baseline, now, hunks, ids: hunkIds(path, hunks) }
+    this.entries.set(path, entry)
+    return entry
+  }
+
+  /** Forgets every file but `paths` (those still in a review), so the cache never outgrows the reviews. */
+  keepOnly(paths: Iterable<string>): void {
+    const keep = new Set(paths)
+    for (const path of this.entries.keys()) if (!keep.has(path)) this.entries.delete(path)
+  }
+}
+
+/** A file's hunks from its baseline to `now`: a created or deleted file is one hunk of its whole text. */
+export function hunksOf(file: TrackedFile, now: string | undefined): Hunk[] {
+  if (file.baseline === undefined) return now === undefined ? [] : [{ oldStart: 0, oldLines: [], newStart: 0, newLines: splitLines(now) }]
+  if (now === undefined) return [{ oldStart: 0, oldLines: splitLines(file.baseline), newStart: 0, newLines: [] }]
+  return lineHunks(file.baseline, now)
+}
