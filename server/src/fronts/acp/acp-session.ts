@@ -4,7 +4,6 @@ import {
   type AgentContext,
   type ContentBlock,
   type PromptResponse,
-  type SessionConfigOption,
   type SessionModeState,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk"
