@@ -1,28 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { homedir } from "node:os"
-import { join } from "node:path"
-import { describe, expect, it, onTestFinished } from "vitest"
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
 import { runCliToEnd } from "../support/cli-process"
+import { hookHome as configHome } from "../support/hook-scripts"
 import type { FakeReply } from "../support/fake-anthropic"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
 
 /** The three worked examples of docs/hooks.md, run for real through `agent-lsp run` (the built server). */
 
 const readInput = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const i=JSON.parse(s);console.log(i.tool_input.path??"")})'`
-
-/** A config home whose global settings file holds `agent` (the hooks must come from a trusted source). */
-function configHome(agent: unknown, scripts: Record<string, string>): string {
-  // Under the home folder, as a user's would be: the OS sandbox the hooks run in gives them a private /tmp.
-  const home = realpathSync(mkdtempSync(join(homedir(), ".agent-lsp-hooks-test-")))
-  onTestFinished(() => rmSync(home, { recursive: true, force: true }))
-  mkdirSync(join(home, "agent-lsp"), { recursive: true })
-  for (const [name, text] of Object.entries(scripts)) {
-    writeFileSync(join(home, name), text)
-    chmodSync(join(home, name), 0o755)
-  }
-  writeFileSync(join(home, "agent-lsp", "settings.json"), JSON.stringify({ agent }))
-  return home
-}
 
 const call = (id: string, name: string, input: unknown): FakeReply => ({ toolCalls: [{ id, name, input }] })
 const lastToolResult = (body: any): string => JSON.stringify(body.messages.at(-1)?.content ?? "")
