@@ -7,8 +7,9 @@ import { onTestFinished } from "vitest"
  * A config home (XDG_CONFIG_HOME) whose global settings file holds `agent`, with these executable scripts
  * beside it: hooks must come from a trusted source. Under the home folder, as a user's would be: the OS
  * sandbox the hooks run in gives them a private /tmp, so scripts under /tmp would not be found there.
+ * `agent` may be a function of the home's path, to name the scripts in it.
  */
-export function hookHome(agent: unknown, scripts: Record<string, string> = {}): string {
+export function hookHome(agent: unknown | ((home: string) => unknown), scripts: Record<string, string> = {}): string {
   const home = realpathSync(mkdtempSync(join(homedir(), ".agent-lsp-hooks-test-")))
   onTestFinished(() => rmSync(home, { recursive: true, force: true }))
   mkdirSync(join(home, "agent-lsp"), { recursive: true })
@@ -16,7 +17,8 @@ export function hookHome(agent: unknown, scripts: Record<string, string> = {}): 
     writeFileSync(join(home, name), text)
     chmodSync(join(home, name), 0o755)
   }
-  writeFileSync(join(home, "agent-lsp", "settings.json"), JSON.stringify({ agent }))
+  const settings = typeof agent === "function" ? agent(home) : agent
+  writeFileSync(join(home, "agent-lsp", "settings.json"), JSON.stringify({ agent: settings }))
   return home
 }
 
