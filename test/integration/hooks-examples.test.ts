@@ -84,6 +84,17 @@ describe("agent-lsp run --permission-mode", () => {
     const { code } = await runCliToEnd(["run", "run the tests"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(0)
     expect(lastToolResult(api.requests[1]!.body)).toContain("dontAsk permission mode, where nobody is asked")
+    // Control: the same call in bypassPermissions runs (npm test fails here, but it ran: an exit code, not a refusal).
+    const api2 = await scopedFake([
+      call("toolu_x", "execute_command", { command: "npm test" }),
+      call("toolu_done", "attempt_completion", { result: "ok" }),
+    ])
+    const control = await runCliToEnd(["run", "--permission-mode", "bypassPermissions", "run the tests"], {
+      cwd: ws.root,
+      apiUrl: api2.url,
+    })
+    expect(control.code).toBe(0)
+    expect(lastToolResult(api2.requests[1]!.body)).toMatch(/Command (finished|exited|failed)[^"]*exit code/)
   })
 
   it("refuses edits in plan mode and offers exit_plan_mode", async () => {
@@ -101,6 +112,17 @@ describe("agent-lsp run --permission-mode", () => {
     expect(api.requests[0]!.body.tools.map((t: any) => t.name)).toContain("exit_plan_mode")
     expect(api.requests[0]!.body.system.map((b: any) => b.text).join("")).toContain("PLAN MODE")
     expect(lastToolResult(api.requests[1]!.body)).toContain("plan mode")
+    // Control: the same call with the same flags outside plan mode is written.
+    const api2 = await scopedFake([
+      call("toolu_w", "write_to_file", { path: "a.txt", content: "x" }),
+      call("toolu_done", "attempt_completion", { result: "ok" }),
+    ])
+    const control = await runCliToEnd(["run", "--permission-mode", "default", "--auto-approve", "all", "plan it"], {
+      cwd: ws.root,
+      apiUrl: api2.url,
+    })
+    expect(control.code).toBe(0)
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("x")
   })
 
   it("runs edits without asking in acceptEdits, and refuses a bad mode name with usage", async () => {
