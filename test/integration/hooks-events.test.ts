@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import type { FakeReply } from "../support/fake-anthropic"
 import { hookGroup, hookHome, RECORDER, recorded } from "../support/hook-scripts"
-import { scopedWorkspace } from "../support/scoped"
+import { runCliToEnd } from "../support/cli-process"
+import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { startSession } from "../support/session"
 
 /**
@@ -144,5 +145,25 @@ describe("Notification hooks", () => {
 
     await server.request("agent/sendMessage", { taskId, text: "then finish" })
     await server.waitForStatus(taskId, "completed", 20_000)
+  })
+
+  it("do not run in agent-lsp run, where nobody is asked (the approval is refused at once)", async () => {
+    const ws = await scopedWorkspace()
+    const home = hookHome((h: string) => ({ hooks: { Notification: [hookGroup(join(h, "record.sh .notify.jsonl"))] } }), {
+      "record.sh": RECORDER,
+    })
+    const api = await scopedFake([
+      { toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "a.txt", content: "x\n" } }] },
+      done("ok"),
+    ])
+    const { code, stderr } = await runCliToEnd(["run", "--permission-mode", "default", "write a.txt"], {
+      cwd: ws.root,
+      apiUrl: api.url,
+      env: { XDG_CONFIG_HOME: home },
+    })
+    expect(code, stderr).toBe(0)
+    // The approval was needed and refused by the policy (no user), the same point where the LSP test's hook ran.
+    expect(JSON.stringify(api.requests[1]!.body.messages.at(-1))).toContain("nobody is present to ask")
+    expect(existsSync(ws.path(".notify.jsonl"))).toBe(false)
   })
 })
