@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
 import { runEmacs } from "./emacs-runner"
+import { expectPlanThenAcceptEdits, SWITCH_REPLIES } from "./permission-switch"
 import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // M-x agent-lsp-set-permission-mode in a real Emacs (batch, eglot; the package from this checkout declares
@@ -72,12 +72,7 @@ const SCRIPT = `
 describe("agent-lsp-set-permission-mode in Emacs", () => {
   it("sets the permission mode from the minibuffer and from an argument; the next task runs under it and the header shows it beside the mode", async () => {
     ws = await tempWorkspace({ "a.txt": "hello\n" })
-    fake = await startFakeAnthropic([
-      { toolCalls: [{ name: "write_to_file", input: { path: "b.txt", content: "b\n" } }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] },
-      { toolCalls: [{ name: "write_to_file", input: { path: "c.txt", content: "c\n" } }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "written" } }] },
-    ])
+    fake = await startFakeAnthropic(SWITCH_REPLIES)
     const run = await runEmacs<Observed>(SCRIPT, {
       cwd: ws.root,
       env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" },
@@ -90,10 +85,8 @@ describe("agent-lsp-set-permission-mode in Emacs", () => {
     // Only the permission prompt was shown: plan refused the edit without asking, acceptEdits ran it unasked.
     expect(seen!.prompts, context).toEqual(["Permission mode for new tasks: "])
     expect(seen!.first, context).toEqual({ status: "completed", header: " agent: completed · code · plan" })
-    expect(existsSync(ws.path("b.txt"))).toBe(false)
-    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("plan mode")
     expect(seen!.second, context).toEqual({ status: "completed", header: " agent: completed · code · acceptEdits" })
-    expect(existsSync(ws.path("c.txt"))).toBe(true)
+    expectPlanThenAcceptEdits(ws, fake)
     expect(run.code, run.stderr).toBe(0)
   }, 150_000)
 })

@@ -1,9 +1,9 @@
-import { existsSync } from "node:fs"
 import { afterEach, beforeAll, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
 import { hasNvim, runNvim } from "./nvim-runner"
+import { expectPlanThenAcceptEdits, SWITCH_REPLIES } from "./permission-switch"
 import { expectBuiltServer } from "./preconditions"
 
 // :AgentPermissions in a real headless Neovim (the plugin from this checkout, which declares its own
@@ -82,12 +82,7 @@ const SCRIPT = `
 describe(":AgentPermissions in Neovim", () => {
   it("sets the permission mode from the picker and from an argument; the next task runs under it and the statuslines show it beside the mode", async () => {
     ws = await tempWorkspace({ "a.txt": "hello\n" })
-    fake = await startFakeAnthropic([
-      { toolCalls: [{ name: "write_to_file", input: { path: "b.txt", content: "b\n" } }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "planned" } }] },
-      { toolCalls: [{ name: "write_to_file", input: { path: "c.txt", content: "c\n" } }] },
-      { toolCalls: [{ name: "attempt_completion", input: { result: "written" } }] },
-    ])
+    fake = await startFakeAnthropic(SWITCH_REPLIES)
     const run = await runNvim<Observed>(SCRIPT, {
       cwd: ws.root,
       env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "sk-ant-e2e-dummy-key-0123456789" },
@@ -104,15 +99,12 @@ describe(":AgentPermissions in Neovim", () => {
       transcriptStatusline: "agent: completed (code, plan)",
       status: "completed",
     })
-    expect(existsSync(ws.path("b.txt"))).toBe(false)
-    expect(JSON.stringify(fake.requests[1]!.body.messages.at(-1))).toContain("plan mode")
-    expect(fake.requests[0]!.body.tools.map((t: any) => t.name)).toContain("exit_plan_mode")
     expect(seen!.second, context).toEqual({
       statusline: "agent: completed (code, acceptEdits)",
       transcriptStatusline: "agent: completed (code, acceptEdits)",
       status: "completed",
     })
-    expect(existsSync(ws.path("c.txt"))).toBe(true)
+    expectPlanThenAcceptEdits(ws, fake)
     expect(run.code, run.stderr).toBe(0)
   }, 120_000)
 })

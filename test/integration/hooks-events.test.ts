@@ -24,13 +24,24 @@ async function eventually<T>(read: () => T, check: (value: T) => boolean, timeou
   }
 }
 
+/** A session whose context window (20,000 tokens, condensing at 80%) a 17,000-token turn fills, with these PreCompact hooks. */
+function condensingSession(workspace: string, replies: Parameters<typeof startSession>[0], preCompact: unknown[]) {
+  return startSession(replies, {
+    workspace,
+    initializationOptions: {
+      agent: { contextWindow: 20_000, context: { condenseAtPercent: 80 }, hooks: { PreCompact: preCompact } },
+    },
+  })
+}
+
 describe("PreCompact hooks", () => {
   it("run with trigger auto before the conversation is condensed, and not while it fits", async () => {
     const ws = await scopedWorkspace({ "big.txt": `${"lorem ipsum dolor sit amet ".repeat(1500)}\n` })
     const home = hookHome({}, { "record.sh": RECORDER })
     const log = ws.path(".precompact.jsonl")
     let loggedAtSummary: unknown[] | undefined
-    const { server } = await startSession(
+    const { server } = await condensingSession(
+      ws.root,
       [
         { toolCalls: [{ id: "toolu_1", name: "read_file", input: { path: "big.txt" } }], usage: { inputTokens: 1000, outputTokens: 20 } },
         { toolCalls: [{ id: "toolu_2", name: "list_files", input: { path: "." } }], usage: { inputTokens: 12_000, outputTokens: 20 } },
@@ -42,16 +53,7 @@ describe("PreCompact hooks", () => {
         },
         done("condensed"),
       ],
-      {
-        workspace: ws.root,
-        initializationOptions: {
-          agent: {
-            contextWindow: 20_000,
-            context: { condenseAtPercent: 80 },
-            hooks: { PreCompact: [hookGroup(`${join(home, "record.sh")} .precompact.jsonl`, "auto")] },
-          },
-        },
-      },
+      [hookGroup(`${join(home, "record.sh")} .precompact.jsonl`, "auto")],
     )
     const { taskId } = await server.request("agent/newTask", { text: "look around" })
     await server.waitForStatus(taskId, "completed", 30_000)
@@ -73,22 +75,14 @@ describe("PreCompact hooks", () => {
   it("do not run when the matcher names the other trigger (manual)", async () => {
     const ws = await scopedWorkspace({ "big.txt": `${"lorem ipsum dolor sit amet ".repeat(1500)}\n` })
     const home = hookHome({}, { "record.sh": RECORDER })
-    const { server, api } = await startSession(
+    const { server, api } = await condensingSession(
+      ws.root,
       [
         { toolCalls: [{ id: "toolu_1", name: "read_file", input: { path: "big.txt" } }], usage: { inputTokens: 17_000, outputTokens: 20 } },
         { text: "Summary: filler." },
         done("condensed"),
       ],
-      {
-        workspace: ws.root,
-        initializationOptions: {
-          agent: {
-            contextWindow: 20_000,
-            context: { condenseAtPercent: 80 },
-            hooks: { PreCompact: [hookGroup(`${join(home, "record.sh")} .manual.jsonl`, "manual")] },
-          },
-        },
-      },
+      [hookGroup(`${join(home, "record.sh")} .manual.jsonl`, "manual")],
     )
     const { taskId } = await server.request("agent/newTask", { text: "look around" })
     await server.waitForStatus(taskId, "completed", 30_000)
