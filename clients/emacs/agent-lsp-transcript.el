@@ -34,10 +34,24 @@
   (setq-local header-line-format '(:eval (agent-lsp-transcript--header))))
 
 (defun agent-lsp-transcript--header ()
-  "The header line: task status and mode."
+  "The header line: task status, mode and permission mode."
   (let ((state agent-lsp-transcript--state))
-    (format " agent: %s%s" (or (plist-get state :status) "starting")
-            (if-let ((mode (plist-get state :mode))) (format " · %s" mode) ""))))
+    (format " agent: %s%s%s" (or (plist-get state :status) "starting")
+            (if-let ((mode (plist-get state :mode))) (format " · %s" mode) "")
+            (pcase (plist-get state :permission-mode)
+              ('nil "")
+              ("bypassPermissions" " · BYPASS permissions")
+              (permission (format " · %s" permission))))))
+
+(defun agent-lsp-transcript-set-modes (task-id mode permission-mode)
+  "Show MODE and PERMISSION-MODE in TASK-ID's header (the modes it started in).
+A switch reported since (an update) wins."
+  (with-current-buffer (agent-lsp-transcript-buffer task-id)
+    (let ((state agent-lsp-transcript--state))
+      (unless (plist-get state :mode) (setq state (plist-put state :mode mode)))
+      (unless (plist-get state :permission-mode) (setq state (plist-put state :permission-mode permission-mode)))
+      (setq agent-lsp-transcript--state state))
+    (force-mode-line-update t)))
 
 (defun agent-lsp-transcript-buffer (task-id &optional title)
   "The transcript buffer of TASK-ID, created (headed with TITLE) when missing."
@@ -163,6 +177,14 @@ Closes open command output and starts on a fresh line."
         ("mode"
          (setq agent-lsp-transcript--state (plist-put state :mode (plist-get update :mode)))
          (agent-lsp-transcript--block (format "_mode: %s_" (plist-get update :mode))))
+        ("permissionMode"
+         (let ((permission (plist-get update :mode)))
+           (setq agent-lsp-transcript--state (plist-put state :permission-mode permission))
+           (agent-lsp-transcript--block
+            (format "_permission mode: %s%s_" permission
+                    (if (equal permission "bypassPermissions")
+                        " (nothing but deny lists and protected paths asks)" "")))
+           (force-mode-line-update t)))
         ("status"
          (let ((status (plist-get update :status)))
            (setq agent-lsp-transcript--state (plist-put state :status status))

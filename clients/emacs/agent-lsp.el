@@ -205,6 +205,11 @@ Call ON-RESULT with the result."
           (puthash task-id (plist-put (plist-put task :server server) :title text) agent-lsp--tasks)
           (setq agent-lsp--active-task task-id)
           (agent-lsp-transcript-set-title task-id text)
+          ;; The modes it starts in, for the header (updates only tell of later switches).
+          (agent-lsp--request server :agent/getTask (list :taskId task-id)
+                              (lambda (task)
+                                (agent-lsp-transcript-set-modes task-id (plist-get task :mode)
+                                                                (plist-get task :permissionMode))))
           (let ((buffer (agent-lsp-transcript-buffer task-id text)))
             (when agent-lsp-show-transcript
               ;; At the end, so the window follows the task as it grows.

@@ -75,6 +75,12 @@ export const TaskUpdate = z.discriminatedUnion("kind", [
     kind: z.literal("status"),
     status: TaskStatus.describe("The task's status now."),
     message: z.string().optional().describe("Why (a limit reached, an error)."),
+    blockedByHook: z
+      .literal("UserPromptSubmit")
+      .optional()
+      .describe(
+        "Set when the user's own UserPromptSubmit hook blocked the prompt: it was not sent to the model and message holds the hook's reason. A new task is then cancelled; a continued task keeps its status.",
+      ),
   }),
   z.object({
     kind: z.literal("review"),

@@ -1,28 +1,13 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { homedir } from "node:os"
-import { join } from "node:path"
-import { describe, expect, it, onTestFinished } from "vitest"
+import { readFileSync } from "node:fs"
+import { describe, expect, it } from "vitest"
 import { runCliToEnd } from "../support/cli-process"
+import { hookHome as configHome } from "../support/hook-scripts"
 import type { FakeReply } from "../support/fake-anthropic"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
 
 /** The three worked examples of docs/hooks.md, run for real through `agent-lsp run` (the built server). */
 
 const readInput = `node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const i=JSON.parse(s);console.log(i.tool_input.path??"")})'`
-
-/** A config home whose global settings file holds `agent` (the hooks must come from a trusted source). */
-function configHome(agent: unknown, scripts: Record<string, string>): string {
-  // Under the home folder, as a user's would be: the OS sandbox the hooks run in gives them a private /tmp.
-  const home = realpathSync(mkdtempSync(join(homedir(), ".agent-lsp-hooks-test-")))
-  onTestFinished(() => rmSync(home, { recursive: true, force: true }))
-  mkdirSync(join(home, "agent-lsp"), { recursive: true })
-  for (const [name, text] of Object.entries(scripts)) {
-    writeFileSync(join(home, name), text)
-    chmodSync(join(home, name), 0o755)
-  }
-  writeFileSync(join(home, "agent-lsp", "settings.json"), JSON.stringify({ agent }))
-  return home
-}
 
 const call = (id: string, name: string, input: unknown): FakeReply => ({ toolCalls: [{ id, name, input }] })
 const lastToolResult = (body: any): string => JSON.stringify(body.messages.at(-1)?.content ?? "")
@@ -99,6 +84,17 @@ describe("agent-lsp run --permission-mode", () => {
     const { code } = await runCliToEnd(["run", "run the tests"], { cwd: ws.root, apiUrl: api.url })
     expect(code).toBe(0)
     expect(lastToolResult(api.requests[1]!.body)).toContain("dontAsk permission mode, where nobody is asked")
+    // Control: the same call in bypassPermissions runs (npm test fails here, but it ran: an exit code, not a refusal).
+    const api2 = await scopedFake([
+      call("toolu_x", "execute_command", { command: "npm test" }),
+      call("toolu_done", "attempt_completion", { result: "ok" }),
+    ])
+    const control = await runCliToEnd(["run", "--permission-mode", "bypassPermissions", "run the tests"], {
+      cwd: ws.root,
+      apiUrl: api2.url,
+    })
+    expect(control.code).toBe(0)
+    expect(lastToolResult(api2.requests[1]!.body)).toMatch(/Command (finished|exited|failed)[^"]*exit code/)
   })
 
   it("refuses edits in plan mode and offers exit_plan_mode", async () => {
@@ -116,6 +112,17 @@ describe("agent-lsp run --permission-mode", () => {
     expect(api.requests[0]!.body.tools.map((t: any) => t.name)).toContain("exit_plan_mode")
     expect(api.requests[0]!.body.system.map((b: any) => b.text).join("")).toContain("PLAN MODE")
     expect(lastToolResult(api.requests[1]!.body)).toContain("plan mode")
+    // Control: the same call with the same flags outside plan mode is written.
+    const api2 = await scopedFake([
+      call("toolu_w", "write_to_file", { path: "a.txt", content: "x" }),
+      call("toolu_done", "attempt_completion", { result: "ok" }),
+    ])
+    const control = await runCliToEnd(["run", "--permission-mode", "default", "--auto-approve", "all", "plan it"], {
+      cwd: ws.root,
+      apiUrl: api2.url,
+    })
+    expect(control.code).toBe(0)
+    expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("x")
   })
 
   it("runs edits without asking in acceptEdits, and refuses a bad mode name with usage", async () => {

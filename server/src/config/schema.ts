@@ -105,7 +105,10 @@ export const HookCommand = z.object({
 })
 export type HookCommand = z.infer<typeof HookCommand>
 
-/** A matcher (an RE2 regular expression over tool names; `*` or empty for all) and the commands it starts. */
+/**
+ * A matcher (an RE2 regular expression over tool names, or Notification's type, PreCompact's trigger,
+ * SessionStart's source; `*` or empty for all) and the commands it starts.
+ */
 export const HookMatcher = z.object({
   matcher: z.string().optional(),
   hooks: z.array(HookCommand),

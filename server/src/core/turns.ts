@@ -17,6 +17,8 @@ export interface TurnEnd {
    * refusal, or the request limit (agent.limits.requestsPerTask). ACP reports it as its stop reason.
    */
   stopReason?: "maxTokens" | "refusal" | "requestLimit"
+  /** The user's UserPromptSubmit hook blocked the prompt: nothing was sent to the model; `message` says why. */
+  blockedByHook?: "UserPromptSubmit"
 }
 
 /**
@@ -67,7 +69,7 @@ export class TurnTracker {
     const entry = this.waiting.get(root)
     if (!entry) {
       if (event.kind === "status" && root === taskId && FINAL.has(event.status))
-        this.unclaimed.set(root, { status: event.status, message: event.message })
+        this.unclaimed.set(root, { status: event.status, message: event.message, ...blocked(event) })
       return
     }
     if (event.kind === "error") entry.lastError = event.message
@@ -83,7 +85,12 @@ export class TurnTracker {
         status: event.status,
         message: event.message ?? entry.lastError,
         ...(entry.result !== undefined ? { result: entry.result } : {}),
+        ...blocked(event),
       })
     }
   }
+}
+
+function blocked(event: TaskEvent): Pick<TurnEnd, "blockedByHook"> {
+  return event.kind === "status" && event.blockedByHook ? { blockedByHook: event.blockedByHook } : {}
 }

@@ -1,6 +1,6 @@
 import type { HookEventName, Settings } from "../config/schema"
 import { commandSandbox } from "../sandbox"
-import { matcherMatches } from "./matcher"
+import { matcherMatches, matcherTarget } from "./matcher"
 import { type HookVerdict, readVerdict } from "./outcome"
 import { runHookProcess } from "./run-hook"
 
@@ -26,7 +26,10 @@ export type HookEventInput =
   | { hook_event_name: "PreCompact"; trigger: "manual" | "auto"; custom_instructions: string }
   | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
   | { hook_event_name: "SessionEnd"; reason: string }
-  | { hook_event_name: "Notification"; message: string }
+  | { hook_event_name: "Notification"; message: string; notification_type: NotificationType; title?: string }
+
+/** Why the agent needs the user (Claude Code's notification types; a Notification matcher matches them). */
+export type NotificationType = "permission_prompt" | "idle_prompt" | "elicitation_dialog"
 
 /** Every matching hook's verdict combined (deny > ask > allow; any block blocks; contexts and messages joined). */
 export interface CombinedVerdict {
@@ -56,9 +59,9 @@ export async function runHooks(
   signal?: AbortSignal,
 ): Promise<CombinedVerdict> {
   const event = input.hook_event_name as HookEventName
-  const toolName = "tool_name" in input ? input.tool_name : undefined
+  const target = matcherTarget(input)
   const commands = (settings.hooks[event] ?? [])
-    .filter((group) => toolName === undefined || matcherMatches(group.matcher, toolName))
+    .filter((group) => target === undefined || matcherMatches(group.matcher, target))
     .flatMap((group) => group.hooks)
   // The same command twice (two matchers) runs once, as in Claude Code.
   const unique = [...new Map(commands.map((c) => [c.command, c])).values()]

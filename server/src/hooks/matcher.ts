@@ -8,6 +8,25 @@ import type { RE2 as RE2Type } from "re2-wasm"
 let re2Class: typeof import("re2-wasm").RE2 | undefined
 const compiled = new Map<string, RE2Type | null>()
 
+/**
+ * What an event's matcher is matched against, as in Claude Code: the tool name (PreToolUse, PostToolUse), the
+ * notification type (Notification), the trigger (PreCompact: manual, auto), the source (SessionStart); the
+ * other events have no matcher and run every hook configured for them (undefined).
+ */
+export function matcherTarget(input: {
+  tool_name?: string
+  notification_type?: string
+  trigger?: string
+  source?: string
+  hook_event_name: string
+}): string | undefined {
+  if (input.tool_name !== undefined) return input.tool_name
+  if (input.hook_event_name === "Notification") return input.notification_type
+  if (input.hook_event_name === "PreCompact") return input.trigger
+  if (input.hook_event_name === "SessionStart") return input.source
+  return undefined
+}
+
 export function matcherMatches(matcher: string | undefined, toolName: string | undefined): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true
   if (toolName === undefined) return false

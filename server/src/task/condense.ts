@@ -28,6 +28,8 @@ export interface CondenseEnv {
   signal: AbortSignal
   contextWindow: number
   condenseAtPercent: number
+  /** Awaited once condensing is decided, before anything is summarized or dropped (the PreCompact hooks). */
+  beforeCondense?: () => Promise<void>
 }
 
 /**
@@ -45,6 +47,8 @@ export async function maybeCondense(rt: TaskRuntime, env: CondenseEnv): Promise<
   const offset = rt.state.viewPrefix === undefined ? 0 : 1
   const keepFrom = rt.state.viewStart + cut - offset
   const task = firstUserText(rt.state.messages)
+  await env.beforeCondense?.()
+  if (env.signal.aborted) return
   rt.progress(`Condensing the conversation (about ${tokens} tokens, over ${env.condenseAtPercent}% of the context window)`)
   let summary: string | undefined
   try {

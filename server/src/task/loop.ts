@@ -18,7 +18,7 @@ import type { TaskRuntime } from "./runtime"
 import { assistantMessage, newAccumulator, streamTurn, toolCallsOf, type TurnAccumulator } from "./stream-turn"
 import { modelForMode, type ModelChoice, type ModelOverride } from "./model-for-mode"
 import { addUsage } from "./usage"
-import { sessionEnd, sessionStart, stopHooks } from "./task-hooks"
+import { notification, preCompact, sessionEnd, sessionStart, stopHooks } from "./task-hooks"
 import { taskSampler } from "./mcp-sampler"
 
 /** What the loop needs from the service around it. */
@@ -66,7 +66,7 @@ type TurnEnd = "continue" | "completed" | "stop" | "aborted" | { halted: string 
  */
 export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
   const signal = rt.run.signal
-  const folder = rt.state.folder || (env.workspaceFolders()[0] ?? process.cwd())
+  const folder = folderOf(rt, env)
   let stopBlocks = 0
   rt.setStatus("running")
   try {
@@ -98,7 +98,10 @@ export async function runLoop(rt: TaskRuntime, env: LoopEnv): Promise<void> {
         return
       }
       if (end === "stop" || typeof end === "object") {
-        rt.setStatus("waiting", typeof end === "object" ? end.halted : "Stopped: send a message to continue.")
+        const why = typeof end === "object" ? end.halted : "Stopped: send a message to continue."
+        rt.setStatus("waiting", why)
+        if (!env.ask.unattended)
+          notification(rt, env.settings(), folder, "idle_prompt", `agent-lsp is waiting for your input: ${why}`, signal)
         const text = await rt.inbox.waitForMessage(signal)
         if (text === undefined) return
         rt.addMessage(withImages(userText(text), rt.inbox.takeAttachments()))
@@ -156,6 +159,7 @@ async function oneTurn(rt: TaskRuntime, env: LoopEnv, signal: AbortSignal): Prom
     signal,
     contextWindow: choice.contextWindow,
     condenseAtPercent: settings.context.condenseAtPercent,
+    beforeCondense: () => preCompact(rt, settings, folderOf(rt, env), signal),
   })
   if (signal.aborted) return "aborted"
   await addEnvironment(rt, env, settings, signal)
@@ -311,6 +315,11 @@ function withTodos(messages: ModelMessage[], todos: Todo[]): ModelMessage[] {
     text: `Current todo list ([x] done, [-] in progress, [ ] pending):\n${formatTodoList(todos)}`,
   }
   return [...messages.slice(0, -1), { role: "user", content: [...last.content, note] }]
+}
+
+/** The folder the task works in (hooks run there). */
+function folderOf(rt: TaskRuntime, env: LoopEnv): string {
+  return rt.state.folder || (env.workspaceFolders()[0] ?? process.cwd())
 }
 
 function modeOf(rt: TaskRuntime, env: LoopEnv): ModeConfig {

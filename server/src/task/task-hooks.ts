@@ -1,10 +1,11 @@
+import type { TaskStatus } from "@agent-lsp/protocol"
 import type { Settings } from "../config/schema"
-import { type HookBaseInput, type HookEventInput, runHooks } from "../hooks"
+import { type HookBaseInput, type HookEventInput, type NotificationType, runHooks } from "../hooks"
 import type { TaskRuntime } from "./runtime"
 
 /**
- * The task's own hook events (issue 23): UserPromptSubmit, Stop / SubagentStop, SessionStart, SessionEnd.
- * The tool events (PreToolUse, PostToolUse) run in the pipeline.
+ * The task's own hook events (issue 23): UserPromptSubmit, Stop / SubagentStop, SessionStart, SessionEnd,
+ * PreCompact, Notification. The tool events (PreToolUse, PostToolUse) run in the pipeline.
  */
 
 /** How many times in a row Stop hooks may keep one run going before the agent is let stop anyway. */
@@ -37,6 +38,17 @@ export async function userPromptSubmit(
   if (verdict.block) return { blocked: verdict.block.reason }
   if (verdict.stop) return { blocked: verdict.stop.reason }
   return verdict.additionalContext ? { context: verdict.additionalContext } : {}
+}
+
+/**
+ * A UserPromptSubmit hook blocked the prompt: it is not recorded (the model never sees it), and the fronts
+ * are told why with a status event marked `blockedByHook`. A new task ends `cancelled` (nothing ran); a task
+ * that was continued keeps the status it had, with the reason as its message.
+ */
+export function reportBlockedPrompt(rt: TaskRuntime, status: TaskStatus, reason: string): void {
+  const message = `Your UserPromptSubmit hook blocked this prompt, so it was not sent to the model: ${reason}`
+  rt.record({ type: "status", status, message })
+  rt.emit({ kind: "status", status, message, blockedByHook: "UserPromptSubmit" })
 }
 
 /**
@@ -75,4 +87,32 @@ export async function sessionStart(rt: TaskRuntime, settings: Settings, folder: 
 export async function sessionEnd(rt: TaskRuntime, settings: Settings, folder: string, reason: string): Promise<void> {
   if (!settings.hooks.SessionEnd?.length) return
   await run(rt, settings, folder, { hook_event_name: "SessionEnd", reason })
+}
+
+/**
+ * PreCompact, before the conversation the model sees is condensed (or truncated). Awaited, so a hook that
+ * saves the transcript or takes notes finishes first; it cannot stop condensing (as in Claude Code, its
+ * output is only shown to the user). `trigger` is "auto": agent-lsp condenses only on its own.
+ */
+export async function preCompact(rt: TaskRuntime, settings: Settings, folder: string, signal: AbortSignal): Promise<void> {
+  if (!settings.hooks.PreCompact?.length) return
+  await run(rt, settings, folder, { hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" }, signal)
+}
+
+/**
+ * Notification, when the agent needs the user: an approval waits (`permission_prompt`), a question waits
+ * (`elicitation_dialog`), or the task waits for the user's next message (`idle_prompt`). Not awaited: the
+ * question is asked at once, the hook (a desktop notice, a chat message) runs beside it.
+ */
+export function notification(
+  rt: TaskRuntime,
+  settings: Settings,
+  folder: string,
+  type: NotificationType,
+  message: string,
+  signal?: AbortSignal,
+): void {
+  if (!settings.hooks.Notification?.length) return
+  const input: HookEventInput = { hook_event_name: "Notification", message, notification_type: type, title: "agent-lsp" }
+  void run(rt, settings, folder, input, signal).catch(() => undefined)
 }

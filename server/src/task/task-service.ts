@@ -24,7 +24,7 @@ import { TaskRequestError, type TaskService, type TaskServiceDeps } from "./serv
 import { TaskStore } from "./store"
 import { liveChainOf, SubtaskWaiters } from "./subtasks"
 import { TaskState } from "./task-state"
-import { userPromptSubmit } from "./task-hooks"
+import { notification, reportBlockedPrompt, userPromptSubmit } from "./task-hooks"
 import { transcriptOf } from "./transcript"
 import { folderFor, newTaskId, titleOf, withContext } from "./new-task-input"
 import { redactDeep } from "../config/redact"
@@ -102,9 +102,10 @@ class Service implements TaskService {
     this.models.set(rt.taskId, model)
     const hooked = await userPromptSubmit(rt, this.deps.settings(), folder || process.cwd(), text)
     if (hooked.blocked !== undefined) {
-      rt.setStatus("failed", `A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`)
+      // Not an error of the request: the task exists, ended by the user's own hook before anything ran.
+      reportBlockedPrompt(rt, "cancelled", hooked.blocked)
       this.retire(rt)
-      throw new TaskRequestError(`A UserPromptSubmit hook blocked the prompt: ${hooked.blocked}`, "invalid")
+      return { taskId: rt.taskId }
     }
     rt.addMessage(withImages(userText(withHookContext(withContext(text, params.context, this.deps.editor), hooked.context)), images))
     this.start(rt)
@@ -129,8 +130,11 @@ class Service implements TaskService {
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
     const hooked = await userPromptSubmit(rt, this.deps.settings(), rt.state.folder || process.cwd(), text)
-    if (hooked.blocked !== undefined)
-      throw new TaskRequestError(`A UserPromptSubmit hook blocked the message: ${hooked.blocked}`, "invalid")
+    if (hooked.blocked !== undefined) {
+      reportBlockedPrompt(rt, rt.state.status, hooked.blocked)
+      this.retire(rt)
+      return
+    }
     const typedText = text.trim() ? text : "(The user sent an empty message: continue.)"
     rt.addMessage(withImages(userText(withHookContext(typedText, hooked.context)), images))
     this.start(rt)
@@ -148,6 +152,11 @@ class Service implements TaskService {
     if (rt.live) throw new TaskRequestError(`Task ${taskId} is already ${rt.state.status}; there is nothing to resume.`, "invalid")
     if (rt.state.status === "completed")
       throw new TaskRequestError(`Task ${taskId} is completed; send it a message (agent/sendMessage) to continue it.`, "invalid")
+    if (!rt.state.messages.some((m) => m.role === "user"))
+      throw new TaskRequestError(
+        `Task ${taskId} never started (its prompt was not sent); send it a message (agent/sendMessage) instead.`,
+        "invalid",
+      )
     this.requireIdle(rt.state.folder, taskId)
     this.closeOpenCalls(rt)
     rt.addMessage(
@@ -296,7 +305,16 @@ class Service implements TaskService {
       providerFor: this.deps.modelProvider ? () => this.deps.modelProvider! : this.providers,
       modes: this.modes,
       editor: this.deps.editor,
-      ask: gatedAsk(rt, this.deps.ask),
+      ask: gatedAsk(rt, this.deps.ask, (type, message, signal) =>
+        notification(
+          rt,
+          this.deps.settings(),
+          rt.state.folder || (this.deps.workspaceFolders()[0] ?? process.cwd()),
+          type,
+          message,
+          signal,
+        ),
+      ),
       mcp: this.deps.mcp,
       codebaseIndexes: this.deps.codebaseIndexes,
       diagnostics: this.deps.diagnostics,

@@ -198,6 +198,11 @@ export type QuestionAnswer =
 
 /** The user: approvals (used by the pipeline only) and questions (ask_followup_question and limits). */
 export interface AskPort {
+  /**
+   * Nobody is present to answer (the headless `agent-lsp run`): the port answers at once from the policy,
+   * so nothing waits for the user and no Notification hook fires.
+   */
+  readonly unattended?: boolean
   approve(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>
   ask(request: QuestionRequest, signal: AbortSignal): Promise<QuestionAnswer>
 }

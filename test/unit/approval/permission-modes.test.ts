@@ -15,9 +15,14 @@ const subjects: Record<string, { tool: string; subject: ApprovalSubject }> = {
   read: { tool: "read_file", subject: { kind: "read", paths: ["/ws/src/a.ts"] } },
 }
 
-function decide(mode: PermissionMode, name: keyof typeof subjects, hook?: { decision: "allow" | "deny" | "ask"; reason?: string }) {
+function decide(
+  mode: PermissionMode,
+  name: keyof typeof subjects,
+  hook?: { decision: "allow" | "deny" | "ask"; reason?: string },
+  deny: string[] = ["rm"],
+) {
   const settings = defaultSettings()
-  settings.terminal.deny = ["rm"]
+  settings.terminal.deny = deny
   const { tool, subject } = subjects[name]!
   const context = { settings, workspaceFolders: [WS], remembered: new TaskApprovals(), protectedDirs: ["/home/u/.config/agent-lsp"] }
   return decideUnderMode(mode, tool, subject, context, undefined, hook)
@@ -72,6 +77,22 @@ describe("permission modes", () => {
       if (mode === "plan") continue
       expect(decide(mode, "deniedCommand").reason).toMatch(/agent.terminal.deny/)
     }
+    // Control: with the deny list empty, the same command runs in bypassPermissions and asks in default.
+    expect(decide("bypassPermissions", "deniedCommand", undefined, []).decision).toBe("allow")
+    expect(decide("default", "deniedCommand", undefined, []).decision).toBe("ask")
+  })
+
+  it("refuses in plan and dontAsk only because of the mode: the same calls run in bypassPermissions", () => {
+    for (const mode of ["plan", "dontAsk"] as const)
+      for (const name of ["edit", "command", "mcp", "subtask"] as const) {
+        expect(decide(mode, name).decision, `${mode} ${name}`).toBe("deny")
+        expect(decide("bypassPermissions", name).decision, `bypassPermissions ${name}`).toBe("allow")
+      }
+  })
+
+  it("asks before a protected path in bypassPermissions, and runs the same edit elsewhere without asking", () => {
+    expect(decide("bypassPermissions", "protectedEdit").decision).toBe("ask")
+    expect(decide("bypassPermissions", "edit").decision).toBe("allow")
   })
 
   it("lets a PreToolUse hook's allow skip the question, but never past a deny list or a protected path", () => {
@@ -80,6 +101,12 @@ describe("permission modes", () => {
     expect(decide("default", "deniedCommand", allow).decision).toBe("deny")
     expect(decide("default", "protectedEdit", allow).decision).toBe("ask")
     expect(decide("plan", "edit", allow).decision).toBe("deny")
+    // Controls: without the deny list the hook's allow lets the same command run; the same allow skips the
+    // question for an edit that is not protected, and outside plan mode.
+    expect(decide("default", "deniedCommand", allow, []).decision).toBe("allow")
+    expect(decide("default", "deniedCommand", undefined, []).decision).toBe("ask")
+    expect(decide("default", "edit", allow).decision).toBe("allow")
+    expect(decide("default", "edit").decision).toBe("ask")
   })
 
   it("lets a PreToolUse hook refuse or ask where the policy would allow, and refuses its ask in dontAsk", () => {
@@ -87,6 +114,9 @@ describe("permission modes", () => {
       decision: "deny",
       reason: expect.stringContaining("no reading today"),
     })
+    // Control: without the hook the same read runs.
+    expect(decide("bypassPermissions", "read").decision).toBe("allow")
+    expect(decide("dontAsk", "read").decision).toBe("allow")
     expect(decide("default", "read", { decision: "ask" }).decision).toBe("ask")
     expect(decide("dontAsk", "read", { decision: "ask" }).decision).toBe("deny")
   })

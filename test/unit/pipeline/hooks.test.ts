@@ -44,6 +44,10 @@ describe("hooks in the pipeline", () => {
     const h = await withHooks(pre(json({ hookSpecificOutput: { permissionDecision: "allow" } })))
     await h.pipeline.run(h.call("write_to_file", { path: ".git/config", content: "x" }), newTurnState(), h.ctx)
     expect(h.ctx.ask.approvals).toHaveLength(1)
+    // Control: the same hook's allow does skip the question for a file that is not protected.
+    await h.pipeline.run(h.call("write_to_file", { path: "src/a.ts", content: "x" }), newTurnState(), h.ctx)
+    expect(h.ctx.ask.approvals).toHaveLength(1)
+    expect(runs.map((r) => (r.params as { path: string }).path)).toEqual([".git/config", "src/a.ts"])
   })
 
   it("refuses with the hook's reason on permissionDecision deny, and runs nothing", async () => {
@@ -52,12 +56,33 @@ describe("hooks in the pipeline", () => {
     expect(out.status).toBe("denied")
     expect(text(out.result)).toContain("frozen")
     expect(runs).toEqual([])
+    // Control: the same call without the hook runs (approved by the user's allow_once).
+    const off = await withHooks({})
+    expect((await off.pipeline.run(off.call("execute_command", { command: "ls" }), newTurnState(), off.ctx)).status).toBe("done")
+    expect(runs.map((r) => r.tool)).toEqual(["execute_command"])
+  })
+
+  it("refuses on exit 2 with stderr as the reason, and the same call runs without the hook", async () => {
+    const h = await withHooks(pre("echo 'not on Fridays' >&2; exit 2"), (s) => (s.autoApprove.write = true))
+    const out = await h.pipeline.run(h.call("write_to_file", { path: "src/a.ts", content: "x" }), newTurnState(), h.ctx)
+    expect(out.status).toBe("denied")
+    expect(text(out.result)).toContain("not on Fridays")
+    expect(runs).toEqual([])
+    const off = await withHooks({}, (s) => (s.autoApprove.write = true))
+    expect((await off.pipeline.run(off.call("write_to_file", { path: "src/a.ts", content: "x" }), newTurnState(), off.ctx)).status).toBe(
+      "done",
+    )
   })
 
   it("does not run hooks whose matcher names another tool", async () => {
     const h = await withHooks(pre("echo no >&2; exit 2", "execute_command"), (s) => (s.autoApprove.write = true))
     const out = await h.pipeline.run(h.call("write_to_file", { path: "src/a.ts", content: "x" }), newTurnState(), h.ctx)
     expect(out.status).toBe("done")
+    // Control: the same hook, its matcher naming this tool, refuses it.
+    const on = await withHooks(pre("echo no >&2; exit 2", "write_to_file"), (s) => (s.autoApprove.write = true))
+    expect((await on.pipeline.run(on.call("write_to_file", { path: "src/a.ts", content: "x" }), newTurnState(), on.ctx)).status).toBe(
+      "denied",
+    )
   })
 
   it("adds PostToolUse additionalContext and exit-2 stderr to the result the model gets", async () => {

@@ -46,6 +46,14 @@ function M.task(opts)
     local t = state.task(result.taskId)
     t.title = opts.args
     state.set_active(result.taskId)
+    -- The modes it starts in (the statusline shows them; updates only tell of later switches).
+    compat.request(client, names.methods.getTask, { taskId = result.taskId }, function(get_err, task)
+      if not get_err and task then
+        t.mode = t.mode or task.mode
+        t.permission_mode = t.permission_mode or task.permissionMode
+        pcall(vim.cmd, "redrawstatus!")
+      end
+    end)
     transcript.start(result.taskId, opts.args)
     transcript.set_title(result.taskId, opts.args)
     if config.options.open_transcript then
@@ -169,7 +177,7 @@ end
 local function view_task(client, task)
   state.set_active(task.taskId)
   local t = state.task(task.taskId)
-  t.title, t.status, t.mode = task.title, task.status, task.mode
+  t.title, t.status, t.mode, t.permission_mode = task.title, task.status, task.mode, task.permissionMode
   compat.request(client, names.methods.getTask, { taskId = task.taskId }, function(err, full)
     if not report(err) then
       transcript.fill(task.taskId, full)
@@ -196,7 +204,7 @@ function M.tasks()
       prompt = "Agent tasks",
       kind = "agent_lsp_task",
       format_item = function(t)
-        return string.format("[%s] %s (%s, %s)", t.status, t.title, t.mode, t.updatedAt)
+        return string.format("[%s] %s (%s, %s)", t.status, t.title, state.modes_label({ mode = t.mode, permission_mode = t.permissionMode }), t.updatedAt)
       end,
     }, function(task)
       if not task then

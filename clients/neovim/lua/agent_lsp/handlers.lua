@@ -45,7 +45,8 @@ local function on_task_update(_, params)
       state.set_active(t.parent)
     end
   end
-  if update.kind == "status" or update.kind == "completed" or update.kind == "mode" or update.kind == "subtask" then
+  local redraw = { status = true, completed = true, mode = true, permissionMode = true, subtask = true }
+  if redraw[update.kind] then
     -- Every window's statusline (lualine's and the transcript windows'), not only the current one.
     pcall(vim.cmd, "redrawstatus!")
   end

@@ -142,6 +142,9 @@ function M.new()
       return block(lines)
     elseif kind == "mode" then
       return block({ "_mode: " .. u.mode .. "_" })
+    elseif kind == "permissionMode" then
+      local loud = u.mode == "bypassPermissions" and " (nothing but deny lists and protected paths asks)" or ""
+      return block({ "_permission mode: " .. u.mode .. loud .. "_" })
     elseif kind == "status" then
       -- "running" is the normal case and "completed" has its own block.
       if u.status == "running" or u.status == "completed" then

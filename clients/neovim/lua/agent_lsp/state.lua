@@ -32,6 +32,8 @@ function M.apply(task_id, update)
     end
   elseif kind == "mode" then
     t.mode = update.mode
+  elseif kind == "permissionMode" then
+    t.permission_mode = update.mode
   elseif kind == "completed" then
     t.status = "completed"
     t.result = update.result
@@ -43,7 +45,21 @@ function M.apply(task_id, update)
   return t
 end
 
---- A short text for statuslines: "agent: running (code)", "" when there is no task.
+--- The task's modes as shown beside its status: "code", "code, plan", "code, BYPASS permissions".
+function M.modes_label(t)
+  local parts = {}
+  if t.mode then
+    table.insert(parts, t.mode)
+  end
+  if t.permission_mode == "bypassPermissions" then
+    table.insert(parts, "BYPASS permissions")
+  elseif t.permission_mode then
+    table.insert(parts, t.permission_mode)
+  end
+  return #parts > 0 and table.concat(parts, ", ") or nil
+end
+
+--- A short text for statuslines: "agent: running (code, acceptEdits)", "" when there is no task.
 function M.statusline()
   if not M.active then
     return ""
@@ -53,8 +69,9 @@ function M.statusline()
     return ""
   end
   local s = "agent: " .. (t.status or "?")
-  if t.mode then
-    s = s .. " (" .. t.mode .. ")"
+  local modes = M.modes_label(t)
+  if modes then
+    s = s .. " (" .. modes .. ")"
   end
   return s
 end

@@ -131,7 +131,8 @@ function M.status_line(task_id)
   if not t then
     return "agent"
   end
-  return "agent: " .. (t.status or "?") .. (t.mode and (" (" .. t.mode .. ")") or "")
+  local modes = require("agent_lsp.state").modes_label(t)
+  return "agent: " .. (t.status or "?") .. (modes and (" (" .. modes .. ")") or "")
 end
 
 --- Shows the transcript in a split (or focuses the window that already shows it).

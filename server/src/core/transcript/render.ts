@@ -107,7 +107,7 @@ export class TranscriptRenderer {
         ]),
       // "running" is the normal case and "completed" has its own block.
       status: (u) =>
-        u.status === "running" || u.status === "completed"
+        u.status === "running" || (u.status === "completed" && !u.blockedByHook)
           ? ""
           : this.block([`_status: ${u.status}${u.message ? ` — ${oneLine(u.message, 200)}` : ""}_`]),
       subtask: (u) => this.block([`_subtask started: ${u.childTaskId}_`]),

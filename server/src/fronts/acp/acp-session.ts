@@ -207,6 +207,8 @@ export class AcpSession implements ConfigTarget {
       if (error instanceof TaskRequestError) throw RequestError.invalidParams(undefined, error.message)
       throw error
     }
+    // The user's hook refused the prompt: ACP's refusal (the prompt is not part of the conversation), with why.
+    if (end.blockedByHook) this.send(this.mapper.notice(end.message ?? "Your UserPromptSubmit hook blocked this prompt."))
     await this.announceCommands().catch(() => undefined)
     await this.flush()
     return { stopReason: this.stopReason(end) }
@@ -218,6 +220,7 @@ export class AcpSession implements ConfigTarget {
   }
 
   private stopReason(end: TurnEnd): PromptResponse["stopReason"] {
+    if (end.blockedByHook && !this.cancelled) return "refusal"
     if (this.cancelled || end.status === "cancelled" || end.status === "interrupted") return "cancelled"
     if (end.status === "failed") throw RequestError.internalError(undefined, end.message ?? "The task failed.")
     if (end.stopReason) return STOP_REASONS[end.stopReason]

@@ -114,6 +114,11 @@ export class SessionUpdateMapper {
     return this.current.id
   }
 
+  /** A notice for the user as a message of its own (why a prompt was not sent). */
+  notice(text: string): SessionUpdate {
+    return this.message(`${text}\n`)
+  }
+
   /** A message of its own (the final answer, an error, why the task stopped). */
   private message(text: string): SessionUpdate {
     return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, messageId: randomUUID() }

@@ -61,6 +61,7 @@ Exit status:
   0    the task completed
   1    the task failed (model error, a limit reached, approvals refused too often, cancelled)
   2    usage error (unknown flag, missing value, no task)
+  3    your UserPromptSubmit hook blocked the task: nothing was sent to the model (its reason on stderr)
   130  interrupted (Ctrl-C / SIGINT): the task is cancelled and its commands stopped`
 
 /** Parses the words after `run`. */

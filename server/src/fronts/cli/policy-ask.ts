@@ -16,6 +16,7 @@ export type GiveUp = { reason: "refusedTooOften" | "limit"; message: string }
  * is answered Stop and ends the run, as does the MAX_REFUSALS-th refusal.
  */
 export class PolicyAskPort implements AskPort {
+  readonly unattended = true
   private refusals = 0
 
   constructor(private readonly giveUp: (taskId: string, why: GiveUp) => void) {}

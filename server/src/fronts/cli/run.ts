@@ -9,7 +9,7 @@ import { humanOutput, jsonOutput, redactingOutput } from "./output"
 import { PolicyAskPort, type GiveUp } from "./policy-ask"
 
 /** Exit statuses of `agent-lsp run` (documented in RUN_USAGE and the README). */
-export const EXIT = { completed: 0, failed: 1, usage: 2, interrupted: 130 } as const
+export const EXIT = { completed: 0, failed: 1, usage: 2, blocked: 3, interrupted: 130 } as const
 
 export interface RunOptions {
   globalSettingsFile?: string
@@ -141,6 +141,7 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
 function exitCode(end: TurnEnd, interrupted: boolean, stopped: GiveUp | undefined): number {
   if (interrupted) return EXIT.interrupted
   if (stopped) return EXIT.failed
+  if (end.blockedByHook) return EXIT.blocked
   return end.status === "completed" ? EXIT.completed : EXIT.failed
 }
 

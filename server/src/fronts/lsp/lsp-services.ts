@@ -154,6 +154,8 @@ export class LspServices {
         this.updates.send(taskId, event)
         this.transcript?.onEvent(taskId, event)
         this.review.onEvent(taskId, event)
+        // Every editor shows a message: the prompt the user just sent went nowhere, and this says why.
+        if (event.kind === "status" && event.blockedByHook) this.showWarning(`agent: task ${taskId}: ${event.message}`)
       })
       this.loaded = core
       return core
