@@ -231,6 +231,8 @@ describe("neovim plugin (real headless nvim, no server)", () => {
           context: [{ uri, range: { start: { line: 0, character: 0 }, end: { line: 2, character: 0 } } }],
         },
       },
+      // The new task's Roo and permission modes are read back for the statusline.
+      { method: "agent/getTask", params: { taskId: "t7" } },
     ])
     expect(run.observed?.active).toBe("t7")
     expect(run.observed?.transcriptShown).toBe(true)
