@@ -41,7 +41,11 @@ export const MASKED_HOME_PATHS: readonly string[] = [
  * checkpoints and review never see an empty folder (an empty file would be listed and `git add -A`-ed).
  * git reads an empty `config` file as an empty configuration, where a folder would make it fail.
  */
-export const MISSING_PLACEHOLDERS: { readonly atWorkspaceTop: readonly string[]; readonly inGitDir: readonly string[]; readonly files: readonly string[] } = {
+export const MISSING_PLACEHOLDERS: {
+  readonly atWorkspaceTop: readonly string[]
+  readonly inGitDir: readonly string[]
+  readonly files: readonly string[]
+} = {
   atWorkspaceTop: [...[...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name)), ...PROTECTED_DIRS],
   inGitDir: GIT_DIR_READ_ONLY,
   files: ["config"],

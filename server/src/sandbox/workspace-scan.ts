@@ -111,7 +111,16 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
   } catch {
     return undefined
   }
-  const part: FolderPart = { mtimes: [[dir, mtime]], readOnly: [], maskedDirs: [], maskedFiles: [], gitDirs: [], protectedLinks: [], subdirs: [], entries: list.length }
+  const part: FolderPart = {
+    mtimes: [[dir, mtime]],
+    readOnly: [],
+    maskedDirs: [],
+    maskedFiles: [],
+    gitDirs: [],
+    protectedLinks: [],
+    subdirs: [],
+    entries: list.length,
+  }
   // A folder git takes for a repository (safe.bareRepository aside): its config, hooks and info are protected.
   if (dir !== root && list.some((e) => e.name === "HEAD") && looksLikeGitDir(dir)) {
     addGitDir(dir, new Set(list.map((e) => e.name)), part)

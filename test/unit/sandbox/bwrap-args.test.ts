@@ -9,7 +9,15 @@ describe("bwrapArgs", () => {
     tempDir: "/run/t",
     emptyFile: "/run/empty",
     maskedHostPaths: ["/nonexistent-home/.ssh"],
-    scans: [{ readOnly: ["/ws/.git/config"], maskedDirs: ["/ws/secrets"], maskedFiles: ["/ws/key.pem"], gitDirs: ["/ws/.git"], protectedLinks: [] }],
+    scans: [
+      {
+        readOnly: ["/ws/.git/config"],
+        maskedDirs: ["/ws/secrets"],
+        maskedFiles: ["/ws/key.pem"],
+        gitDirs: ["/ws/.git"],
+        protectedLinks: [],
+      },
+    ],
     placeholders: ["/ws/.envrc-missing"],
     extraWritablePaths: ["/ws/.envrc"],
     cwd: "/ws/src",
