@@ -189,7 +189,8 @@ function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Pro
 
 /**
  * Holds the protected paths that do not exist (./placeholders.ts) and binds what protected symlinks point to,
- * except where the user approved a write (an approved path and what contains it stay writable).
+ * except where the user approved a write: an approved path, or one inside an approved folder. (An approved
+ * `.vscode/settings.json` does not free a missing `.vscode/`: that would let the command create any file in it.)
  */
 function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[]) {
   const readOnly: string[] = []
@@ -202,7 +203,7 @@ function holdMissingProtected(folders: readonly string[], scans: readonly Worksp
       else if (target) candidates.push(target.placeholder)
     }
   })
-  const isApproved = (path: string) => approved.some((a) => a === path || a.startsWith(`${path}/`) || path.startsWith(`${a}/`))
+  const isApproved = (path: string) => approved.some((a) => a === path || path.startsWith(`${a}/`))
   const held = holdPlaceholders(candidates.filter((c) => !isApproved(c.path)))
   return { readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly], release: held.release }
 }

@@ -42,8 +42,8 @@ async function bareWorkspace(): Promise<TempWorkspace> {
   return ws
 }
 
-function start(ws: TempWorkspace, command: string) {
-  const policy: SandboxPolicy = { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } }
+function start(ws: TempWorkspace, command: string, extra: Partial<SandboxPolicy> = {}) {
+  const policy: SandboxPolicy = { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] }, ...extra }
   const running = startCommand({
     command,
     cwd: ws.root,
@@ -81,6 +81,15 @@ describe("protected paths that do not exist", () => {
     expect(readdirSync(ws.root).sort()).toEqual([...before, "notes.txt"].sort())
     expect(readdirSync(ws.path(".git")).sort()).not.toContain("hooks")
     expect(heldPlaceholders()).toEqual([])
+  })
+
+  it("lets a command write a missing protected file the user approved, and only that one", async () => {
+    const ws = await bareWorkspace()
+    const approved = { extraWritablePaths: [ws.path(".envrc")] }
+    const result = await start(ws, "echo 'export A=1' > .envrc; echo evil > .nvim.lua; echo done", approved).done
+    expect(result.output).toContain("done")
+    expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("export A=1\n")
+    expect(existsSync(ws.path(".nvim.lua"))).toBe(false)
   })
 
   it("refuses renaming .git away to write a new config, hooks folder or info folder", async () => {
