@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -112,6 +112,20 @@ describe("protected paths that do not exist", () => {
     expect(result.output).toContain("committed")
     const files = execFileSync("git", ["show", "--name-only", "--format=", "HEAD"], { cwd: ws.root, encoding: "utf8" })
     expect(files.trim().split("\n").sort()).toEqual(["notes.txt", "src/a.txt"])
+  })
+
+  it("keeps git working in a workspace folder inside a repository (the .git placeholder is an empty folder git passes over)", async () => {
+    // Outside /tmp: the sandbox shows its own private /tmp, where the repository's own .git would not be seen.
+    const root = realpathSync(mkdtempSync("/var/tmp/agent-lsp-repo-"))
+    const repo: TempWorkspace = { root, path: (rel) => join(root, rel), cleanup: () => rm(root, { recursive: true, force: true }) }
+    workspaces.push(repo)
+    mkdirSync(repo.path("pkg/src"), { recursive: true })
+    execFileSync("git", ["init", "-q"], { cwd: repo.root })
+    const pkg: TempWorkspace = { root: repo.path("pkg"), path: (rel) => join(repo.path("pkg"), rel), cleanup: async () => undefined }
+    const result = await start(pkg, "git rev-parse --show-toplevel && git status --short; mkdir .git/x; echo done").done
+    expect(result.output, result.output).toContain(`${repo.root}\n`)
+    expect(result.output).toContain("done")
+    expect(readdirSync(pkg.root)).toEqual(["src"])
   })
 
   it("keeps a command's protection when another command sharing the placeholders ends first", async () => {
