@@ -6,11 +6,12 @@
  * changed and after .rooignore changed, one network proxy started and closed). Baseline: the bare `bash -c true`, in the same run, interleaved.
  */
 import { spawn } from "node:child_process"
-import { utimesSync, writeFileSync } from "node:fs"
+import { existsSync, utimesSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
 import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
+import { heldPlaceholders, holdPlaceholders, placeholderCandidates } from "../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
 import { benchRepository } from "./sandbox.bench"
@@ -52,13 +53,28 @@ export default async function bench(): Promise<BenchTable[]> {
       command.dispose()
     }
   }
+  /** The same argv without the read-only binds of the placeholders (they are still made and removed on the host). */
+  const withoutPlaceholderBinds = async () => {
+    const command = sandboxCommand(SHELL, ws.root, policy(true))
+    const held = new Set(heldPlaceholders())
+    const args = command.args.filter((_, i, all) => {
+      const at = (k: number) => all[k] === "--ro-bind" && held.has(all[k + 1]!) && all[k + 1] === all[k + 2]
+      return !(at(i) || at(i - 1) || at(i - 2))
+    })
+    try {
+      return await spawnAndWait(command.file, args)
+    } finally {
+      command.dispose()
+    }
+  }
   const pieces: Piece[] = [
     ["bash -c true, unsandboxed (baseline)", () => spawnAndWait(SHELL[0]!, SHELL.slice(1))],
     ["bwrap: mount namespace, / read-only", () => spawnAndWait(bwrap, [...bare, "--", ...SHELL])],
     ["+ --dev /dev --proc /proc", () => spawnAndWait(bwrap, [...devProc, "--", ...SHELL])],
     ["+ --unshare-pid", () => spawnAndWait(bwrap, [...pid, "--", ...SHELL])],
     ["+ --unshare-net/ipc/uts, --die-with-parent, --new-session", () => spawnAndWait(bwrap, [...flags, "--", ...SHELL])],
-    ["+ the workspace's read-only and masked paths (execute_command, network unused)", withSandbox(true)],
+    ["+ the workspace's read-only and masked paths, without the placeholders' binds", withoutPlaceholderBinds],
+    ["+ the placeholders' binds (execute_command, network unused)", withSandbox(true)],
     ["+ the network bridge (proxy + socat)", withSandbox(false)],
   ]
   const loadBefore = loadavg()[0]!
@@ -82,6 +98,9 @@ export default async function bench(): Promise<BenchTable[]> {
           writeFileSync(ws.path(".rooignore"), `src/d7/\n# ${Math.random()}\n`)
           scanWorkspace(ws.root)
         }),
+      ),
+      placeholders: stats(
+        await timeRuns(RUNS * 10, () => holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root))).release(), 5),
       ),
       proxy: stats(
         await timeRuns(RUNS * 10, async () => {
@@ -113,6 +132,11 @@ export default async function bench(): Promise<BenchTable[]> {
             "workspace scan after .rooignore changed (the whole walk: 10,000 files, 100 folders)",
             server.fullScan.median,
             server.fullScan.p90,
+          ],
+          [
+            `placeholders made and removed (${placeholderCandidates(ws.root, scanWorkspace(ws.root)).filter((c) => !existsSync(c.path)).length} missing protected paths, with the scan from its cache)`,
+            server.placeholders.median,
+            server.placeholders.p90,
           ],
           ["network proxy started and closed (with the bridge only)", server.proxy.median, server.proxy.p90],
         ],

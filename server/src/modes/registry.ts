@@ -128,8 +128,9 @@ export class ModeRegistry implements ModeLookup {
     try {
       text = readModesFile(file)
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT")
-        errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
+      // A folder named .roomodes is no modes file: the OS sandbox holds a missing one by an empty folder while a command runs.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== "ENOENT" && code !== "EISDIR") errors.push({ file, reason: `could not be read: ${(error as Error).message}` })
       return
     }
     const parsed = parseCustomModes(text, file)
@@ -219,7 +220,9 @@ function firstSentence(text: string): string {
 function readModesFile(file: string): string {
   const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
-    if (!fstatSync(fd).isFile()) throw new Error("it is not a regular file")
+    const stat = fstatSync(fd)
+    if (stat.isDirectory()) throw Object.assign(new Error("it is a folder"), { code: "EISDIR" })
+    if (!stat.isFile()) throw new Error("it is not a regular file")
     return readFileSync(fd, "utf8")
   } finally {
     closeSync(fd)

@@ -89,6 +89,8 @@ export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = b
     emptyFile,
     maskedHostPaths: maskedHostPaths({ home: request.home, stateDir: request.stateDir }),
     scans,
+    // No placeholders for missing protected paths: with the workspace read-only nothing can be created in it.
+    placeholders: [],
     // The browser's own folder, at its host path, so its command lines name it (kill and cleanup find them).
     extraWritablePaths: [home],
     proxySocket: proxy?.socketPath,

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs"
+import { dirname, isAbsolute, relative } from "node:path"
 import { PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
@@ -21,6 +22,11 @@ export interface BwrapMounts {
   /** Credential folders and files to hide (absolute); missing ones are skipped. */
   maskedHostPaths: readonly string[]
   scans: readonly WorkspaceScan[]
+  /**
+   * More paths to bind read-only, after the scans' (absolute, existing): the placeholders of protected paths
+   * that were missing (./placeholders.ts) and the targets of protected symlinks. Empty turns that rule off.
+   */
+  placeholders: readonly string[]
   /** Approved extra writes (absolute, existing). */
   extraWritablePaths: readonly string[]
   /** The network proxy's socket on the host, when the command gets the network through it. */
@@ -39,7 +45,9 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
-  for (const scan of mounts.scans) for (const path of scan.readOnly) args.push("--ro-bind", path, path)
+  const readOnly = [...mounts.scans.flatMap((scan) => scan.readOnly), ...mounts.placeholders]
+  if (!mounts.workspaceReadOnly) for (const dir of pinnedParents(readOnly, mounts.workspaceFolders)) args.push("--bind", dir, dir)
+  for (const path of readOnly) args.push("--ro-bind", path, path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
   for (const scan of mounts.scans) {
     for (const dir of scan.maskedDirs) args.push("--tmpfs", dir, "--remount-ro", dir)
@@ -50,6 +58,24 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   if (mounts.newSession) args.push("--new-session")
   args.push("--chdir", mounts.cwd)
   return args
+}
+
+/**
+ * The folders between a workspace folder and each read-only path in it, shallowest first. Bound onto
+ * themselves (still writable) so that each is a mount point, which cannot be renamed or removed: otherwise
+ * `mv .git old && mkdir .git` would carry the read-only `config` away and let a new one be written.
+ */
+function pinnedParents(paths: readonly string[], folders: readonly string[]): string[] {
+  const pinned = new Set<string>()
+  for (const path of paths) {
+    const folder = folders.find((f) => {
+      const rel = relative(f, path)
+      return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
+    })
+    if (folder === undefined) continue
+    for (let dir = dirname(path); dir !== folder && dir !== dirname(dir); dir = dirname(dir)) pinned.add(dir)
+  }
+  return [...pinned].sort((a, b) => a.split("/").length - b.split("/").length)
 }
 
 function mask(args: string[], path: string, kind: "dir" | "file" | undefined, emptyFile: string): void {

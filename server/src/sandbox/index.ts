@@ -8,7 +8,8 @@ import { bwrapArgs } from "./bwrap-args"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
-import { scanWorkspace } from "./workspace-scan"
+import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
+import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
 /**
  * The OS sandbox every command (and hook) runs in: `sandboxCommand` turns a shell argv into the bwrap argv
@@ -123,13 +124,16 @@ export function sandboxCommand(
       for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
     }
   }
+  const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
+  const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable)
   const args = bwrapArgs({
     workspaceFolders: policy.workspaceFolders,
     tempDir,
     emptyFile: root.emptyFile,
     maskedHostPaths: maskedHostPaths(policy),
     scans,
-    extraWritablePaths: writablePaths(policy.extraWritablePaths ?? []),
+    placeholders: held.readOnly,
+    extraWritablePaths: extraWritable,
     proxySocket: proxy?.socketPath,
     cwd,
     newSession: options.newSession ?? true,
@@ -144,6 +148,7 @@ export function sandboxCommand(
       if (disposed) return
       disposed = true
       proxy?.close()
+      held.release()
       // Removed in the background: the command's end need not wait for it.
       if (commandDir) void rm(commandDir, { recursive: true, force: true }).catch(() => undefined)
     },
@@ -180,6 +185,27 @@ function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Pro
     const answer = await policy.network.ask({ host, port }, AbortSignal.timeout(15 * 60 * 1000))
     return answer !== "deny"
   }
+}
+
+/**
+ * Holds the protected paths that do not exist (./placeholders.ts) and binds what protected symlinks point to,
+ * except where the user approved a write: an approved path, or one inside an approved folder. (An approved
+ * `.vscode/settings.json` does not free a missing `.vscode/`: that would let the command create any file in it.)
+ */
+function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[]) {
+  const readOnly: string[] = []
+  const candidates: Placeholder[] = []
+  scans.forEach((scan, i) => {
+    candidates.push(...placeholderCandidates(folders[i]!, scan))
+    for (const link of scan.protectedLinks) {
+      const target = linkTarget(link, folders)
+      if (target && "readOnly" in target) readOnly.push(target.readOnly)
+      else if (target) candidates.push(target.placeholder)
+    }
+  })
+  const isApproved = (path: string) => approved.some((a) => a === path || path.startsWith(`${a}/`))
+  const held = holdPlaceholders(candidates.filter((c) => !isApproved(c.path)))
+  return { readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly], release: held.release }
 }
 
 /** Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder is left out. */

@@ -20,6 +20,10 @@ export interface WorkspaceScan {
   /** Absolute paths ignored by `.rooignore`: folders get an empty tmpfs, files an empty read-only file. */
   maskedDirs: string[]
   maskedFiles: string[]
+  /** Git directories found (`.git` folders and folders that look like one): their config, hooks and info are protected even when missing. */
+  gitDirs: string[]
+  /** Protected names that are symlinks (never followed by the walk): the sandbox binds what they point to. */
+  protectedLinks: string[]
   /** Set when the walk stopped at MAX_ENTRIES: the result is incomplete and the sandbox must not be trusted. */
   incomplete?: string
 }
@@ -34,6 +38,8 @@ interface FolderPart {
   readOnly: string[]
   maskedDirs: string[]
   maskedFiles: string[]
+  gitDirs: string[]
+  protectedLinks: string[]
   /** Sub-folders to walk. */
   subdirs: string[]
   entries: number
@@ -56,7 +62,7 @@ export function scanWorkspace(folder: string): WorkspaceScan {
     cache.set(folder, hit)
   }
   const rules = rulesText === undefined ? undefined : ignore().add(rulesText)
-  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [] }
+  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [], gitDirs: [], protectedLinks: [] }
   const parts = new Map<string, FolderPart>()
   let entries = 0
   const stack = [folder]
@@ -75,6 +81,8 @@ export function scanWorkspace(folder: string): WorkspaceScan {
     scan.readOnly.push(...part.readOnly)
     scan.maskedDirs.push(...part.maskedDirs)
     scan.maskedFiles.push(...part.maskedFiles)
+    scan.gitDirs.push(...part.gitDirs)
+    scan.protectedLinks.push(...part.protectedLinks)
     stack.push(...part.subdirs)
   }
   hit.parts = parts // folders no longer walked (removed, now ignored) drop out
@@ -103,15 +111,29 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
   } catch {
     return undefined
   }
-  const part: FolderPart = { mtimes: [[dir, mtime]], readOnly: [], maskedDirs: [], maskedFiles: [], subdirs: [], entries: list.length }
+  const part: FolderPart = {
+    mtimes: [[dir, mtime]],
+    readOnly: [],
+    maskedDirs: [],
+    maskedFiles: [],
+    gitDirs: [],
+    protectedLinks: [],
+    subdirs: [],
+    entries: list.length,
+  }
   // A folder git takes for a repository (safe.bareRepository aside): its config, hooks and info are protected.
   if (dir !== root && list.some((e) => e.name === "HEAD") && looksLikeGitDir(dir)) {
     addGitDir(dir, new Set(list.map((e) => e.name)), part)
     return part
   }
   for (const entry of list) {
-    if (entry.isSymbolicLink()) continue // never followed; what it points to inside the workspace is covered where it is
     const path = join(dir, entry.name)
+    // Never followed; what it points to inside the workspace is covered where it is, except for a protected
+    // name: what it points to is then protected too (the sandbox binds it read-only, or holds it if missing).
+    if (entry.isSymbolicLink()) {
+      if (PROTECTED_NAMES.has(entry.name.toLowerCase()) || PROTECTED_DIRS.has(entry.name.toLowerCase())) part.protectedLinks.push(path)
+      continue
+    }
     const isDir = entry.isDirectory()
     const rel = relative(root, path).split(sep).join("/")
     if (rules && rel !== ROOIGNORE_FILE && rules.ignores(isDir ? `${rel}/` : rel)) {
@@ -131,6 +153,7 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
 }
 
 function addGitDir(dir: string, names: Set<string>, part: FolderPart): void {
+  part.gitDirs.push(dir)
   for (const name of GIT_DIR_READ_ONLY) if (names.has(name)) part.readOnly.push(join(dir, name))
 }
 

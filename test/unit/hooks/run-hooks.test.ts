@@ -124,6 +124,14 @@ describe("runHooks", () => {
     }
   })
 
+  it("refuses a hook creating a protected path that does not exist yet, and leaves no placeholder behind", async () => {
+    const plant = "echo evil > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo ok > hook-ran.txt"
+    await runHooks(settingsWith(one(plant)), base(), pre)
+    expect(readFileSync(join(dir, "hook-ran.txt"), "utf8")).toBe("ok\n")
+    expect(existsSync(join(dir, ".envrc"))).toBe(false)
+    expect(existsSync(join(dir, ".vscode"))).toBe(false)
+  })
+
   it("treats a crash (exit 1) as a non-blocking error shown to the user", async () => {
     const verdict = await runHooks(settingsWith(one(`echo boom >&2; exit 1`)), base(), pre)
     expect(verdict.block).toBeUndefined()

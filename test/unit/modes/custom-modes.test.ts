@@ -155,6 +155,16 @@ describe("ModeRegistry", () => {
     expect(registry.errors()).toEqual([])
   })
 
+  it("takes a .roomodes folder (the OS sandbox's placeholder during a command) for no file, without an error", async () => {
+    const w = await ws()
+    await mkdir(w.path(".roomodes"))
+    const reported: ModeFileError[] = []
+    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e) })
+    registry.reload()
+    expect(reported).toEqual([])
+    expect(registry.list().map((m) => m.slug)).toEqual(["code", "architect", "ask", "debug", "orchestrator"])
+  })
+
   it("describes a mode in listModes by its description, else the first sentence of whenToUse", () => {
     const registry = ModeRegistry.builtinOnly()
     expect(registry.summaries()[0]).toEqual({

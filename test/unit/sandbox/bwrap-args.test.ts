@@ -9,7 +9,16 @@ describe("bwrapArgs", () => {
     tempDir: "/run/t",
     emptyFile: "/run/empty",
     maskedHostPaths: ["/nonexistent-home/.ssh"],
-    scans: [{ readOnly: ["/ws/.git/config"], maskedDirs: ["/ws/secrets"], maskedFiles: ["/ws/key.pem"] }],
+    scans: [
+      {
+        readOnly: ["/ws/.git/config"],
+        maskedDirs: ["/ws/secrets"],
+        maskedFiles: ["/ws/key.pem"],
+        gitDirs: ["/ws/.git"],
+        protectedLinks: [],
+      },
+    ],
+    placeholders: ["/ws/.envrc-missing"],
     extraWritablePaths: ["/ws/.envrc"],
     cwd: "/ws/src",
     newSession: false,
@@ -23,6 +32,13 @@ describe("bwrapArgs", () => {
     expect(at("--ro-bind", "/ws/.git/config", "/ws/.git/config")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
     expect(at("--bind", "/ws/.envrc", "/ws/.envrc")).toBeLessThan(at("--tmpfs", "/ws/secrets"))
     expect(at("--ro-bind", "/run/empty", "/ws/key.pem")).toBeGreaterThan(0)
+    expect(at("--ro-bind", "/ws/.envrc-missing", "/ws/.envrc-missing")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
+  })
+
+  it("pins the folders between the workspace and a read-only path as mount points, before the read-only binds", () => {
+    // A mount point cannot be renamed: `mv .git old && mkdir .git` must not carry the read-only config away.
+    expect(at("--bind", "/ws/.git", "/ws/.git")).toBeGreaterThan(at("--bind", "/ws", "/ws"))
+    expect(at("--bind", "/ws/.git", "/ws/.git")).toBeLessThan(at("--ro-bind", "/ws/.git/config", "/ws/.git/config"))
   })
 
   it("skips hidden paths that do not exist, and unshares pid, net, ipc and uts, dying with its parent", () => {

@@ -1,0 +1,142 @@
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from "node:fs"
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
+import { MISSING_PLACEHOLDERS } from "./policy"
+import type { WorkspaceScan } from "./workspace-scan"
+
+/**
+ * Empty read-only placeholders for protected paths that do not exist (policy.ts MISSING_PLACEHOLDERS): bwrap can
+ * only bind read-only over a path that exists, so we make an empty folder (or file) there on the host, bind it
+ * read-only for the command, and remove it after. Shared between concurrent commands of this server by a
+ * reference count: removing a path that is a mount point in another command's namespace would detach that
+ * mount there (Linux >= 3.18) and lift its protection while it still runs.
+ */
+
+export interface Placeholder {
+  path: string
+  kind: "dir" | "file"
+}
+
+interface Held {
+  count: number
+  kind: "dir" | "file"
+  dev: number
+  ino: number
+}
+
+const held = new Map<string, Held>()
+let exitHook = false
+
+/** The placeholders `scan` of workspace folder `folder` calls for (whether or not they exist yet). */
+export function placeholderCandidates(folder: string, scan: WorkspaceScan): Placeholder[] {
+  const kindOf = (name: string) => (MISSING_PLACEHOLDERS.files.includes(name) ? "file" : "dir")
+  const out: Placeholder[] = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => ({ path: join(folder, name), kind: kindOf(name) }))
+  for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push({ path: join(dir, name), kind: kindOf(name) })
+  return out
+}
+
+/**
+ * What a protected symlink points to, inside a workspace folder: its real path to bind read-only when it
+ * exists, or a placeholder at the first missing component of its target (so a write through a dangling link
+ * cannot create the file it names). Undefined when the target is outside every writable root (the sandbox
+ * binds that read-only already) or cannot be read.
+ */
+export function linkTarget(link: string, roots: readonly string[]): { readOnly: string } | { placeholder: Placeholder } | undefined {
+  try {
+    const real = realpathSync(link)
+    return roots.some((root) => inside(root, real)) ? { readOnly: real } : undefined
+  } catch {
+    let missing: string
+    try {
+      missing = resolve(dirname(link), readlinkSync(link))
+    } catch {
+      return undefined
+    }
+    for (let dir = dirname(missing); dir !== dirname(dir); missing = dir, dir = dirname(dir)) {
+      if (!existsSync(dir)) continue
+      const path = join(realpathSync(dir), basename(missing))
+      if (lstatSync(path, { throwIfNoEntry: false })) return undefined // a chain of links: left to the next hop's own check
+      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir" } } : undefined
+    }
+    return undefined
+  }
+}
+
+/**
+ * Makes the missing `candidates` (or shares the ones another running command holds; a candidate that exists
+ * otherwise is left to the scan, which bound it if it is protected). Returns the paths to bind read-only and
+ * `release`, to call once when
+ * the command has ended: a placeholder no other command holds is removed if it is still ours (same inode)
+ * and still empty. Synchronous, so that nothing runs between the check and the count.
+ */
+export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly: string[]; release(): void } {
+  const mine: string[] = []
+  const readOnly: string[] = []
+  for (const { path, kind } of candidates) {
+    if (mine.includes(path)) continue
+    const shared = held.get(path)
+    if (shared) {
+      shared.count++
+    } else {
+      const made = make(path, kind)
+      if (!made) continue
+      held.set(path, { count: 1, kind, ...made })
+    }
+    mine.push(path)
+    readOnly.push(path)
+  }
+  if (mine.length > 0 && !exitHook) {
+    exitHook = true
+    process.once("exit", () => {
+      for (const path of [...held.keys()]) drop(path)
+    })
+  }
+  let released = false
+  return {
+    readOnly,
+    release() {
+      if (released) return
+      released = true
+      for (const path of mine) {
+        const entry = held.get(path)
+        if (entry && --entry.count <= 0) drop(path)
+      }
+    },
+  }
+}
+
+/** The paths this server holds placeholders at now (for tests). */
+export function heldPlaceholders(): string[] {
+  return [...held.keys()]
+}
+
+/** Creates an empty folder or file at `path`; undefined when something is there already (or it cannot). */
+function make(path: string, kind: "dir" | "file"): { dev: number; ino: number } | undefined {
+  try {
+    if (kind === "dir") mkdirSync(path, { mode: 0o755 })
+    else closeSync(openSync(path, "wx", 0o644))
+  } catch {
+    return undefined
+  }
+  const stat = lstatSync(path)
+  return { dev: stat.dev, ino: stat.ino }
+}
+
+/** Removes a placeholder if it is still the one we made and still empty (rmdir fails on a non-empty folder). */
+function drop(path: string): void {
+  const entry = held.get(path)
+  held.delete(path)
+  if (!entry) return
+  try {
+    const stat = lstatSync(path)
+    if (stat.dev !== entry.dev || stat.ino !== entry.ino) return
+    if (entry.kind === "dir" && stat.isDirectory()) rmdirSync(path)
+    else if (entry.kind === "file" && stat.isFile() && stat.size === 0) unlinkSync(path)
+  } catch {
+    // Not empty any more, or gone: someone else's now; left alone.
+  }
+}
+
+function inside(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
+}
