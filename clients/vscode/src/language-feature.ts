@@ -34,6 +34,9 @@ export async function languageFeature(vscode: LanguageApi, params: ParamsOf<"lan
     case "documentSymbol":
       answer = await run("vscode.executeDocumentSymbolProvider", uri)
       break
+    case "hover":
+      answer = oneHover(await run<VscodeHover[] | undefined>(COMMANDS.hover, uri, position))
+      break
     case "rename":
       answer = await run(COMMANDS.rename, uri, position, params.newName ?? "")
       break
@@ -50,6 +53,26 @@ export async function languageFeature(vscode: LanguageApi, params: ParamsOf<"lan
   if (answer === undefined || answer === null) return null
   if (Array.isArray(answer) && answer.length === 0 && params.operation !== "workspaceSymbol") return []
   return toLsp(answer)
+}
+
+/** What vscode.Hover carries: MarkdownStrings or MarkedStrings, and where. */
+interface VscodeHover {
+  contents: ({ value: string; language?: string } | string)[]
+  range?: unknown
+}
+
+/**
+ * executeHoverProvider answers a list (one Hover per provider) where LSP answers one Hover: every part of
+ * every hover in order, as MarkedStrings (markdown text, or a code block with its language); undefined
+ * when no provider said anything.
+ */
+function oneHover(hovers: VscodeHover[] | undefined): unknown {
+  const contents = (hovers ?? [])
+    .flatMap((hover) => hover.contents ?? [])
+    .map((part) => (typeof part === "string" || typeof part.language === "string" ? part : part.value))
+  if (contents.length === 0) return undefined
+  const range = hovers?.find((hover) => hover.range)?.range
+  return { contents, ...(range ? { range } : {}) }
 }
 
 function isUri(value: object): value is UriLike {

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core"
 import type { FakeAnthropic, FakeReply, RecordedRequest } from "../../support/fake-anthropic"
 import type { TempWorkspace } from "../../support/temp-workspace"
 import { toolResultText } from "../../support/tool-results"
-import { answerInputBox, dialog, runCommand, type SeenNotification, statusBarTexts, waitUntil } from "./workbench"
+import { answerInputBox, dialog, openFile, runCommand, type SeenNotification, statusBarTexts, waitUntil } from "./workbench"
 
 /** What a scenario gets from the runner: one code-server, one workspace and one fake for every scenario. */
 export interface ScenarioContext {
@@ -63,4 +63,16 @@ export function toolResultFor(requests: RecordedRequest[], toolUseId: string): s
         for (const block of message.content)
           if (block.type === "tool_result" && block.tool_use_id === toolUseId) return toolResultText(block)
   return undefined
+}
+
+/**
+ * Opens a TypeScript file as a user does, which starts VS Code's TypeScript extension, and waits until it
+ * stops "Analyzing": until TypeScript has loaded the project, its answers (definitions, symbols) are partial.
+ */
+export async function openTypeScriptFile(page: Page, path: string, log: (line: string) => void): Promise<void> {
+  await openFile(page, path)
+  await page.waitForTimeout(2000)
+  await waitUntil("TypeScript to load the project", 90_000, async () =>
+    (await statusBarTexts(page)).every((t) => !/Analyzing|Initializing/.test(t)),
+  ).catch((error: Error) => log(`${path}: ${error.message}; going on`))
 }

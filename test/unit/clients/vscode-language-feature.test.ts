@@ -105,6 +105,31 @@ describe("the VS Code extension's answers to agent/languageFeature", () => {
     })
   })
 
+  it("answers hover with one LSP Hover holding every provider's parts, where VS Code gives one Hover per provider", async () => {
+    const hovers = [
+      {
+        contents: [new MarkdownString("\n```typescript\nfunction f(): void\n```\n"), new MarkdownString("Does f.")],
+        range: new Range(0, 9, 0, 10),
+      },
+      { contents: ["plain markdown", { language: "ts", value: "let x: number" }] },
+    ]
+    const calls: unknown[][] = []
+    const vscode = {
+      commands: { executeCommand: async (...args: unknown[]) => (calls.push(args), hovers) as any },
+      Uri: { parse: (value: string) => new Uri(value) },
+      Position,
+    }
+    const answer = await languageFeature(vscode, { operation: "hover", uri: "file:///w/a.ts", position: { line: 0, character: 9 } })
+    expect(calls[0]![0]).toBe("vscode.executeHoverProvider")
+    expect(answer).toEqual({
+      contents: ["\n```typescript\nfunction f(): void\n```\n", "Does f.", "plain markdown", { language: "ts", value: "let x: number" }],
+      range: { start: { line: 0, character: 9 }, end: { line: 0, character: 10 } },
+    })
+    // A position no provider says anything about: no hover, as LSP's null.
+    hovers.length = 0
+    expect(await languageFeature(vscode, { operation: "hover", uri: "file:///w/a.ts", position: { line: 5, character: 0 } })).toBeNull()
+  })
+
   it("answers null when no provider gives anything for the file", async () => {
     const vscode = { commands: { executeCommand: async () => undefined as any }, Uri: { parse: (v: string) => new Uri(v) }, Position }
     expect(await languageFeature(vscode, { operation: "hover", uri: "file:///w/a.py", position: { line: 0, character: 0 } })).toBeNull()

@@ -1,11 +1,12 @@
 import type { Scenario } from "../scenario"
 import { editApproval, USER_MODEL } from "./edit-approval"
+import { lspSymbols } from "./lsp-symbols"
 import { lspTool } from "./lsp-tool"
 import { rename } from "./rename"
 import { review } from "./review"
 
 /** Run in this order, in one workbench: each starts a task after the one before has ended. */
-export const scenarios: Scenario[] = [editApproval, lspTool, rename, review]
+export const scenarios: Scenario[] = [editApproval, lspTool, lspSymbols, rename, review]
 
 /** The user's settings.json for the run: what every scenario needs. */
 export function userSettings(apiUrl: string): Record<string, unknown> {

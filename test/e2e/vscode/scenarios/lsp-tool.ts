@@ -1,5 +1,4 @@
-import { newTask, type Scenario, type ScenarioContext, taskEnded, toolResultFor } from "../scenario"
-import { openFile, statusBarTexts, waitUntil } from "../workbench"
+import { newTask, openTypeScriptFile, type Scenario, type ScenarioContext, taskEnded, toolResultFor } from "../scenario"
 
 /** A two-file TypeScript project with a tsconfig, so VS Code's TypeScript server sees both files as one project. */
 const files = {
@@ -43,14 +42,9 @@ export const lspTool: Scenario = {
 
 async function run({ page, fake, check, shot, log }: ScenarioContext): Promise<void> {
   const from = fake.requests.length
-  // The user works in the project: a TypeScript file open starts VS Code's TypeScript extension.
-  await openFile(page, "nav/main.ts")
-  // Until TypeScript has loaded the project, VS Code answers definitions from its syntax-only server (F12 on
-  // an imported name then lands on the import): wait, as a user would, until it stops "Analyzing".
-  await page.waitForTimeout(2000)
-  await waitUntil("TypeScript to load the project", 90_000, async () =>
-    (await statusBarTexts(page)).every((t) => !/Analyzing|Initializing/.test(t)),
-  ).catch((error: Error) => log(`lsp: ${error.message}; going on`))
+  // The user works in the project: a TypeScript file open starts VS Code's TypeScript extension. Until
+  // TypeScript has loaded the project, F12 on an imported name lands on the import.
+  await openTypeScriptFile(page, "nav/main.ts", log)
   log("lsp: a task whose model calls the lsp tool")
   await newTask(page, "Find where area is defined and every use of it")
   const done = await taskEnded(page, fake, from, 3)
