@@ -19,8 +19,21 @@ export interface Hunk {
 /** Past this the line diff gives up and the whole file counts as one hunk (Myers is quadratic in the changes). */
 const DIFF_TIMEOUT_MS = 300
 
+/** The lines of `text`, each with its "\n" (the last one without, when the text does not end in one). */
 export function splitLines(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? []
+  // indexOf and slice rather than a global regex match: about half the time, on every file of a listing.
+  const lines: string[] = []
+  let at = 0
+  while (at < text.length) {
+    const end = text.indexOf("\n", at)
+    if (end < 0) {
+      lines.push(text.slice(at))
+      break
+    }
+    lines.push(text.slice(at, end + 1))
+    at = end + 1
+  }
+  return lines
 }
 
 /** The hunks that turn `before` into `after`, top to bottom. */

@@ -130,7 +130,7 @@ export class ReviewService {
             },
             oldText: h.oldLines.join(""),
             newText: h.newLines.join(""),
-            ...(file.userTouched.includes(hunkContentKey(h)) ? { userEdited: true } : {}),
+            ...(file.userTouched.length > 0 && file.userTouched.includes(hunkContentKey(h)) ? { userEdited: true } : {}),
           })),
         })),
       }
