@@ -31,9 +31,16 @@ export class ReviewIo {
   /**
    * Makes the file hold `text` (undefined: deletes it). `expected` is the text the change was computed from:
    * an open buffer is edited against the version that held it, so an editor refuses the edit if the user
-   * typed in between; the disk is checked against it just before writing.
+   * typed in between; the disk is checked against it just before writing (with `texts`, by lstat when the
+   * file is as it was when the listing read it: the same rule that let the listing skip reading it).
    */
-  async write(path: string, expected: string | undefined, text: string | undefined, label: string): Promise<EditOutcome> {
+  async write(
+    path: string,
+    expected: string | undefined,
+    text: string | undefined,
+    label: string,
+    texts?: DiskTexts,
+  ): Promise<EditOutcome> {
     if (!(await this.insideWorkspace(path))) return { ok: false, reason: `${path} is outside the workspace; it was not touched.` }
     const open = this.editor.openDocument(path)
     if (open && open.text !== expected) return { ok: false, reason: "the buffer changed since the review read it; list the changes again." }
@@ -56,7 +63,7 @@ export class ReviewIo {
         ok: false,
         reason: "the file is open with unsaved changes of the user and this editor cannot take edits; save or close it first.",
       }
-    if (!open && (await this.read(path)) !== expected)
+    if (!open && (await this.read(path, texts)) !== expected)
       return { ok: false, reason: "the file changed on disk since the review read it; list the changes again." }
     await writeFileAtomic(path, text, { workspaceFolders: this.folders() })
     return { ok: true }

@@ -130,7 +130,7 @@ export class ReviewService {
             },
             oldText: h.oldLines.join(""),
             newText: h.newLines.join(""),
-            ...(file.userTouched.includes(hunkContentKey(h)) ? { userEdited: true } : {}),
+            ...(file.userTouched.length > 0 && file.userTouched.includes(hunkContentKey(h)) ? { userEdited: true } : {}),
           })),
         })),
       }
@@ -167,7 +167,8 @@ export class ReviewService {
         }
         // Files are written back side by side (each still checked and version-checked on its own), and the
         // outcomes are taken in the listing's order, so the result reads the same as one after another.
-        const outcomes = await mapLimit(targets, WRITE_LANES, ({ entry, hunks }) => this.rejectOne(entry, hunks, signal))
+        const { texts } = this.cachesOf(root)
+        const outcomes = await mapLimit(targets, WRITE_LANES, ({ entry, hunks }) => this.rejectOne(entry, hunks, signal, texts))
         for (const outcome of outcomes) {
           if ("failure" in outcome) {
             result.failed.push(outcome.failure)
@@ -190,14 +191,14 @@ export class ReviewService {
   }
 
   /** Rejects `hunks` of one listed file: writes its text back, then looks for problems the reject brought. */
-  private async rejectOne(entry: Listed, hunks: Hunk[], signal: AbortSignal): Promise<RejectOutcome> {
+  private async rejectOne(entry: Listed, hunks: Hunk[], signal: AbortSignal, texts: DiskTexts): Promise<RejectOutcome> {
     const uri = pathToFileURL(entry.path).toString()
     const whole = hunks.length === entry.hunks.length
     const next = rejectedText(entry, hunks, whole)
     if (typeof next === "object") return { failure: { uri, reason: next.reason } }
     const watch = await this.deps.diagnostics?.watch(entry.path, entry.current, signal).catch(() => undefined)
     const outcome = await this.io
-      .write(entry.path, entry.current, next, "agent: reject change")
+      .write(entry.path, entry.current, next, "agent: reject change", texts)
       .catch((e: Error) => ({ ok: false as const, reason: e.message }))
     if (!outcome.ok) {
       const hunkId = whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }

@@ -49,7 +49,7 @@ export class ReviewStore {
   async load(taskId: string): Promise<TaskReviewState> {
     try {
       const parsed = JSON.parse(await readFile(this.fileOf(taskId), "utf8")) as TaskReviewState
-      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return parsed
+      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return decoded(parsed)
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
     }
@@ -59,7 +59,69 @@ export class ReviewStore {
   async save(taskId: string, state: TaskReviewState): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 })
     const file = this.fileOf(taskId)
-    await writeFileAtomic(file, JSON.stringify(state))
+    await writeFileAtomic(file, JSON.stringify(encoded(state)))
     await chmod(file, 0o600)
   }
+}
+
+/**
+ * A stored reject names a text it shares with the file's entry instead of holding a copy: a reject-all of a
+ * thousand files would otherwise store each file's text four to six times (the entry's baseline and
+ * agent text, the reject's before and after, and the entry's copy for the undo), and serialising, writing
+ * and flushing that was a large part of the reject's time.
+ */
+interface StoredReject extends RejectedFile {
+  /** `before` is `tracked.agentText` (the file as the agent left it). */
+  beforeIs?: "agentText"
+  /** `after` is `tracked.baseline` (a whole-file reject). */
+  afterIs?: "baseline"
+  /** `tracked` is the review's entry for the path, as saved alongside. */
+  trackedIs?: "entry"
+}
+
+function sameEntry(a: TrackedFile | undefined, b: TrackedFile): boolean {
+  return (
+    a !== undefined &&
+    a.baseline === b.baseline &&
+    a.agentText === b.agentText &&
+    a.byCommand === b.byCommand &&
+    a.userTouched.length === b.userTouched.length &&
+    a.userTouched.every((key, i) => key === b.userTouched[i])
+  )
+}
+
+function encoded(state: TaskReviewState): TaskReviewState {
+  if (!state.lastReject) return state
+  const lastReject = state.lastReject.map((reject): StoredReject => {
+    const { tracked } = reject
+    if (!tracked) return reject
+    const out: StoredReject = { ...reject }
+    if (reject.before !== undefined && reject.before === tracked.agentText) {
+      delete out.before
+      out.beforeIs = "agentText"
+    }
+    if (reject.after !== undefined && reject.after === tracked.baseline) {
+      delete out.after
+      out.afterIs = "baseline"
+    }
+    if (sameEntry(state.files[reject.path], tracked)) {
+      delete out.tracked
+      out.trackedIs = "entry"
+    }
+    return out
+  })
+  return { ...state, lastReject }
+}
+
+function decoded(state: TaskReviewState): TaskReviewState {
+  if (!Array.isArray(state.lastReject)) return state
+  state.lastReject = state.lastReject.map((stored: StoredReject) => {
+    const { beforeIs, afterIs, trackedIs, ...reject } = stored
+    const entry = state.files[reject.path]
+    if (trackedIs === "entry" && entry) reject.tracked = { ...entry, userTouched: [...entry.userTouched] }
+    if (beforeIs === "agentText") reject.before = reject.tracked?.agentText
+    if (afterIs === "baseline") reject.after = reject.tracked?.baseline
+    return reject
+  })
+  return state
 }

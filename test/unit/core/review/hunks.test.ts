@@ -1,10 +1,33 @@
 import { describe, expect, it } from "vitest"
-import { hunkContentKey, hunkIds, keepHunk, lineHunks, rebaseUserEdit, rejectHunk } from "../../../../server/src/core/review/hunks"
+import {
+  hunkContentKey,
+  hunkIds,
+  keepHunk,
+  lineHunks,
+  rebaseUserEdit,
+  rejectHunk,
+  splitLines,
+} from "../../../../server/src/core/review/hunks"
 
 const BASE = "a\nb\nc\nd\ne\nf\ng\n"
 const NOW = "a\nB\nc\nd\ne\nF\ng\n"
 
 describe("review hunks", () => {
+  it("splits text into lines that keep their newline, the last without one when the text has none", () => {
+    expect(splitLines("")).toEqual([])
+    expect(splitLines("a\n\nb")).toEqual(["a\n", "\n", "b"])
+    expect(splitLines("a\n")).toEqual(["a\n"])
+    expect(splitLines("\n")).toEqual(["\n"])
+  })
+
+  it("gives hunks that reject back to the baseline for a rewrite past the typed diff's work bound (jsdiff, or one hunk past its time bound)", () => {
+    const before = Array.from({ length: 1200 }, (_, i) => `old ${i}\n`).join("")
+    const after = Array.from({ length: 1200 }, (_, i) => (i % 100 === 0 ? `old ${i}\n` : `new ${i}\n`)).join("")
+    const hunks = lineHunks(before, after)
+    expect(hunks.length).toBeGreaterThan(0)
+    expect([...hunks].reverse().reduce((text, h) => rejectHunk(text, h), after)).toBe(before)
+  })
+
   it("finds each changed run of lines with its baseline and new lines", () => {
     expect(lineHunks(BASE, NOW)).toEqual([
       { oldStart: 1, oldLines: ["b\n"], newStart: 1, newLines: ["B\n"] },
