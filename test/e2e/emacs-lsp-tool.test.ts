@@ -6,8 +6,9 @@ import { placesIn } from "../support/lsp-questions"
 import { SERVER_ENTRY } from "../support/server-harness"
 import { toolResultText } from "../support/session"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { positionOf, TSLS, TypescriptOracle, writeProject } from "../support/typescript-oracle"
+import { positionOf, TypescriptOracle, writeProject } from "../support/typescript-oracle"
 import { fakeModelEnv, runEmacs } from "./emacs-runner"
+import { typescriptEmacsPrelude } from "./emacs-typescript"
 import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // agent/languageFeature answered by Emacs for real: the user's typescript-language-server runs under eglot
@@ -25,28 +26,11 @@ interface Observed {
 
 function script(): string {
   return `
-    (require 'agent-lsp)
-    (setq agent-lsp-server-command (list "node" ${JSON.stringify(SERVER_ENTRY)} "--stdio"))
-    (setq agent-lsp-initialization-options '(:agent (:checkpoints (:enabled :json-false))))
-    ;; Emacs 28 has no TypeScript mode: the user's config gives .ts files one.
-    (define-derived-mode agent-test-ts-mode prog-mode "TS")
-    (add-to-list 'auto-mode-alist '("\\\\.ts\\\\'" . agent-test-ts-mode))
+    ${typescriptEmacsPrelude(SERVER_ENTRY)}
     (let ((project (project-current nil default-directory)))
       (find-file "src/main.ts")
       (let ((main (current-buffer)))
-        (let ((eglot-sync-connect t))
-          (eglot (list 'agent-test-ts-mode) project 'eglot-lsp-server
-                 (list "node" ${JSON.stringify(TSLS)} "--stdio") "typescript"))
-        (let ((loaded (agent-lsp-test-wait
-                       (lambda ()
-                         (with-current-buffer main
-                           (string-match-p "shape\\\\.ts"
-                                           (format "%S" (ignore-errors
-                                                          (jsonrpc-request (eglot-current-server) :textDocument/definition
-                                                                           (list :textDocument (list :uri (eglot--path-to-uri (buffer-file-name)))
-                                                                                 :position (list :line 4 :character 10))
-                                                                           :timeout 30))))))
-                       120)))
+        (let ((loaded (agent-test-start-typescript project main)))
           (select-window (split-window))
           (find-file (expand-file-name "notes.txt" (project-root project)))
           (agent-lsp-new-task "find describeShape")

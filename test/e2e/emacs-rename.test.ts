@@ -5,8 +5,9 @@ import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "../suppo
 import { SERVER_ENTRY } from "../support/server-harness"
 import { toolResultIn, toolResultText } from "../support/session"
 import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
-import { PROJECT, positionOf, TSLS, writeProject } from "../support/typescript-oracle"
+import { PROJECT, positionOf, writeProject } from "../support/typescript-oracle"
 import { fakeModelEnv, runEmacs } from "./emacs-runner"
+import { typescriptEmacsPrelude } from "./emacs-typescript"
 import { expectBuiltServer, expectEmacsWithEglot } from "./preconditions"
 
 // rename_symbol in a real Emacs (emacs --batch, eglot 1.9): the user's typescript-language-server runs under
@@ -43,12 +44,7 @@ interface Observed {
 function script(visit: string[]): string {
   const lisp = (values: string[]) => values.map((v) => JSON.stringify(v)).join(" ")
   return `
-    (require 'agent-lsp)
-    (setq agent-lsp-server-command (list "node" ${JSON.stringify(SERVER_ENTRY)} "--stdio"))
-    (setq agent-lsp-initialization-options '(:agent (:checkpoints (:enabled :json-false))))
-    ;; Emacs 28 has no TypeScript mode: the user's config gives .ts files one.
-    (define-derived-mode agent-test-ts-mode prog-mode "TS")
-    (add-to-list 'auto-mode-alist '("\\\\.ts\\\\'" . agent-test-ts-mode))
+    ${typescriptEmacsPrelude(SERVER_ENTRY)}
     (defvar test-prompts nil)
     (defvar test-applied-edits 0)
     (advice-add 'eglot--apply-workspace-edit :before (lambda (&rest _) (setq test-applied-edits (1+ test-applied-edits))))
@@ -61,19 +57,7 @@ function script(visit: string[]): string {
            (root (project-root project)))
       (find-file "src/main.ts")
       (let ((main (current-buffer)))
-        (let ((eglot-sync-connect t))
-          (eglot (list 'agent-test-ts-mode) project 'eglot-lsp-server
-                 (list "node" ${JSON.stringify(TSLS)} "--stdio") "typescript"))
-        (let ((loaded (agent-lsp-test-wait
-                       (lambda ()
-                         (with-current-buffer main
-                           (string-match-p "shape\\\\.ts"
-                                           (format "%S" (ignore-errors
-                                                          (jsonrpc-request (eglot-current-server) :textDocument/definition
-                                                                           (list :textDocument (list :uri (eglot--path-to-uri (buffer-file-name)))
-                                                                                 :position (list :line 4 :character 10))
-                                                                           :timeout 30))))))
-                       120)))
+        (let ((loaded (agent-test-start-typescript project main)))
           (dolist (file (list ${lisp(visit)})) (find-file-noselect (expand-file-name file root)))
           ;; The command loop leaves an undo boundary after each command: the user's last one.
           (dolist (buffer (buffer-list)) (with-current-buffer buffer (undo-boundary)))
