@@ -1,6 +1,7 @@
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises"
+import { chmod, mkdir, rename, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { configDir } from "../config/paths"
+import { readRegularFile } from "../config/regular-file"
 
 /**
  * What one MCP server's OAuth sign-in leaves behind: the dynamic client registration, the tokens, the
@@ -58,10 +59,10 @@ export class McpOAuthStore {
 
   private async readAll(): Promise<Record<string, McpOAuthEntry>> {
     try {
-      const json = JSON.parse(await readFile(this.file, "utf8")) as unknown
+      const json = JSON.parse((await readRegularFile(this.file)).toString("utf8")) as unknown
       return json && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, McpOAuthEntry>) : {}
     } catch {
-      // Missing or broken: every server signs in again (a broken file must not stop the servers).
+      // Missing, broken or not a regular file (a FIFO would block the read): every server signs in again (a broken file must not stop the servers).
       return {}
     }
   }
