@@ -11,7 +11,7 @@ import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
 import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
-import { heldPlaceholders, holdPlaceholders, placeholderCandidates } from "../server/src/sandbox/placeholders"
+import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
 import { benchRepository } from "./sandbox.bench"
@@ -53,13 +53,14 @@ export default async function bench(): Promise<BenchTable[]> {
       command.dispose()
     }
   }
-  /** The same argv without the read-only binds of the placeholders (they are still made and removed on the host). */
+  /** The same argv without the mounts over the placeholders (they are still made and removed on the host). */
   const withoutPlaceholderBinds = async () => {
     const command = sandboxCommand(SHELL, ws.root, policy(true))
     const held = new Set(heldPlaceholders())
     const args = command.args.filter((_, i, all) => {
-      const at = (k: number) => all[k] === "--ro-bind" && held.has(all[k + 1]!) && all[k + 1] === all[k + 2]
-      return !(at(i) || at(i - 1) || at(i - 2))
+      const bind = (k: number) => all[k] === "--ro-bind" && held.has(all[k + 1]!) && all[k + 1] === all[k + 2]
+      const tmpfs = (k: number) => all[k] === "--perms" && all[k + 2] === "--tmpfs" && held.has(all[k + 3]!)
+      return !(bind(i) || bind(i - 1) || bind(i - 2) || tmpfs(i) || tmpfs(i - 1) || tmpfs(i - 2) || tmpfs(i - 3))
     })
     try {
       return await spawnAndWait(command.file, args)
@@ -73,8 +74,8 @@ export default async function bench(): Promise<BenchTable[]> {
     ["+ --dev /dev --proc /proc", () => spawnAndWait(bwrap, [...devProc, "--", ...SHELL])],
     ["+ --unshare-pid", () => spawnAndWait(bwrap, [...pid, "--", ...SHELL])],
     ["+ --unshare-net/ipc/uts, --die-with-parent, --new-session", () => spawnAndWait(bwrap, [...flags, "--", ...SHELL])],
-    ["+ the workspace's read-only and masked paths, without the placeholders' binds", withoutPlaceholderBinds],
-    ["+ the placeholders' binds (execute_command, network unused)", withSandbox(true)],
+    ["+ the workspace's read-only and masked paths, without the placeholders' mounts", withoutPlaceholderBinds],
+    ["+ the mounts over the placeholders (execute_command, network unused)", withSandbox(true)],
     ["+ the network bridge (proxy + socat)", withSandbox(false)],
   ]
   const loadBefore = loadavg()[0]!
@@ -99,8 +100,16 @@ export default async function bench(): Promise<BenchTable[]> {
           scanWorkspace(ws.root)
         }),
       ),
+      // Made, released, and removed (the removal runs just after the command's end, off its path: settled here).
       placeholders: stats(
-        await timeRuns(RUNS * 10, () => holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root))).release(), 5),
+        await timeRuns(
+          RUNS * 10,
+          async () => {
+            holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root))).release()
+            await placeholdersSettled()
+          },
+          5,
+        ),
       ),
       proxy: stats(
         await timeRuns(RUNS * 10, async () => {

@@ -91,6 +91,7 @@ export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = b
     scans,
     // No placeholders for missing protected paths: with the workspace read-only nothing can be created in it.
     placeholders: [],
+    emptyFolders: [],
     // The browser's own folder, at its host path, so its command lines name it (kill and cleanup find them).
     extraWritablePaths: [home],
     proxySocket: proxy?.socketPath,

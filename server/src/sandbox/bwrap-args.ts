@@ -27,6 +27,12 @@ export interface BwrapMounts {
    * that were missing (./placeholders.ts) and the targets of protected symlinks. Empty turns that rule off.
    */
   placeholders: readonly string[]
+  /**
+   * Placeholders of protected file names that were missing (absolute, existing empty folders): each gets an
+   * empty tmpfs of mode 0555, so the name cannot be written (policy.ts MISSING_PLACEHOLDERS.byTmpfs says why
+   * not a read-only bind).
+   */
+  emptyFolders: readonly string[]
   /** Approved extra writes (absolute, existing). */
   extraWritablePaths: readonly string[]
   /** The network proxy's socket on the host, when the command gets the network through it. */
@@ -46,15 +52,19 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
   const readOnly = [...mounts.scans.flatMap((scan) => scan.readOnly), ...mounts.placeholders]
-  if (!mounts.workspaceReadOnly) for (const dir of pinnedParents(readOnly, mounts.workspaceFolders)) args.push("--bind", dir, dir)
+  if (!mounts.workspaceReadOnly)
+    for (const dir of pinnedParents([...readOnly, ...mounts.emptyFolders], mounts.workspaceFolders)) args.push("--bind", dir, dir)
   for (const path of readOnly) args.push("--ro-bind", path, path)
+  for (const path of mounts.emptyFolders) args.push("--perms", "0555", "--tmpfs", path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
   for (const scan of mounts.scans) {
     for (const dir of scan.maskedDirs) args.push("--tmpfs", dir, "--remount-ro", dir)
     for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)
   }
   if (mounts.proxySocket) args.push("--bind", mounts.proxySocket, PROXY_SOCKET_IN_SANDBOX)
-  args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent")
+  // --cap-drop ALL: bwrap started by root keeps root's capabilities for the command unless told otherwise,
+  // and with CAP_SYS_ADMIN a command could simply unmount every read-only bind and mask above.
+  args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL")
   if (mounts.newSession) args.push("--new-session")
   args.push("--chdir", mounts.cwd)
   return args

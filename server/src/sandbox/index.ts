@@ -133,6 +133,7 @@ export function sandboxCommand(
     maskedHostPaths: maskedHostPaths(policy),
     scans,
     placeholders: held.readOnly,
+    emptyFolders: held.emptyFolders,
     extraWritablePaths: extraWritable,
     proxySocket: proxy?.socketPath,
     cwd,
@@ -205,7 +206,7 @@ function holdMissingProtected(folders: readonly string[], scans: readonly Worksp
   })
   const isApproved = (path: string) => approved.some((a) => a === path || path.startsWith(`${a}/`))
   const held = holdPlaceholders(candidates.filter((c) => !isApproved(c.path)))
-  return { readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly], release: held.release }
+  return { readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly], emptyFolders: held.emptyFolders, release: held.release }
 }
 
 /** Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder is left out. */

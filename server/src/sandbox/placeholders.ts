@@ -4,16 +4,19 @@ import { MISSING_PLACEHOLDERS } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
 /**
- * Empty read-only placeholders for protected paths that do not exist (policy.ts MISSING_PLACEHOLDERS): bwrap can
- * only bind read-only over a path that exists, so we make an empty folder (or file) there on the host, bind it
- * read-only for the command, and remove it after. Shared between concurrent commands of this server by a
+ * Empty placeholders for protected paths that do not exist (policy.ts MISSING_PLACEHOLDERS): bwrap can only
+ * mount over a path that exists, so we make an empty folder (or file) there on the host, cover it for the
+ * command (read-only bind or empty tmpfs), and remove it after. Shared between concurrent commands of this server by a
  * reference count: removing a path that is a mount point in another command's namespace would detach that
  * mount there (Linux >= 3.18) and lift its protection while it still runs.
  */
 
 export interface Placeholder {
   path: string
+  /** What is made on the host. */
   kind: "dir" | "file"
+  /** How the sandbox covers it: a read-only bind, or an empty tmpfs (policy.ts MISSING_PLACEHOLDERS.byTmpfs). */
+  cover: "readOnly" | "tmpfs"
 }
 
 interface Held {
@@ -28,9 +31,13 @@ let exitHook = false
 
 /** The placeholders `scan` of workspace folder `folder` calls for (whether or not they exist yet). */
 export function placeholderCandidates(folder: string, scan: WorkspaceScan): Placeholder[] {
-  const kindOf = (name: string) => (MISSING_PLACEHOLDERS.files.includes(name) ? "file" : "dir")
-  const out: Placeholder[] = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => ({ path: join(folder, name), kind: kindOf(name) }))
-  for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push({ path: join(dir, name), kind: kindOf(name) })
+  const at = (dir: string, name: string): Placeholder => ({
+    path: join(dir, name),
+    kind: MISSING_PLACEHOLDERS.files.includes(name) ? "file" : "dir",
+    cover: dir === folder && MISSING_PLACEHOLDERS.byTmpfs.has(name) ? "tmpfs" : "readOnly",
+  })
+  const out = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => at(folder, name))
+  for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push(at(dir, name))
   return out
 }
 
@@ -55,7 +62,7 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
       if (!existsSync(dir)) continue
       const path = join(realpathSync(dir), basename(missing))
       if (lstatSync(path, { throwIfNoEntry: false })) return undefined // a chain of links: left to the next hop's own check
-      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir" } } : undefined
+      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir", cover: "readOnly" } } : undefined
     }
     return undefined
   }
@@ -63,15 +70,17 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
 
 /**
  * Makes the missing `candidates` (or shares the ones another running command holds; a candidate that exists
- * otherwise is left to the scan, which bound it if it is protected). Returns the paths to bind read-only and
- * `release`, to call once when
- * the command has ended: a placeholder no other command holds is removed if it is still ours (same inode)
- * and still empty. Synchronous, so that nothing runs between the check and the count.
+ * otherwise is left to the scan, which bound it if it is protected). Returns the paths to bind read-only, the
+ * folders to cover with an empty tmpfs, and `release`, to call once when the command has ended: a placeholder
+ * no other command holds is then removed (if it is still ours, same inode, and still empty) right after the
+ * current turn of the event loop, off the command's path; a command started before that shares it instead.
+ * Synchronous, so that nothing runs between the check and the count.
  */
-export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly: string[]; release(): void } {
+export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly: string[]; emptyFolders: string[]; release(): void } {
   const mine: string[] = []
   const readOnly: string[] = []
-  for (const { path, kind } of candidates) {
+  const emptyFolders: string[] = []
+  for (const { path, kind, cover } of candidates) {
     if (mine.includes(path)) continue
     const shared = held.get(path)
     if (shared) {
@@ -82,7 +91,7 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
       held.set(path, { count: 1, kind, ...made })
     }
     mine.push(path)
-    readOnly.push(path)
+    ;(cover === "tmpfs" && kind === "dir" ? emptyFolders : readOnly).push(path)
   }
   if (mine.length > 0 && !exitHook) {
     exitHook = true
@@ -93,20 +102,44 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   let released = false
   return {
     readOnly,
+    emptyFolders,
     release() {
       if (released) return
       released = true
       for (const path of mine) {
         const entry = held.get(path)
-        if (entry && --entry.count <= 0) drop(path)
+        if (entry && --entry.count <= 0) dropSoon(path)
       }
     },
   }
 }
 
-/** The paths this server holds placeholders at now (for tests). */
+const toDrop = new Set<string>()
+let dropping: Promise<void> | undefined
+
+/** Removes `path` after this turn of the event loop unless a new command holds it by then. */
+function dropSoon(path: string): void {
+  toDrop.add(path)
+  dropping ??= new Promise((resolve) =>
+    setImmediate(() => {
+      dropping = undefined
+      for (const dropped of [...toDrop]) {
+        toDrop.delete(dropped)
+        if ((held.get(dropped)?.count ?? 0) <= 0) drop(dropped)
+      }
+      resolve()
+    }),
+  )
+}
+
+/** Resolves once the placeholders released so far are removed (or taken by a new command). */
+export function placeholdersSettled(): Promise<void> {
+  return dropping ?? Promise.resolve()
+}
+
+/** The paths commands of this server hold placeholders at now (for tests). */
 export function heldPlaceholders(): string[] {
-  return [...held.keys()]
+  return [...held].filter(([, entry]) => entry.count > 0).map(([path]) => path)
 }
 
 /** Creates an empty folder or file at `path`; undefined when something is there already (or it cannot). */

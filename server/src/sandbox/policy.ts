@@ -34,21 +34,32 @@ export const MASKED_HOME_PATHS: readonly string[] = [
 /**
  * A protected path that does not exist cannot be bound read-only, so a command could create it (a first
  * `.envrc` that direnv runs, a `.vscode/tasks.json`, an `AGENTS.md` prompt injection). These are held instead
- * by an empty read-only folder (or file) made at the path for the command's length and removed after it:
- * every protected name at the top of each workspace folder (in the spelling its readers look for), and a
- * git directory's config, hooks and info. An empty folder rather than a file for all but `config`: creating
- * a file, a folder or anything inside it then fails ("Is a directory", "Read-only file system"), and git,
- * checkpoints and review never see an empty folder (an empty file would be listed and `git add -A`-ed).
- * git reads an empty `config` file as an empty configuration, where a folder would make it fail.
+ * by an empty placeholder made at the path for the command's length and removed after it: every protected
+ * name at the top of each workspace folder (in the spelling its readers look for), and a git directory's
+ * config, hooks and info. An empty folder rather than a file for all but `config`: creating a file, a folder
+ * or anything inside it then fails ("Is a directory", "Read-only file system"), and git, checkpoints and
+ * review never see an empty folder (an empty file would be listed and `git add -A`-ed). git reads an empty
+ * `config` file as an empty configuration, where a folder would make it fail.
+ *
+ * How the sandbox covers each placeholder: a protected *file* name (`byTmpfs`) gets an empty tmpfs of mode
+ * 0555 over its folder (writing the name fails with "Is a directory"; a tmpfs costs bwrap one mount, where a
+ * read-only bind makes it re-read the whole mount table: ~0.25 ms each, measured by `npm run bench --
+ * sandbox-pieces`). A protected *folder* keeps a read-only bind: writing into it must fail loudly ("Read-only
+ * file system") rather than land in a tmpfs the command could `chmod` and fill, to see it vanish.
  */
+/** The protected file names, in the spelling their readers look for at the top of a workspace folder. */
+const TOP_FILE_NAMES = [...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name))
+
 export const MISSING_PLACEHOLDERS: {
   readonly atWorkspaceTop: readonly string[]
   readonly inGitDir: readonly string[]
   readonly files: readonly string[]
+  readonly byTmpfs: ReadonlySet<string>
 } = {
-  atWorkspaceTop: [...[...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name)), ...PROTECTED_DIRS],
+  atWorkspaceTop: [...TOP_FILE_NAMES, ...PROTECTED_DIRS],
   inGitDir: GIT_DIR_READ_ONLY,
   files: ["config"],
+  byTmpfs: new Set(TOP_FILE_NAMES),
 }
 
 /** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
@@ -112,11 +123,12 @@ export function hostAllowed(host: string, patterns: readonly string[]): boolean 
 export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
-    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty read-only placeholder holds its place for the command's length, so it cannot be created): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: a missing folder shows as an empty read-only folder, a missing file as an empty folder): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
     "- Environment: the server's, without API keys and tokens.",
+    "- Privileges: none. Every capability is dropped, also when the server runs as root (in a container), so no command can unmount or remount what the sandbox mounted.",
     "- Lifetime: the command dies with the server (`--die-with-parent`) and runs in a new session (no terminal to inject keystrokes into).",
   ]
   return lines.join("\n")

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { defaultSettings, type HooksConfig, type Settings } from "../../../server/src/config/schema"
 import { HOOK_MAX_OUTPUT_BYTES, runHooks } from "../../../server/src/hooks"
+import { placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 
 let dir: string
 
@@ -127,6 +128,7 @@ describe("runHooks", () => {
   it("refuses a hook creating a protected path that does not exist yet, and leaves no placeholder behind", async () => {
     const plant = "echo evil > .envrc; mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo ok > hook-ran.txt"
     await runHooks(settingsWith(one(plant)), base(), pre)
+    await placeholdersSettled() // removed just after the hook ended
     expect(readFileSync(join(dir, "hook-ran.txt"), "utf8")).toBe("ok\n")
     expect(existsSync(join(dir, ".envrc"))).toBe(false)
     expect(existsSync(join(dir, ".vscode"))).toBe(false)

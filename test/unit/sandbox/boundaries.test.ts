@@ -1,11 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { HostAsk, SandboxPolicy } from "../../../server/src/sandbox"
+import { type HostAsk, type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
+import { placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
 import { commandEnv } from "../../../server/src/terminal/env"
 import { startCommand } from "../../../server/src/terminal/runner"
@@ -63,6 +64,7 @@ async function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise
     sandbox: { kind: "sandboxed", policy: policy(extra) },
   })
   const outcome = await running.done
+  await placeholdersSettled() // removed just after the command: what follows looks at the host after that
   return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
 }
 
@@ -177,6 +179,47 @@ describe("the OS sandbox", () => {
       expect(refused.output).toContain("END")
       expect(asked).toHaveLength(2)
     })
+  })
+
+  describe("privileges", () => {
+    const LIFT =
+      "umount .git/config; umount ~/.ssh; umount secrets; mount -o remount,rw /; mount -t tmpfs none /mnt; " +
+      "echo '[core] fsmonitor = evil' >> .git/config; cat ~/.ssh/id_ed25519 secrets/key.pem; echo x > /etc/agent-lsp-planted; echo done"
+
+    it("cannot unmount, remount or mount anything, even when the server runs as root", async () => {
+      const before = readFileSync(ws.path(".git/config"), "utf8")
+      const result = await run(LIFT)
+      expect(result.output).toContain("done")
+      expect(readFileSync(ws.path(".git/config"), "utf8")).toBe(before)
+      expect(result.output).not.toContain("PRIVATE-KEY-CONTENT")
+      expect(result.output).not.toContain("TOPSECRET")
+      expect(existsSync("/etc/agent-lsp-planted")).toBe(false)
+    })
+
+    // The control: without `--cap-drop ALL`, bwrap started by root leaves root's capabilities to the command.
+    it.skipIf(process.getuid?.() !== 0)(
+      "lifts a read-only bind without the capability drop (the control: the test above can fail)",
+      async () => {
+        const victim = await tempWorkspace({ "keep.txt": "k\n" })
+        try {
+          execFileSync("git", ["init", "-q"], { cwd: victim.root })
+          const config = readFileSync(victim.path(".git/config"), "utf8")
+          // Only the workspace's own config: with root's capabilities the command could write anywhere on the host.
+          const lift = "umount .git/config && echo '[core] fsmonitor = evil' >> .git/config"
+          const command = sandboxCommand(
+            ["/bin/bash", "--noprofile", "--norc", "-c", lift],
+            victim.root,
+            policy({ workspaceFolders: [victim.root] }),
+          )
+          const args = command.args.filter((arg, i, all) => !(arg === "--cap-drop" || (arg === "ALL" && all[i - 1] === "--cap-drop")))
+          spawnSync(command.file, args, { encoding: "utf8" })
+          command.dispose()
+          expect(readFileSync(victim.path(".git/config"), "utf8")).not.toBe(config)
+        } finally {
+          await victim.cleanup()
+        }
+      },
+    )
   })
 
   it("runs nothing when bwrap is missing (fails closed) and says how to fix it", async () => {

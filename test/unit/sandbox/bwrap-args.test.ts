@@ -19,6 +19,7 @@ describe("bwrapArgs", () => {
       },
     ],
     placeholders: ["/ws/.envrc-missing"],
+    emptyFolders: ["/ws/AGENTS.md"],
     extraWritablePaths: ["/ws/.envrc"],
     cwd: "/ws/src",
     newSession: false,
@@ -41,8 +42,14 @@ describe("bwrapArgs", () => {
     expect(at("--bind", "/ws/.git", "/ws/.git")).toBeLessThan(at("--ro-bind", "/ws/.git/config", "/ws/.git/config"))
   })
 
-  it("skips hidden paths that do not exist, and unshares pid, net, ipc and uts, dying with its parent", () => {
+  it("covers a missing file name's placeholder folder with an empty tmpfs nobody may write in, pinned like the read-only ones", () => {
+    expect(at("--perms", "0555", "--tmpfs", "/ws/AGENTS.md")).toBeGreaterThan(at("--bind", "/ws", "/ws"))
+    expect(at("--perms", "0555", "--tmpfs", "/ws/AGENTS.md")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
+  })
+
+  it("skips hidden paths that do not exist, drops every capability, and unshares pid, net, ipc and uts, dying with its parent", () => {
     expect(args).not.toContain("/nonexistent-home/.ssh")
+    expect(at("--cap-drop", "ALL")).toBeGreaterThan(0)
     for (const flag of ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent"])
       expect(args).toContain(flag)
     expect(args).not.toContain("--new-session")

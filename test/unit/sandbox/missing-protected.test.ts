@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SandboxPolicy } from "../../../server/src/sandbox"
 import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
-import { heldPlaceholders, holdPlaceholders, placeholderCandidates } from "../../../server/src/sandbox/placeholders"
+import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
 import { commandEnv } from "../../../server/src/terminal/env"
@@ -54,7 +54,12 @@ function start(ws: TempWorkspace, command: string, extra: Partial<SandboxPolicy>
     env: { ...commandEnv(), HOME: home.root },
     sandbox: { kind: "sandboxed", policy },
   })
-  return { done: running.done.then((outcome) => ({ code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") })) }
+  // Placeholders are removed just after a command ends (off its path): the checks below look at the host after that.
+  const done = running.done.then(async (outcome) => {
+    await placeholdersSettled()
+    return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
+  })
+  return { done }
 }
 
 const ATTEMPTS = [
@@ -80,6 +85,40 @@ describe("protected paths that do not exist", () => {
     // Nothing else appeared either: every placeholder (.idea, .zed, .roomodes, …) was removed after the command.
     expect(readdirSync(ws.root).sort()).toEqual([...before, "notes.txt"].sort())
     expect(readdirSync(ws.path(".git")).sort()).not.toContain("hooks")
+    expect(heldPlaceholders()).toEqual([])
+  })
+
+  it("holds a missing file name with an empty folder nothing can be written in, moved or removed, and a missing folder read-only", async () => {
+    const ws = await bareWorkspace()
+    const result = await start(
+      ws,
+      "echo a > AGENTS.md; echo b > AGENTS.md/inner; mkdir AGENTS.md/sub; rm -rf AGENTS.md; mv AGENTS.md moved; " +
+        "touch .vscode/tasks.json; chmod 755 .vscode; rmdir .vscode; echo done",
+    ).done
+    expect(result.output).toContain("done")
+    expect(result.output).toMatch(/AGENTS\.md: Is a directory/)
+    expect(result.output).toMatch(/AGENTS\.md\/inner: Permission denied/)
+    expect(result.output).toMatch(/Device or resource busy/)
+    expect(result.output).toMatch(/\.vscode\/tasks\.json'?: Read-only file system/)
+    for (const path of ["AGENTS.md", "moved", ".vscode"]) expect(existsSync(ws.path(path)), path).toBe(false)
+  })
+
+  it("removes a released placeholder just after its command, unless a command started by then holds it", async () => {
+    const ws = await bareWorkspace()
+    const candidates = placeholderCandidates(ws.root, scanWorkspace(ws.root))
+    const first = holdPlaceholders(candidates)
+    expect(first.emptyFolders).toContain(ws.path(".envrc"))
+    expect(first.readOnly).toContain(ws.path(".vscode"))
+    first.release()
+    const second = holdPlaceholders(candidates) // before the removal ran: shares what the first made
+    await placeholdersSettled()
+    expect(existsSync(ws.path(".envrc"))).toBe(true)
+    expect(heldPlaceholders()).toContain(ws.path(".envrc"))
+    second.release()
+    expect(existsSync(ws.path(".envrc"))).toBe(true) // still there at the release: removed off the command's path
+    await placeholdersSettled()
+    expect(existsSync(ws.path(".envrc"))).toBe(false)
+    expect(existsSync(ws.path(".vscode"))).toBe(false)
     expect(heldPlaceholders()).toEqual([])
   })
 
@@ -149,14 +188,15 @@ describe("protected paths that do not exist", () => {
     const scratch = realpathSync(mkdtempSync(join(artifacts.root, "scratch-")))
     const emptyFile = join(scratch, "empty")
     writeFileSync(emptyFile, "")
-    const attempt = (placeholders: readonly string[]) => {
+    const attempt = ({ readOnly, emptyFolders }: { readOnly: readonly string[]; emptyFolders: readonly string[] }) => {
       const args = bwrapArgs({
         workspaceFolders: [ws.root],
         tempDir: scratch,
         emptyFile,
         maskedHostPaths: [],
         scans: [scanWorkspace(ws.root)],
-        placeholders,
+        placeholders: readOnly,
+        emptyFolders,
         extraWritablePaths: [],
         cwd: ws.root,
         newSession: true,
@@ -166,11 +206,12 @@ describe("protected paths that do not exist", () => {
       })
     }
     const held = holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root)))
-    const on = attempt(held.readOnly)
+    const on = attempt(held)
     held.release()
+    await placeholdersSettled()
     expect(on.status).not.toBe(0)
     expect(existsSync(ws.path(".envrc"))).toBe(false)
-    const off = attempt([])
+    const off = attempt({ readOnly: [], emptyFolders: [] })
     expect(off.status).toBe(0)
     expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("evil\n")
     await rm(scratch, { recursive: true, force: true })
