@@ -14,7 +14,7 @@ import { WorkspaceIndex, type WorkspaceIndexOptions } from "./workspace-index"
  * set. The API key is read here, once, from the environment (OPENAI_API_KEY or `apiKeyEnv`).
  */
 
-export interface OpenIndexOptions extends Pick<WorkspaceIndexOptions, "onStatus" | "onWarning" | "watch" | "searchWaitMs"> {
+export interface OpenIndexOptions extends Pick<WorkspaceIndexOptions, "onStatus" | "onWarning" | "watch" | "searchWaitMs" | "saveDelayMs"> {
   root: string
   stateDir: string
   settings: Settings["codebaseIndex"]

@@ -27,8 +27,16 @@ export interface WorkspaceIndexOptions {
   /** Status changes, at most every `statusIntervalMs` while indexing and at once when the state changes. */
   onStatus?(status: IndexStatus): void
   statusIntervalMs?: number
+  /**
+   * How long after a change the index is saved (default SAVE_DELAY_MS). Changes meanwhile join that save, so
+   * a burst (a checkout, a command rewriting 1,000 files, one notification each) writes the index once, not
+   * once per change. What a crash loses is re-read at the next start (start() compares every file anyway).
+   */
+  saveDelayMs?: number
   onWarning?(message: string): void
 }
+
+const SAVE_DELAY_MS = 2000
 
 export class WorkspaceIndex implements CodebaseIndexPort {
   readonly root: string
@@ -42,6 +50,8 @@ export class WorkspaceIndex implements CodebaseIndexPort {
   private watcher: FolderWatcher | undefined
   private disposed = false
   private saveTimer: NodeJS.Timeout | undefined
+  /** The save under way (saves never overlap: they share one temporary file). */
+  private saving: Promise<void> = Promise.resolve()
   private lastStatusAt = 0
   private statusTimer: NodeJS.Timeout | undefined
 
@@ -183,7 +193,7 @@ export class WorkspaceIndex implements CodebaseIndexPort {
         await work()
         this.done = this.total = 0
         this.setState("ready")
-        this.scheduleSave(0)
+        this.scheduleSave()
       } catch (error) {
         this.error = `codebase index: ${(error as Error).message}`
         this.setState("error")
@@ -224,20 +234,25 @@ export class WorkspaceIndex implements CodebaseIndexPort {
     if (!this.disposed) this.options.onStatus?.(this.status())
   }
 
-  private scheduleSave(delayMs: number): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer)
-    this.saveTimer = setTimeout(
-      () => void this.save().catch((e) => this.options.onWarning?.(`codebase index: saving failed: ${(e as Error).message}`)),
-      delayMs,
-    )
+  /** One save SAVE_DELAY_MS after the first unsaved change; later changes join it rather than push it back. */
+  private scheduleSave(): void {
+    if (this.saveTimer) return
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined
+      void this.save().catch((e) => this.options.onWarning?.(`codebase index: saving failed: ${(e as Error).message}`))
+    }, this.options.saveDelayMs ?? SAVE_DELAY_MS)
     this.saveTimer.unref()
   }
 
-  private async save(): Promise<void> {
-    await mkdir(this.options.dir, { recursive: true, mode: 0o700 })
-    const temp = `${this.file}.${process.pid}.tmp`
-    await writeFile(temp, this.lexical.toJSON(), { mode: 0o600 })
-    await rename(temp, this.file)
+  private save(): Promise<void> {
+    const run = async () => {
+      await mkdir(this.options.dir, { recursive: true, mode: 0o700 })
+      const temp = `${this.file}.${process.pid}.tmp`
+      await writeFile(temp, this.lexical.toJSON(), { mode: 0o600 })
+      await rename(temp, this.file)
+    }
+    this.saving = this.saving.catch(() => undefined).then(run)
+    return this.saving
   }
 }
 

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process"
-import { mkdir, mkdtemp, rm, unlink, utimes, writeFile } from "node:fs/promises"
+import { watch } from "node:fs"
+import { mkdir, mkdtemp, readdir, rm, unlink, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -21,7 +22,10 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
 
-async function setup(files: Record<string, string> = FILES, options: { watch?: boolean; searchWaitMs?: number } = {}) {
+async function setup(
+  files: Record<string, string> = FILES,
+  options: { watch?: boolean; searchWaitMs?: number; saveDelayMs?: number } = {},
+) {
   const ws = await tempWorkspace(files)
   const stateDir = await mkdtemp(join(tmpdir(), "agent-lsp-state-"))
   const open = () =>
@@ -31,6 +35,7 @@ async function setup(files: Record<string, string> = FILES, options: { watch?: b
       settings: defaultSettings().codebaseIndex,
       watch: options.watch ?? false,
       searchWaitMs: options.searchWaitMs,
+      saveDelayMs: options.saveDelayMs,
     })
   const index = open()
   cleanups.push(async () => {
@@ -131,6 +136,32 @@ describe("workspace index", () => {
     expect(await paths(reopened, "circuit breaker")).toEqual(["src/retry.ts"])
     expect(await paths(reopened, "parse config file")).toEqual(["tools/parse_config.py"])
     expect(await paths(reopened, "load settings xyz")).toEqual([])
+  })
+
+  it("saves a burst of changes once, after it, with all of them (not once per change)", async () => {
+    const { ws, stateDir, index, open } = await setup(FILES, { saveDelayMs: 300 })
+    await index.start()
+    // The save after the first build, then every later write of the saved index counted.
+    await until(async () => (await readdir(join(stateDir, "index")).catch(() => [])).length > 0)
+    const folder = join(stateDir, "index", (await readdir(join(stateDir, "index")))[0]!)
+    await until(async () => (await readdir(folder)).includes("lexical.json"))
+    const saved: string[] = []
+    const watcher = watch(folder, (_event, name) => {
+      if (name === "lexical.json") saved.push(name)
+    })
+    cleanups.push(async () => watcher.close())
+    for (let i = 0; i < 40; i++) {
+      await writeFile(ws.path(`src/burst${i}.ts`), `export function burstMarker${i}() {}\n`)
+      index.notifyChanged([ws.path(`src/burst${i}.ts`)])
+    }
+    await index.idle()
+    await until(async () => saved.length > 0)
+    await new Promise((r) => setTimeout(r, 500))
+    expect(saved).toHaveLength(1)
+    const reopened = open()
+    cleanups.push(() => reopened.dispose())
+    await reopened.start()
+    expect(await paths(reopened, "burst marker 39")).toContain("src/burst39.ts")
   })
 
   it("re-scans when git switches branches", async () => {
