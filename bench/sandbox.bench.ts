@@ -1,5 +1,5 @@
 /**
- * The OS sandbox's cost per command: `true`, `git status` in a 10,000-file repository and `rg` over it, each
+ * The OS sandbox's cost per command: `true`, `git status` in a 10,000-file repository (with a node_modules) and `rg` over it, each
  * run through the real runner (terminal/runner.ts) unsandboxed (the baseline, same run, interleaved) and
  * sandboxed in bubblewrap: as execute_command runs it (the network bridge only for a line that may use the
  * network: shell/network-use.ts; these three never do), and with the network bridge forced (what `curl`,
@@ -26,13 +26,23 @@ const FILES = 10_000
 const GOAL_MS = 15
 const RSS_RUNS = 40
 
-/** A git repository of FILES files in 100 folders, one of them `.rooignore`d (so the sandbox masks it). */
+/**
+ * A git repository of FILES files in 100 folders, one of them `.rooignore`d (so the sandbox masks it), and,
+ * as in any JavaScript project, a git-ignored node_modules (3,000 folders, one file each) that the sandbox's
+ * workspace scan must not stat before every command (policy.ts UNSCANNED_FOLDERS).
+ */
 export async function benchRepository(): Promise<TempWorkspace> {
   const ws = await tempWorkspace({})
   for (let d = 0; d < 100; d++) {
     mkdirSync(ws.path(`src/d${d}`), { recursive: true })
     for (let f = 0; f < FILES / 100; f++) writeFileSync(ws.path(`src/d${d}/f${f}.ts`), `export const v${f} = ${f} // needle ${d}\n`)
   }
+  for (let p = 0; p < 300; p++)
+    for (let d = 0; d < 10; d++) {
+      mkdirSync(ws.path(`node_modules/p${p}/d${d}`), { recursive: true })
+      writeFileSync(ws.path(`node_modules/p${p}/d${d}/index.js`), "module.exports = 1\n")
+    }
+  writeFileSync(ws.path(".gitignore"), "node_modules/\n")
   writeFileSync(ws.path(".rooignore"), "src/d7/\n")
   execFileSync("git", ["init", "-q"], { cwd: ws.root })
   execFileSync("git", ["add", "-A"], { cwd: ws.root })
@@ -111,7 +121,7 @@ export default async function bench(): Promise<BenchTable[]> {
   }
   return [
     {
-      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
+      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository with a 3,000-folder node_modules, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
       columns: [
         "command",
         "how",

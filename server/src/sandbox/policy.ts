@@ -62,6 +62,28 @@ export const MISSING_PLACEHOLDERS: {
   byTmpfs: new Set(TOP_FILE_NAMES),
 }
 
+/**
+ * Dependency and cache folders the workspace scan (./workspace-scan.ts) does not walk into: package managers
+ * and tools write them, and a JavaScript project's node_modules alone holds thousands of folders, each of
+ * which the scan would stat before every command (~25 ms for this repository's). Inside them, protected
+ * names are not bound read-only and `.rooignore` rules are not applied one path at a time; a rule that names
+ * the folder itself (`node_modules/`) still masks it whole, and the tools keep their own checks there.
+ */
+export const UNSCANNED_FOLDERS: ReadonlySet<string> = new Set([
+  "node_modules",
+  "bower_components",
+  ".venv",
+  "__pycache__",
+  ".tox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  ".gradle",
+  ".next",
+  ".nuxt",
+  ".turbo",
+])
+
 /** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
 export const SANDBOX_TMP = "/tmp"
 
@@ -125,6 +147,7 @@ export function sandboxRulesText(): string {
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
     `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: a missing folder shows as an empty read-only folder, a missing file as an empty folder): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
+    `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
     "- Environment: the server's, without API keys and tokens.",

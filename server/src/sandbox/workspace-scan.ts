@@ -4,11 +4,12 @@ import ignore, { type Ignore } from "ignore"
 import { GIT_DIR_READ_ONLY, looksLikeGitDir, PROTECTED_DIRS, PROTECTED_NAMES } from "../config/protected-paths"
 import { readRegularFileSync } from "../config/regular-file"
 import { ROOIGNORE_FILE } from "../workspace/ignore-rules"
+import { UNSCANNED_FOLDERS } from "./policy"
 
 /**
  * What the sandbox must cover inside one workspace folder: the protected paths that exist (bound read-only)
- * and the `.rooignore`d ones (masked). Found by one walk that does not descend into ignored, protected or
- * git folders, nor follow symlinks. Cached per folder, folder by folder: a later scan stats every folder it
+ * and the `.rooignore`d ones (masked). Found by one walk that does not descend into ignored, protected, git
+ * or dependency folders (policy.ts UNSCANNED_FOLDERS), nor follow symlinks. Cached per folder, folder by folder: a later scan stats every folder it
  * walked and reads again only those whose modification time changed (a folder's mtime changes whenever an
  * entry is added, removed or renamed in it, which is all that can change its part of the result), so a new
  * file costs one folder's listing, not the whole walk; a changed `.rooignore` text drops the cache.
@@ -147,7 +148,7 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
       if (gitMtime !== undefined) part.mtimes.push([path, gitMtime]) // a hooks/ or info/ made later is noticed
       addGitDir(path, new Set(safeList(path)), part)
     } else if (PROTECTED_NAMES.has(lower) || PROTECTED_DIRS.has(lower)) part.readOnly.push(path)
-    else if (isDir) part.subdirs.push(path)
+    else if (isDir && !UNSCANNED_FOLDERS.has(entry.name)) part.subdirs.push(path)
   }
   return part
 }
