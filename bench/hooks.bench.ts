@@ -41,12 +41,16 @@ function pipelineWith(settings: Settings, root: string) {
 
 const SHELL = ["/bin/bash", "--noprofile", "--norc", "-c", "true"]
 
-/** The bwrap argv a hook in `root` runs with: its sandbox as hooks/index.ts asks for it (commandSandbox). */
-function hookSandboxArgv(settings: Settings, root: string): string[] {
+/** Spawns the bwrap argv a hook in `root` runs with (its sandbox as hooks/index.ts asks for it), then frees it. */
+async function spawnedInHookSandbox(settings: Settings, root: string): Promise<void> {
   const sandbox = commandSandbox({ settings, workspaceFolders: [root], taskId: "hooks-bench" })
   if (sandbox.kind !== "sandboxed") throw new Error(`the OS sandbox is unavailable here (${sandbox.because})`)
   const command = sandboxCommand(SHELL, root, sandbox.policy)
-  return [command.file, ...command.args]
+  try {
+    await spawned([command.file, ...command.args])
+  } finally {
+    command.dispose()
+  }
 }
 
 function spawned(argv: readonly string[]): Promise<void> {
@@ -77,7 +81,7 @@ export default async function hooksBench(): Promise<BenchTable[]> {
     ["one hook, agent.sandbox.mode off (bash -c true)", pipelineWith(withHook("off"), root)],
     ["  of which: bash -c true spawned directly (no pipeline, no hook runner)", () => spawned(SHELL)],
     ["one hook in the OS sandbox (bwrap + bash -c true)", pipelineWith(withHook("required"), root)],
-    ["  of which: the same bwrap argv spawned directly", () => spawned(hookSandboxArgv(withHook("required"), root))],
+    ["  of which: the same bwrap argv made and spawned directly", () => spawnedInHookSandbox(withHook("required"), root)],
   ]
   const times = calls.map(() => [] as number[])
   for (const [, call] of calls) for (let i = 0; i < 5; i++) await call()
