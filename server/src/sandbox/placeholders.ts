@@ -82,7 +82,12 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   const emptyFolders: string[] = []
   for (const { path, kind, cover } of candidates) {
     if (mine.includes(path)) continue
-    const shared = held.get(path)
+    let shared = held.get(path)
+    if (shared && !isOurs(path, shared)) {
+      // Removed or replaced by someone else since it was made: no longer a placeholder of ours.
+      held.delete(path)
+      shared = undefined
+    }
     if (shared) {
       shared.count++
     } else {
@@ -152,6 +157,12 @@ function make(path: string, kind: "dir" | "file"): { dev: number; ino: number } 
   }
   const stat = lstatSync(path)
   return { dev: stat.dev, ino: stat.ino }
+}
+
+/** True when `path` is still the folder or file we made for `entry` (same device and inode). */
+function isOurs(path: string, entry: Held): boolean {
+  const stat = lstatSync(path, { throwIfNoEntry: false })
+  return stat !== undefined && stat.dev === entry.dev && stat.ino === entry.ino
 }
 
 /** Removes a placeholder if it is still the one we made and still empty (rmdir fails on a non-empty folder). */

@@ -122,6 +122,21 @@ describe("protected paths that do not exist", () => {
     expect(heldPlaceholders()).toEqual([])
   })
 
+  it("does not take a placeholder someone replaced before it was removed for its own", async () => {
+    const ws = await bareWorkspace()
+    const candidates = placeholderCandidates(ws.root, scanWorkspace(ws.root))
+    const first = holdPlaceholders(candidates)
+    first.release()
+    // Before the removal runs, the user replaces the empty .envrc folder with a file of their own.
+    rmSync(ws.path(".envrc"), { recursive: true })
+    writeFileSync(ws.path(".envrc"), "export MINE=1\n")
+    const second = holdPlaceholders(candidates)
+    expect([...second.readOnly, ...second.emptyFolders]).not.toContain(ws.path(".envrc"))
+    second.release()
+    await placeholdersSettled()
+    expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("export MINE=1\n")
+  })
+
   it("lets a command write a missing protected file the user approved, and only that one", async () => {
     const ws = await bareWorkspace()
     const approved = { extraWritablePaths: [ws.path(".envrc")] }
