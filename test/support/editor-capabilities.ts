@@ -1,6 +1,7 @@
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { fillAgentCapabilities } from "../../clients/vscode/src/startup"
+import { runEmacs } from "../e2e/emacs-runner"
 import { runNvim } from "../e2e/nvim-runner"
 
 /**
@@ -23,6 +24,22 @@ export async function neovimCapabilities(): Promise<ClientCapabilities> {
     },
   )
   if (!run.observed?.capabilities) throw new Error(`nvim did not report its capabilities (exit ${run.code}): ${run.stderr}`)
+  return run.observed.capabilities
+}
+
+/**
+ * What plain eglot sends (Debian's elpa-eglot 1.9 on Emacs 28 here; no clients/emacs): its own
+ * `eglot-client-capabilities`, for a local project (its one question about the server, whether the project is
+ * remote, answered "no"), JSON-encoded. eglot declares no `window` capabilities at all.
+ */
+export async function eglotCapabilities(): Promise<ClientCapabilities> {
+  const run = await runEmacs<{ capabilities: ClientCapabilities }>(
+    `(require 'eglot)
+     (cl-letf (((symbol-function 'eglot--trampish-p) (lambda (_server) nil)))
+       (agent-lsp-test-observe (list :capabilities (eglot-client-capabilities nil))))`,
+    { cwd: tmpdir() },
+  )
+  if (!run.observed?.capabilities) throw new Error(`emacs did not report eglot's capabilities (exit ${run.code}): ${run.stderr}`)
   return run.observed.capabilities
 }
 
