@@ -1,27 +1,14 @@
 import { existsSync, readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { eglotCapabilities } from "../support/editor-capabilities"
 import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
 
 // A client that declares exactly what eglot 1.9 (Debian's elpa-eglot, Emacs 28) declares in `initialize`
-// (eglot.el, `eglot-client-capabilities`): no `window` capabilities at all, yet it answers
-// window/showMessageRequest with a minibuffer choice. Plain eglot users (without clients/emacs) approve there.
-const EGLOT_1_9_CAPABILITIES = {
-  workspace: {
-    applyEdit: true,
-    executeCommand: { dynamicRegistration: false },
-    workspaceEdit: { documentChanges: true },
-    didChangeWatchedFiles: { dynamicRegistration: true },
-    symbol: { dynamicRegistration: false },
-    configuration: true,
-    workspaceFolders: true,
-  },
-  textDocument: {
-    synchronization: { dynamicRegistration: false, willSave: true, willSaveWaitUntil: true, didSave: true },
-    codeAction: { dynamicRegistration: false, isPreferredSupport: true },
-  },
-  experimental: {},
-}
+// (eglot.el, `eglot-client-capabilities`, read from the installed eglot): no `window` capabilities at all, yet
+// it answers window/showMessageRequest with a minibuffer choice. Plain eglot users (without clients/emacs)
+// approve there.
+const EGLOT_1_9_CAPABILITIES = await eglotCapabilities()
 
 function writeScript(content: string) {
   return [
@@ -32,6 +19,7 @@ function writeScript(content: string) {
 
 describe("an eglot 1.9-like client (no window capabilities declared, showMessageRequest answered)", () => {
   it("asks the approval with window/showMessageRequest and writes once the user picks Allow once", async () => {
+    expect(EGLOT_1_9_CAPABILITIES.window).toBeUndefined()
     const ws = await tempWorkspace()
     const { server } = await startSession(writeScript("from emacs\n"), { workspace: ws.root, capabilities: EGLOT_1_9_CAPABILITIES })
     server.handlers.showMessageRequest = (params) => params.actions?.find((a) => /allow once/i.test(a.title)) ?? null

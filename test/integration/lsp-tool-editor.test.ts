@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { expectSameAsOracle, paramsOf, QUESTIONS } from "../support/lsp-questions"
-import { RICH_CAPABILITIES } from "../support/server-harness"
+import { vscodeCapabilities } from "../support/editor-capabilities"
 import { startSession, toolResultIn, toolResultText } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
 import {
@@ -13,11 +13,8 @@ import {
   writeProject,
 } from "../support/typescript-oracle"
 
-/** An editor that answers agent/languageFeature from its own language servers, as clients/* declare it. */
-const EDITOR_CAPABILITIES = {
-  ...RICH_CAPABILITIES,
-  experimental: { agent: { ...RICH_CAPABILITIES.experimental.agent, languageFeature: true } },
-}
+/** An editor that answers agent/languageFeature from its own language servers: VS Code with the extension, exactly. */
+const EDITOR_CAPABILITIES = vscodeCapabilities()
 const done = { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input: { result: "done" } }] }
 const FILES = ["src/shape.ts", "src/circle.ts", "src/main.ts"]
 

@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { spawnCli } from "../support/cli-process"
 import { startOAuthMcpServer, visitSignInPage, type OAuthMcpServer } from "../support/oauth-mcp-server"
+import { neovimCapabilities, vscodeCapabilities } from "../support/editor-capabilities"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
 import { startSession, toolResultIn } from "../support/session"
 
@@ -12,25 +13,8 @@ const done = { toolCalls: [{ id: "toolu_done", name: "attempt_completion", input
 const whoami = { toolCalls: [{ id: "toolu_who", name: "mcp--remote--whoami", input: {} }] }
 const toolNames = (body: any): string[] => body.tools.map((t: { name: string }) => t.name)
 
-/**
- * The client capabilities Neovim 0.7's built-in client sends for `window` (showDocument among them), with
- * the agent-lsp Neovim plugin's experimental.agent set: what a real editor declares, nothing more.
- */
-const NEOVIM_CAPABILITIES = {
-  workspace: {
-    applyEdit: true,
-    workspaceEdit: { resourceOperations: ["rename", "create", "delete"] },
-    configuration: true,
-    workspaceFolders: true,
-  },
-  window: {
-    workDoneProgress: true,
-    showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
-    showDocument: { support: true },
-  },
-  textDocument: { synchronization: { didSave: true, dynamicRegistration: false } },
-  experimental: { agent: { requestApproval: true, askFollowup: true, saveDocuments: true, taskUpdates: true, deferredAnswers: true } },
-}
+/** VS Code with the agent-lsp extension declares window.showDocument; the installed Neovim (0.7.2) does not. */
+const VSCODE_CAPABILITIES = vscodeCapabilities()
 
 async function scopedOAuthServer(): Promise<OAuthMcpServer> {
   const server = await startOAuthMcpServer()
@@ -53,11 +37,11 @@ function filesUnder(dir: string): { path: string; text: string }[] {
 }
 
 describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
-  it("LSP: opens the sign-in page with window/showDocument (external), waits for it before the first request, and reuses the tokens after a restart", async () => {
+  it("LSP (VS Code): opens the sign-in page with window/showDocument (external), waits for it before the first request, and reuses the tokens after a restart", async () => {
     const oauth = await scopedOAuthServer()
     const ws = await scopedWorkspace()
     const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url } } }
-    const first = await startSession([done], { workspace: ws.root, capabilities: NEOVIM_CAPABILITIES, initializationOptions: { agent } })
+    const first = await startSession([done], { workspace: ws.root, capabilities: VSCODE_CAPABILITIES, initializationOptions: { agent } })
     const shown: any[] = []
     first.server.handlers.showDocument = (params) => {
       shown.push(params)
@@ -75,7 +59,7 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     // A new server with the same global settings folder: the stored tokens, no page, no registration.
     const second = await startSession([whoami, done], {
       workspace: ws.root,
-      capabilities: NEOVIM_CAPABILITIES,
+      capabilities: VSCODE_CAPABILITIES,
       initializationOptions: { agent },
       env: { XDG_CONFIG_HOME: join(first.server.stateHome, "config") },
     })
@@ -98,6 +82,31 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     const credentials = join(first.server.stateHome, "config", "agent-lsp", "mcp-oauth.json")
     expect(statSync(credentials).mode & 0o777).toBe(0o600)
     expect(readFileSync(credentials, "utf8")).toContain(oauth.issuedTokens[0]!)
+  })
+
+  it("LSP (Neovim 0.7.2, no window.showDocument): shows the sign-in page's address in window/showMessage and signs in once it is visited", async () => {
+    const oauth = await scopedOAuthServer()
+    const ws = await scopedWorkspace()
+    const capabilities = await neovimCapabilities()
+    expect(capabilities.window.showDocument).toEqual({ support: false })
+    const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url } } }
+    const { server, api } = await startSession([whoami, done], { workspace: ws.root, capabilities, initializationOptions: { agent } })
+    const { taskId } = await server.request("agent/newTask", { text: "Who am I?" })
+    const shown = await server.waitFor(
+      () => server.notifications.find((n) => n.method === "window/showMessage" && /needs you to sign in/.test(n.params.message))?.params,
+      30_000,
+      "the sign-in page in window/showMessage",
+    )
+    const url = /open (http:\/\/127\.0\.0\.1:\d+\/authorize\S+) in your browser/.exec(shown.message)?.[1]
+    expect(url).toBeDefined()
+    await visitSignInPage(url!)
+    await server.waitForStatus(taskId, "completed", 30_000)
+
+    expect(shown).toEqual({ type: 2, message: expect.stringContaining(`agent: MCP server "remote" needs you to sign in: open ${url}`) })
+    expect(server.serverRequests.filter((r) => r.method === "window/showDocument")).toEqual([])
+    expect(toolNames(api.requests[0]!.body)).toContain("mcp--remote--whoami")
+    expect(JSON.stringify(toolResultIn(api.requests[1], "toolu_who"))).toContain("token #1")
+    expect(oauth.counts).toMatchObject({ registrations: 1, authorizations: 1, codeGrants: 1 })
   })
 
   it("CLI: prints the sign-in page on stderr, signs in once the page is visited, and reuses the tokens on the next run", async () => {
@@ -133,14 +142,14 @@ describe("OAuth sign-in to a remote MCP server, through the fronts", () => {
     expect(JSON.stringify(toolResultIn(later.requests[1], "toolu_who"))).toContain("token #1")
   })
 
-  it("LSP: a refused sign-in leaves the server out of the task and says why", async () => {
+  it("LSP (VS Code): a refused sign-in leaves the server out of the task and says why", async () => {
     const oauth = await startOAuthMcpServer({ authorizeMode: "refuse" })
     onTestFinished(() => oauth.close())
     const ws = await scopedWorkspace()
     const agent = { mcpServers: { remote: { type: "streamable-http", url: oauth.url } } }
     const { server, api } = await startSession([done], {
       workspace: ws.root,
-      capabilities: NEOVIM_CAPABILITIES,
+      capabilities: VSCODE_CAPABILITIES,
       initializationOptions: { agent },
     })
     server.handlers.showDocument = (params) => (void visitSignInPage(params.uri), { success: true })

@@ -10,7 +10,7 @@ import { SETTING_KEYS } from "./setting-keys"
 import { editorDiagnostics } from "./diagnostics"
 import { languageFeature } from "./language-feature"
 import { saveDocuments } from "./save-documents"
-import { agentCapabilities, explicitSettings, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
+import { explicitSettings, fillAgentCapabilities, initializationSettings, serverLaunch, settingLeaves, vscodeRipgrep } from "./startup"
 import { TaskState } from "./task-state"
 import { OutputTranscript } from "./transcript"
 import { ReviewView } from "./review"
@@ -50,14 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   }
   client = new LanguageClient("agentLsp", "agent-lsp", serverOptions, clientOptions)
   client.registerFeature({
-    fillClientCapabilities(capabilities) {
-      // agentDiagnostics: the server asks for VS Code's own diagnostics after its edits (agent/diagnostics).
-      capabilities.experimental = {
-        ...(capabilities.experimental as object | undefined),
-        agent: agentCapabilities(),
-        agentDiagnostics: true,
-      }
-    },
+    fillClientCapabilities: fillAgentCapabilities,
     initialize() {},
     getState: () => ({ kind: "static" }),
     clear() {},

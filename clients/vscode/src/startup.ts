@@ -6,6 +6,19 @@ export function agentCapabilities(): Record<string, boolean> {
 }
 
 /**
+ * The extension's part of the `initialize` capabilities, added after vscode-languageclient's own:
+ * experimental.agent, and agentDiagnostics (the server asks for VS Code's own diagnostics after its edits,
+ * agent/diagnostics).
+ */
+export function fillAgentCapabilities(capabilities: { experimental?: unknown }): void {
+  capabilities.experimental = {
+    ...(capabilities.experimental as object | undefined),
+    agent: agentCapabilities(),
+    agentDiagnostics: true,
+  }
+}
+
+/**
  * VS Code's own ripgrep, inside the application folder (its location moved between releases), so the
  * server needs no download. Returns undefined when none of the known places exists.
  */

@@ -2,25 +2,32 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } f
 import { open, type FileHandle } from "node:fs/promises"
 
 /**
- * Reading files a repository controls (sources, .rooignore, .roomodes, AGENTS.md, settings files). A FIFO
+ * Reading files a repository controls (sources, .rooignore, .roomodes, AGENTS.md, settings files). modes/
+ * reads .roomodes with it too: the one exception to modes/ importing nothing of ours (see architecture.test.ts). A FIFO
  * named like one of them would block open() or read() forever — in the thread pool (exhausting it) or, for
  * the synchronous readers, the event loop itself. So every such read opens with O_NONBLOCK (a FIFO opens at
  * once), checks with fstat on the open descriptor (no race with a swap after a stat) that it is a regular
  * file, and only then reads.
  */
 
-/** Thrown for a path that exists but is not a regular file; `code` lets callers tell it from ENOENT. */
+/**
+ * Thrown for a path that exists but is not a regular file; `code` lets callers tell it from ENOENT:
+ * EISDIR for a folder (as Node's own reads say), ENOTREG for a FIFO, socket or device.
+ */
 export class NotRegularFileError extends Error {
-  readonly code = "ENOTREG"
+  readonly code: "EISDIR" | "ENOTREG"
   constructor(path: string, kind: string) {
     super(`${path} is ${kind}, not a regular file; the agent reads only regular files (reading this could block forever).`)
+    this.code = kind === DIRECTORY ? "EISDIR" : "ENOTREG"
   }
 }
+
+const DIRECTORY = "a directory"
 
 /** "a FIFO", "a socket", … for messages; undefined for a regular file. */
 export function specialKind(info: Stats): string | undefined {
   if (info.isFile()) return undefined
-  if (info.isDirectory()) return "a directory"
+  if (info.isDirectory()) return DIRECTORY
   if (info.isFIFO()) return "a FIFO (named pipe)"
   if (info.isSocket()) return "a socket"
   if (info.isCharacterDevice()) return "a character device"

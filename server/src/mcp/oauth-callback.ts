@@ -1,10 +1,8 @@
-import type * as Http from "node:http"
 import type { Server } from "node:http"
-import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
+import { nodeHttp } from "../config/node-http"
 
-// An ES import of node:http loads Node 22+'s undici getters at start-up (test/unit/launch/builtin-imports.test.ts).
-const { createServer } = createRequire(import.meta.url)("node:http") as typeof Http
+const { createServer } = nodeHttp
 
 /** Where the browser comes back to after the user signed in: http://127.0.0.1:<port>/callback. */
 export const CALLBACK_PATH = "/callback"

@@ -1,7 +1,8 @@
-import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, watch, type FSWatcher } from "node:fs"
+import { existsSync, watch, type FSWatcher } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import type { ModeSummary } from "@agent-lsp/protocol"
+import { readRegularFileSync } from "../config/regular-file"
 import { BUILTIN_MODES } from "./builtin"
 import { parseCustomModes } from "./custom-modes"
 import { wideningKey } from "./override"
@@ -126,7 +127,8 @@ export class ModeRegistry implements ModeLookup {
   private mergeFile(into: Map<string, Mode>, file: string, source: ModeSource, errors: ModeFileError[]): void {
     let text: string
     try {
-      text = readModesFile(file)
+      // A FIFO named .roomodes would block a synchronous read, and so the whole server, forever: never read one.
+      text = readRegularFileSync(file).toString("utf8")
     } catch (error) {
       // A folder named .roomodes is no modes file: the OS sandbox holds a missing one by an empty folder while a command runs.
       const code = (error as NodeJS.ErrnoException).code
@@ -211,20 +213,4 @@ export function builtinModes(): readonly ModeConfig[] {
 function firstSentence(text: string): string {
   const match = /^.*?[.!?](\s|$)/s.exec(text)
   return (match ? match[0] : text).trim()
-}
-
-/**
- * A modes file's text. A FIFO named .roomodes would block a synchronous read, and so the whole server,
- * forever: the file is opened without blocking and checked on the open descriptor (no swap after a stat).
- */
-function readModesFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
-  try {
-    const stat = fstatSync(fd)
-    if (stat.isDirectory()) throw Object.assign(new Error("it is a folder"), { code: "EISDIR" })
-    if (!stat.isFile()) throw new Error("it is not a regular file")
-    return readFileSync(fd, "utf8")
-  } finally {
-    closeSync(fd)
-  }
 }

@@ -1,12 +1,8 @@
-import type * as Http from "node:http"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { createRequire } from "node:module"
 import { connect, type Socket } from "node:net"
+import { nodeHttp } from "../config/node-http"
 
-// Node 22 and later give node:http lazy getters for its undici-based classes; importing it as an ES module
-// evaluates every export and so loads undici (+0.6 s and +17 MB at start-up on Node 24, measured with
-// `npm run bench -- cold-start`). require() reads only the two functions used here.
-const { createServer, request: httpRequest } = createRequire(import.meta.url)("node:http") as typeof Http
+const { createServer, request: httpRequest } = nodeHttp
 
 /**
  * The only way out of a sandboxed command's network namespace: an HTTP proxy (plain requests and CONNECT

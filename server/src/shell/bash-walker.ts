@@ -4,6 +4,7 @@ import { backtickGap, bashOnlyConstruct, commentGap, nodeGap, skippedText } from
 import { groupWords, joinedWord, wordValue } from "./words"
 import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
+import { ARITHMETIC_TEST, ASSIGNING, CONTAINERS, LEAVES, RESERVED } from "./bash-node-kinds"
 
 /**
  * Reads a tree-sitter-bash tree into every simple command the shell would run. The walker knows each node
@@ -13,83 +14,6 @@ import { programName, unwrap } from "./wrappers"
 
 /** Nesting of re-parsed texts (backticks, eval, sh -c) beyond which the line is not understood. */
 const MAX_DEPTH = 16
-
-/** Nodes whose children are statements or expressions to read in turn, with nothing of their own to check. */
-const CONTAINERS = new Set([
-  "program",
-  "list",
-  "pipeline",
-  "subshell",
-  "compound_statement",
-  "do_group",
-  "negated_command",
-  "if_statement",
-  "elif_clause",
-  "else_clause",
-  "while_statement",
-  "case_statement",
-  "case_item",
-  "test_command",
-  "parenthesized_expression",
-  "binary_expression",
-  "unary_expression",
-  "ternary_expression",
-  "postfix_expression",
-  "concatenation",
-  "string",
-  "array",
-  "heredoc_body",
-  "heredoc_redirect",
-  "herestring_redirect",
-  "variable_assignments",
-  "process_substitution",
-  "translated_string",
-  "brace_expression",
-])
-/** Leaves: words and names that run nothing by themselves. */
-const LEAVES = new Set([
-  "word",
-  "raw_string",
-  "ansi_c_string",
-  "number",
-  "string_content",
-  "heredoc_start",
-  "heredoc_end",
-  "heredoc_content",
-  "test_operator",
-  "regex",
-  "extglob_pattern",
-  "file_descriptor",
-  "special_variable_name",
-  "variable_name",
-  "simple_expansion",
-])
-/** Commands that set shell variables from data (whose value bash may later evaluate as arithmetic code). */
-const ASSIGNING = new Set(["read", "mapfile", "readarray", "printf", "getopts", "declare", "typeset", "local", "export", "readonly", "let"])
-const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/
-/** Reserved words: tree-sitter recovers from misplaced ones (`sudo if x; then rm y; fi`) by reading them as program names. */
-const RESERVED = new Set([
-  "if",
-  "then",
-  "else",
-  "elif",
-  "fi",
-  "do",
-  "done",
-  "case",
-  "esac",
-  "while",
-  "until",
-  "for",
-  "in",
-  "function",
-  "select",
-  "{",
-  "}",
-  "[[",
-  "]]",
-  "!",
-])
 
 export class BashWalker {
   readonly result: ParsedCommandLine & { bashOnly: NotUnderstood[] } = { commands: [], redirects: [], unknown: [], bashOnly: [] }

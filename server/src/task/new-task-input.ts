@@ -1,9 +1,15 @@
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import type { ParamsOf } from "@agent-lsp/protocol"
-import type { EditorPort } from "../tools/context"
+import { expandSlashCommand } from "../skills"
+import type { EditorPort, ToolContext } from "../tools/context"
+import { expandMcpPrompt } from "../tools/mcp-dynamic"
+import { TaskRequestError } from "./service"
 
-/** What agent/newTask's params become: an id, a title, the task's folder, and its first message. */
+/**
+ * What agent/newTask's params become: an id, a title, the task's folder, and its first message; and what
+ * the user's text (of agent/newTask and agent/sendMessage) becomes: a command expanded, a hook's context added.
+ */
 
 export function newTaskId(): string {
   return `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`
@@ -43,4 +49,19 @@ export function withContext(text: string, context: ParamsOf<"newTask">["context"
     } else parts.push(range ? `See ${path}, lines ${range.start.line + 1}-${last + 1}.` : `See ${path}.`)
   }
   return parts.join("\n\n")
+}
+
+/**
+ * `/mcp.<server>.<prompt> args` becomes the prompt's messages (prompts/get), `/name args` a command file's
+ * text; a failed MCP prompt is refused with the reason, so the user can fix the arguments.
+ */
+export async function expandCommand(text: string, mcp: ToolContext["mcp"], folders: readonly string[]): Promise<string> {
+  const prompt = await expandMcpPrompt(text, mcp)
+  if (prompt && "error" in prompt) throw new TaskRequestError(prompt.error, "invalid")
+  return prompt ? prompt.text : expandSlashCommand(text, folders)
+}
+
+/** A UserPromptSubmit hook's additionalContext rides on the prompt it was given for. */
+export function withHookContext(text: string, context: string | undefined): string {
+  return context ? `${text}\n\n<hook-context>\n${context}\n</hook-context>` : text
 }

@@ -11,8 +11,8 @@ import type { ToolContext } from "./context"
 /**
  * Hosts the user allowed "always", per task: every later command of that task (follow-up messages and
  * resumption included) reaches them unasked; the server's other tasks, the task's subtasks included, do not.
- * Kept in memory for the task's life in this server: its owner (task/task-service.ts) forgets a task's
- * hosts when the task is deleted and all of them when the session ends (forgetAllowedHosts).
+ * Kept in memory for the task's life in this server: the task service forgets a task's
+ * hosts when the task is deleted (task/task-service.ts) and all of them when the session ends (task/task-runner.ts).
  */
 const alwaysAllowed = new Map<string, Set<string>>()
 

@@ -7,6 +7,7 @@ import { saveDocuments } from "../../../clients/vscode/src/save-documents"
 import {
   agentCapabilities,
   explicitSettings,
+  fillAgentCapabilities,
   initializationSettings,
   serverLaunch,
   settingLeaves,
@@ -370,6 +371,15 @@ describe("VS Code start-up", () => {
       taskUpdates: true,
       deferredAnswers: true,
       languageFeature: true,
+    })
+  })
+
+  it("adds experimental.agent and agentDiagnostics to the client's capabilities, keeping other experimental keys", () => {
+    const capabilities: { experimental?: unknown; window?: unknown } = { window: { workDoneProgress: true }, experimental: { other: 1 } }
+    fillAgentCapabilities(capabilities)
+    expect(capabilities).toEqual({
+      window: { workDoneProgress: true },
+      experimental: { other: 1, agent: agentCapabilities(), agentDiagnostics: true },
     })
   })
 

@@ -29,6 +29,15 @@ describe("built-in modules that Node 22+ loads eagerly when imported as ES modul
     expect(offenders).toEqual([])
   })
 
+  it("are taken, node:http, only through config/node-http.ts (its one require())", () => {
+    // require("node:http") or import("node:http"): a dynamic import would evaluate every export too.
+    const http = /\(\s*["'](?:node:)?http["']\s*\)/
+    const requiring = sources(join(root, "server", "src"))
+      .filter((file) => http.test(readFileSync(file, "utf8")))
+      .map((file) => relative(root, file))
+    expect(requiring).toEqual([join("server", "src", "config", "node-http.ts")])
+  })
+
   it("the check sees such an import", () => {
     const line = 'import { createServer } from "node:http"\nimport type { IncomingMessage } from "node:http"\n'
     expect([...line.matchAll(valueImport)].map((m) => m[0])).toEqual(['import { createServer } from "node:http"'])

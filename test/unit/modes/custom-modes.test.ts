@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -162,6 +163,17 @@ describe("ModeRegistry", () => {
     const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e) })
     registry.reload()
     expect(reported).toEqual([])
+    expect(registry.list().map((m) => m.slug)).toEqual(["code", "architect", "ask", "debug", "orchestrator"])
+  })
+
+  it("reports a FIFO named .roomodes without reading it (a synchronous read would block the server forever)", async () => {
+    const w = await ws()
+    execFileSync("mkfifo", [w.path(".roomodes")])
+    const reported: ModeFileError[] = []
+    // Were the FIFO opened for a blocking read, this constructor would never return and the test would time out.
+    const registry = new ModeRegistry({ workspaceFolders: () => [w.root], globalConfigDir: null, onError: (e) => reported.push(e) })
+    registry.reload()
+    expect(reported).toEqual([{ file: w.path(".roomodes"), reason: expect.stringContaining("is a FIFO (named pipe), not a regular file") }])
     expect(registry.list().map((m) => m.slug)).toEqual(["code", "architect", "ask", "debug", "orchestrator"])
   })
 

@@ -1,0 +1,54 @@
+import { z } from "zod"
+
+/* The shape every method of the contract shares, and the parameter types several of them use. */
+
+/** One request or notification of the contract: its method name and the zod schemas of both ends. */
+export interface MethodTriple<M extends string, P extends z.ZodType, R extends z.ZodType> {
+  method: M
+  params: P
+  result: R
+  direction: "clientToServer" | "serverToClient"
+  kind: "request" | "notification"
+  /** What the method does, one or two sentences (protocol/PROTOCOL.md is generated from it). */
+  summary: string
+}
+
+export function request<M extends string, P extends z.ZodType, R extends z.ZodType>(
+  method: M,
+  summary: string,
+  params: P,
+  result: R,
+  direction: "clientToServer" | "serverToClient" = "clientToServer",
+): MethodTriple<M, P, R> {
+  return { method, params, result, direction, kind: "request", summary }
+}
+
+export const Empty = z.object({})
+export const TaskId = z.string().min(1).describe("The task, as agent/newTask returned it.")
+
+/**
+ * A URI the server turns into a local path: a `file:` URI must name a local file (no host but `localhost`,
+ * no encoded `/` or `\\`), so a bad one is InvalidParams at the dispatcher rather than a throw in a handler.
+ */
+export const LocalUri = z.string().superRefine((uri, ctx) => {
+  if (!/^file:/i.test(uri)) return
+  let url: URL
+  try {
+    url = new URL(uri)
+  } catch {
+    return ctx.addIssue({ code: "custom", message: "not a valid file URI" })
+  }
+  if (url.hostname !== "" && url.hostname !== "localhost")
+    ctx.addIssue({ code: "custom", message: `a file URI must name a local file: host "${url.hostname}" is not allowed` })
+  else if (/%2f|%5c/i.test(url.pathname))
+    ctx.addIssue({ code: "custom", message: "a file URI must not hold an encoded / or \\ (%2F, %5C) in its path" })
+})
+
+/** A checkpoint id as agent/listCheckpoints gives it: a shadow-git commit id (hex), never a ref name or an option. */
+export const CheckpointId = z.string().superRefine((id, ctx) => {
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(id))
+    ctx.addIssue({
+      code: "custom",
+      message: `"${id.length > 80 ? `${id.slice(0, 80)}…` : id}" is not a checkpoint id: it is the 40 (or 64) hex digits agent/listCheckpoints gives`,
+    })
+})
