@@ -131,11 +131,12 @@ const RULES: Record<Area, Rule> = {
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk, openai and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },
-  // A .roomodes FIFO must not block the server: modes/ reads it with the one FIFO-safe reader, config/regular-file.ts.
+  // A .roomodes FIFO must not block the server: modes/ reads it with the one FIFO-safe reader, config/regular-file.ts;
+  // its fileRegex patterns compile with the one lazily loaded RE2, config/re2.ts.
   modes: {
     ours: ["config"],
-    onlyFiles: { config: ["server/src/config/regular-file"] },
-    text: "modes/ imports nothing of ours but protocol/ types and config/regular-file.ts (the FIFO-safe read)",
+    onlyFiles: { config: ["server/src/config/regular-file", "server/src/config/re2"] },
+    text: "modes/ imports nothing of ours but protocol/ types, config/regular-file.ts (the FIFO-safe read) and config/re2.ts (linear-time patterns)",
   },
   config: { ours: [], text: "config/ imports nothing of ours but protocol/ types" },
   // workspace/command-paths.ts checks command arguments with the one shell parser (pure, no IO).

@@ -1,11 +1,9 @@
-import { createRequire } from "node:module"
-import type { RE2 as RE2Type } from "re2-wasm"
+import { newRe2, type RE2 as RE2Type } from "../config/re2"
 
 /**
  * A hook's `matcher`: an RE2 regular expression over our tool names (linear time, so no matcher can freeze the
  * server), anchored like Claude Code's (`write_to_file` matches only that tool); `*` or empty matches all.
  */
-let re2Class: typeof import("re2-wasm").RE2 | undefined
 const compiled = new Map<string, RE2Type | null>()
 
 /**
@@ -38,7 +36,7 @@ export function matcherMatches(matcher: string | undefined, toolName: string | u
 export function matcherProblem(matcher: string | undefined): string | undefined {
   if (matcher === undefined || matcher === "" || matcher === "*") return undefined
   try {
-    newRe2(`^(?:${matcher})$`)
+    newRe2(`^(?:${matcher})$`, "u")
     return undefined
   } catch (error) {
     return `matcher "${matcher}" is not a regular expression RE2 can run (${error instanceof Error ? error.message : String(error)})`
@@ -48,15 +46,10 @@ export function matcherProblem(matcher: string | undefined): string | undefined 
 function compile(matcher: string): RE2Type | null {
   if (!compiled.has(matcher)) {
     try {
-      compiled.set(matcher, newRe2(`^(?:${matcher})$`))
+      compiled.set(matcher, newRe2(`^(?:${matcher})$`, "u"))
     } catch {
       compiled.set(matcher, null)
     }
   }
   return compiled.get(matcher) ?? null
-}
-
-function newRe2(pattern: string): RE2Type {
-  re2Class ??= (createRequire(import.meta.url)("re2-wasm") as typeof import("re2-wasm")).RE2
-  return new re2Class(pattern, "u")
 }

@@ -1,17 +1,6 @@
-import { createRequire } from "node:module"
-import type { RE2 as RE2Type } from "re2-wasm"
+import { newRe2, type RE2 as RE2Type } from "../config/re2"
 import { groupOfTool, isAlwaysAvailable, type ToolGroupName } from "./groups"
 import { groupName, groupOptions, type ModeConfig } from "./types"
-
-/**
- * re2-wasm, loaded on first use: its WebAssembly engine stays resident for the process's life (~5 MiB of
- * ~16 MiB reserved), and most sessions never need it.
- */
-function newRe2(pattern: string, flags: string): RE2Type {
-  re2Class ??= (createRequire(import.meta.url)("re2-wasm") as typeof import("re2-wasm")).RE2
-  return new re2Class(pattern, flags)
-}
-let re2Class: typeof import("re2-wasm").RE2 | undefined
 
 /** Why a mode refuses a tool, or that it allows it. */
 export type ToolPermission =
