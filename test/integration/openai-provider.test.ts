@@ -1,20 +1,14 @@
-import { readdir, readFile } from "node:fs/promises"
-import { join } from "node:path"
+import { readFile } from "node:fs/promises"
 import { describe, expect, it } from "vitest"
 import type { RecordedRequest } from "../support/loopback-api"
 import { startOpenAiSession } from "../support/session"
-import { tempWorkspace } from "../support/temp-workspace"
+import { tempWorkspace, textsUnder } from "../support/temp-workspace"
 
 const KEY = "sk-proj-integration-key-5b9f1c2d7e"
 
 /** The `role: "tool"` message answering `callId` in a Chat Completions request the fake received. */
 const toolMessage = (request: RecordedRequest | undefined, callId: string) =>
   request?.body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === callId)
-
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
-}
 
 /** read_file, an edit the user approves, a command, attempt_completion: one of each kind of tool. */
 const fullTask = [
@@ -58,7 +52,7 @@ describe("the openai provider through the built server", () => {
     // The command ran without the key in its environment.
     expect(toolMessage(api.requests[3], "call_cmd").content).toContain("key:unset")
     expect(server.updatesOf(taskId)).toContainEqual({ kind: "completed", result: "Port changed." })
-    const stored = await Promise.all((await filesUnder(server.stateHome)).map((f) => readFile(f, "utf8")))
+    const stored = [...textsUnder(server.stateHome).values()]
     expect(stored.length).toBeGreaterThan(0)
     expect(stored.join("\n")).not.toContain(KEY)
     expect(server.stderr).not.toContain(KEY)

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startFakeOpenAi } from "../support/fake-openai"
 import { startSession } from "../support/session"
-import { filesUnder, tempWorkspace } from "../support/temp-workspace"
+import { tempWorkspace, textsUnder } from "../support/temp-workspace"
 
 /**
  * Two OpenAI-compatible servers (say OpenRouter and a local vLLM), each profile naming the variable that
@@ -74,8 +74,8 @@ describe("a key per profile (profiles.<name>.apiKeyEnv)", () => {
     expect(output).toContain("END")
     expect(output).toContain("PATH=")
     for (const secret of [ROUTER_KEY, LOCAL_KEY, SHARED_KEY, "ROUTER_AUTH", "VLLM_PASS_PHRASE"]) expect(output).not.toContain(secret)
-    for (const file of filesUnder(server.stateHome))
-      for (const secret of [ROUTER_KEY, LOCAL_KEY]) expect(readFileSync(file, "latin1"), file).not.toContain(secret)
+    for (const [file, text] of textsUnder(server.stateHome))
+      for (const secret of [ROUTER_KEY, LOCAL_KEY]) expect(text, file).not.toContain(secret)
     expect(server.stderr).not.toContain(ROUTER_KEY)
     expect(server.stderr).not.toContain(LOCAL_KEY)
   })

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startFakeAnthropic } from "../support/fake-anthropic"
 import { startSession, toolResultsOf, toolResultText } from "../support/session"
-import { filesUnder, tempWorkspace } from "../support/temp-workspace"
+import { tempWorkspace, textsUnder } from "../support/temp-workspace"
 
 /**
  * A stranger's repository opened in the editor, attacked through the built server: settings from every
@@ -45,9 +45,9 @@ describe("the API key", () => {
     // The model still authenticates with it: the server holds it in memory (blanked from its /proc environ).
     const auth = JSON.stringify(api.requests[0]!.headers)
     expect(auth).toContain(KEY)
-    const files = filesUnder(server.stateHome)
-    expect(files.length).toBeGreaterThan(0)
-    for (const file of files) expect(readFileSync(file, "latin1"), file).not.toContain(KEY)
+    const texts = textsUnder(server.stateHome)
+    expect(texts.size).toBeGreaterThan(0)
+    for (const [file, text] of texts) expect(text, file).not.toContain(KEY)
     expect(server.stderr).not.toContain(KEY)
     expect(JSON.stringify(server.notifications)).not.toContain(KEY)
   })

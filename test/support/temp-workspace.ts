@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
-import { existsSync, readdirSync, realpathSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs"
 
 export interface TempWorkspace {
   /** Absolute real path (symlinks resolved, so it compares equal to what the server sees). */
@@ -31,4 +31,20 @@ export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name))
+}
+
+/**
+ * The text (latin1: every byte kept) of every regular file under `dir`, by path. A file removed between the
+ * listing and its read (git's index.lock, a temporary file a running server renames) is left out.
+ */
+export function textsUnder(dir: string): Map<string, string> {
+  const texts = new Map<string, string>()
+  for (const file of filesUnder(dir)) {
+    try {
+      texts.set(file, readFileSync(file, "latin1"))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error
+    }
+  }
+  return texts
 }

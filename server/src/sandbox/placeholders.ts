@@ -22,8 +22,10 @@ export interface Placeholder {
 interface Held {
   count: number
   kind: "dir" | "file"
+  /** Its identity on disk (an inode number alone may be reused at once by a file made after a removal). */
   dev: number
   ino: number
+  birthtimeMs: number
 }
 
 const held = new Map<string, Held>()
@@ -148,7 +150,7 @@ export function heldPlaceholders(): string[] {
 }
 
 /** Creates an empty folder or file at `path`; undefined when something is there already (or it cannot). */
-function make(path: string, kind: "dir" | "file"): { dev: number; ino: number } | undefined {
+function make(path: string, kind: "dir" | "file"): { dev: number; ino: number; birthtimeMs: number } | undefined {
   try {
     if (kind === "dir") mkdirSync(path, { mode: 0o755 })
     else closeSync(openSync(path, "wx", 0o644))
@@ -156,13 +158,14 @@ function make(path: string, kind: "dir" | "file"): { dev: number; ino: number } 
     return undefined
   }
   const stat = lstatSync(path)
-  return { dev: stat.dev, ino: stat.ino }
+  return { dev: stat.dev, ino: stat.ino, birthtimeMs: stat.birthtimeMs }
 }
 
-/** True when `path` is still the folder or file we made for `entry` (same device and inode). */
+/** True when `path` is still the folder or file we made for `entry`: same kind, device, inode and birth time. */
 function isOurs(path: string, entry: Held): boolean {
   const stat = lstatSync(path, { throwIfNoEntry: false })
-  return stat !== undefined && stat.dev === entry.dev && stat.ino === entry.ino
+  if (!stat || (entry.kind === "dir" ? !stat.isDirectory() : !stat.isFile())) return false
+  return stat.dev === entry.dev && stat.ino === entry.ino && stat.birthtimeMs === entry.birthtimeMs
 }
 
 /** Removes a placeholder if it is still the one we made and still empty (rmdir fails on a non-empty folder). */
@@ -171,10 +174,9 @@ function drop(path: string): void {
   held.delete(path)
   if (!entry) return
   try {
-    const stat = lstatSync(path)
-    if (stat.dev !== entry.dev || stat.ino !== entry.ino) return
-    if (entry.kind === "dir" && stat.isDirectory()) rmdirSync(path)
-    else if (entry.kind === "file" && stat.isFile() && stat.size === 0) unlinkSync(path)
+    if (!isOurs(path, entry)) return
+    if (entry.kind === "dir") rmdirSync(path)
+    else if (lstatSync(path).size === 0) unlinkSync(path)
   } catch {
     // Not empty any more, or gone: someone else's now; left alone.
   }

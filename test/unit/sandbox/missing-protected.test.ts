@@ -131,9 +131,12 @@ describe("protected paths that do not exist", () => {
     rmSync(ws.path(".envrc"), { recursive: true })
     writeFileSync(ws.path(".envrc"), "export MINE=1\n")
     const second = holdPlaceholders(candidates)
-    expect([...second.readOnly, ...second.emptyFolders]).not.toContain(ws.path(".envrc"))
-    second.release()
-    await placeholdersSettled()
+    try {
+      expect([...second.readOnly, ...second.emptyFolders]).not.toContain(ws.path(".envrc"))
+    } finally {
+      second.release()
+      await placeholdersSettled()
+    }
     expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("export MINE=1\n")
   })
 
