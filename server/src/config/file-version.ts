@@ -1,4 +1,4 @@
-import type { BigIntStats } from "node:fs"
+import { type BigIntStats, lstatSync } from "node:fs"
 import { lstat } from "node:fs/promises"
 
 /**
@@ -21,7 +21,25 @@ export interface FileVersion {
 /** The version of `path` now; undefined when it is missing or not a regular file. */
 export async function fileVersion(path: string): Promise<FileVersion | undefined> {
   const startedMs = Date.now()
-  const info = await lstat(path, { bigint: true }).catch(() => undefined)
+  return versionOf(await lstat(path, { bigint: true }).catch(() => undefined), startedMs)
+}
+
+/**
+ * fileVersion without a round trip through the thread pool (an lstat takes microseconds, the round trip
+ * more): for callers that check many files in a row (the review's listing).
+ */
+export function fileVersionSync(path: string): FileVersion | undefined {
+  const startedMs = Date.now()
+  let info: BigIntStats | undefined
+  try {
+    info = lstatSync(path, { bigint: true, throwIfNoEntry: false })
+  } catch {
+    info = undefined
+  }
+  return versionOf(info, startedMs)
+}
+
+function versionOf(info: BigIntStats | undefined, startedMs: number): FileVersion | undefined {
   if (!info?.isFile()) return undefined
   return { key: versionKey(info), settled: info.ctimeNs < BigInt(startedMs - RACY_MS) * 1_000_000n }
 }
