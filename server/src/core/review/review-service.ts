@@ -2,13 +2,12 @@ import { pathToFileURL } from "node:url"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { unifiedDiff } from "../../edits/unified-diff"
 import type { Logger } from "../../task/service"
-import type { DiagnosticsPort, DiagnosticsWatch, EditOutcome, EditorPort } from "../../tools/context"
-import { type Hunk, hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
-import { type Listed, rejectedText, targetsOf } from "./decision-targets"
+import type { DiagnosticsPort, EditOutcome, EditorPort } from "../../tools/context"
+import { hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
+import { type Listed, targetsOf } from "./decision-targets"
 import { DiskTexts } from "./disk-texts"
 import { HunkCache } from "./hunk-cache"
-import { mapLimit } from "./map-limit"
-import { newProblems } from "./problems"
+import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
 import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
@@ -30,33 +29,6 @@ export interface ReviewDeps {
 
 type Decision = ParamsOf<"reviewDecide">["decisions"][number]
 type DecideResult = ResultOf<"reviewDecide">
-
-type Failure = DecideResult["failed"][number]
-
-/** One file's reject before its write: the text it gets (undefined: deleted) and the problems watch around it. */
-interface RejectPlan {
-  entry: Listed
-  hunks: Hunk[]
-  uri: string
-  whole: boolean
-  next: string | undefined
-  watch: DiagnosticsWatch | undefined
-}
-
-/** One file's reject: what it changed (for the undo and the result), or why it was not done. */
-type RejectOutcome =
-  | { failure: Failure }
-  | {
-      file: RejectedFile
-      whole: boolean
-      created: boolean
-      count: number
-      droppedUserEdits: boolean
-      problems: NonNullable<DecideResult["problems"]>
-    }
-
-/** Files whose problems are asked for at once around a reject: enough to overlap the source's answers. */
-const WATCH_LANES = 16
 
 /**
  * The review of what tasks changed (learnt from Zed's action log): per task and file, the baseline (the text
@@ -177,7 +149,11 @@ export class ReviewService {
           }
           continue
         }
-        const outcomes = await this.rejectAll(targets, signal, this.cachesOf(root).texts)
+        const outcomes = await rejectTargets(
+          targets,
+          { io: this.io, diagnostics: this.deps.diagnostics, texts: this.cachesOf(root).texts },
+          signal,
+        )
         for (const outcome of outcomes) {
           if ("failure" in outcome) {
             result.failed.push(outcome.failure)
@@ -197,52 +173,6 @@ export class ReviewService {
       if (problems.length > 0) result.problems = problems
       return result
     })
-  }
-
-  /**
-   * Rejects each target's hunks: every file's text back, written together (ReviewIo.writeMany: each still
-   * checked and version-checked on its own), then the problems each reject brought. Outcomes in the
-   * targets' order, so the result reads the same as one file after another.
-   */
-  private async rejectAll(targets: { entry: Listed; hunks: Hunk[] }[], signal: AbortSignal, texts: DiskTexts): Promise<RejectOutcome[]> {
-    const planned = await mapLimit(targets, WATCH_LANES, async ({ entry, hunks }): Promise<RejectPlan | { failure: Failure }> => {
-      const uri = pathToFileURL(entry.path).toString()
-      const whole = hunks.length === entry.hunks.length
-      const next = rejectedText(entry, hunks, whole)
-      if (typeof next === "object") return { failure: { uri, reason: next.reason } }
-      const diagnostics = this.deps.diagnostics
-      const watch = diagnostics ? await diagnostics.watch(entry.path, entry.current, signal).catch(() => undefined) : undefined
-      return { entry, hunks, uri, whole, next, watch }
-    })
-    const writes = planned.flatMap((p) => ("failure" in p ? [] : [p]))
-    const written = await this.io.writeMany(
-      writes.map(({ entry, next }) => ({ path: entry.path, expected: entry.current, text: next })),
-      "agent: reject change",
-      texts,
-    )
-    const outcomes = new Map(
-      await mapLimit(writes, WATCH_LANES, async (plan, i): Promise<[RejectPlan, RejectOutcome]> => {
-        const { entry, hunks, uri, whole, next, watch } = plan
-        const outcome = written[i]!
-        if (!outcome.ok) {
-          const hunkId = whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }
-          return [plan, { failure: { uri, ...hunkId, reason: `not rejected: ${outcome.reason}` } }]
-        }
-        const after = watch && next !== undefined ? await watch.after(next, signal).catch(() => undefined) : undefined
-        return [
-          plan,
-          {
-            file: { path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } },
-            whole,
-            created: entry.file.baseline === undefined,
-            count: hunks.length,
-            droppedUserEdits: hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
-            problems: watch && next !== undefined ? newProblems(uri, watch.before, after) : [],
-          },
-        ]
-      }),
-    )
-    return planned.map((p) => ("failure" in p ? p : outcomes.get(p)!))
   }
 
   /** agent.review.undoReject: writes back what the last reject removed, file by file (side by side). */
