@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { startFakeAnthropic } from "../test/support/fake-anthropic"
 import { startServer } from "../test/support/server-harness"
@@ -30,6 +31,8 @@ function original(i: number): string {
 }
 
 export default async function bench(): Promise<BenchTable[]> {
+  const load = () => loadavg()[0]!.toFixed(1)
+  const loadAtStart = load()
   const files: Record<string, string> = {}
   for (let i = 0; i < FILES; i++) files[`src/f${i}.ts`] = original(i)
   const ws = await tempWorkspace(files)
@@ -123,7 +126,7 @@ export default async function bench(): Promise<BenchTable[]> {
     const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`
     return [
       {
-        title: `Review of a task that changed ${FILES} files, ${HUNKS} hunks each (${FILES * HUNKS} hunks)`,
+        title: `Review of a task that changed ${FILES} files, ${HUNKS} hunks each (${FILES * HUNKS} hunks); load average ${loadAtStart} → ${load()}`,
         columns: ["operation", "median ms", "p90 ms", "vs git diff"],
         rows: [
           ["agent/reviewChanges, listed again (3 runs, over stdio)", l.median, l.p90, ratio(l.median, g.median)],

@@ -30,9 +30,14 @@ export async function readIndexTexts(
     const [mode, oid, stage] = entry.slice(0, tab).split(" ")
     const path = entry.slice(tab + 1)
     if (stage !== "0" || !mode?.startsWith("100") || !oid) continue
-    const same = known(join(folder, path))
-    if (same === undefined || blobId(same, oid.length) !== oid) oidOf.set(path, oid)
+    const absolute = join(folder, path)
+    const same = known(absolute)
+    if (same === undefined || blobId(absolute, same, oid.length) !== oid) oidOf.set(path, oid)
   }
+  // Ids of files this folder no longer asks about are forgotten (their texts with them).
+  const asked = new Set(relatives.map((r) => join(folder, r)))
+  const under = folder.endsWith(sep) ? folder : `${folder}${sep}`
+  for (const path of blobIds.keys()) if (path.startsWith(under) && !asked.has(path)) blobIds.delete(path)
   const blobs = await readBlobs((args, input) => run(args, input), [...oidOf.values()], `the git repository of ${folder}`)
   for (const [path, oid] of oidOf) {
     const bytes = blobs.get(oid)
@@ -41,13 +46,23 @@ export async function readIndexTexts(
   return texts
 }
 
-/** The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long). */
-function blobId(text: string, idLength: number): string {
-  return createHash(idLength === 64 ? "sha256" : "sha1")
+/**
+ * The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long).
+ * The review asks for the same baselines on every listing: the last id per path is kept with its text.
+ */
+function blobId(path: string, text: string, idLength: number): string {
+  const known = blobIds.get(path)
+  if (known && known.idLength === idLength && known.text === text) return known.id
+  const id = createHash(idLength === 64 ? "sha256" : "sha1")
     .update(`blob ${Buffer.byteLength(text, "utf8")}\0`)
     .update(text, "utf8")
     .digest("hex")
+  blobIds.set(path, { text, idLength, id })
+  return id
 }
+
+/** Per path, the last text blobId hashed and its id (one entry per tracked file; replaced, never grown per text). */
+const blobIds = new Map<string, { text: string; idLength: number; id: string }>()
 
 /** Per repository, the last `ls-files` answer and the version of the index file it came from. */
 const listings = new Map<string, { index: string; paths: string; entries: string[] }>()

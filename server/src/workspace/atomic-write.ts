@@ -1,17 +1,54 @@
 import { randomBytes } from "node:crypto"
-import { constants } from "node:fs"
-import { chmod, lstat, mkdir, open, realpath, rename, rm, stat } from "node:fs/promises"
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fsync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
+import { rm, stat } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
 import { isInside, realFolders } from "./sandbox"
 
-/** Options for writeFileAtomic. */
+/** Options for writeFileAtomic and writeFilesAtomic. */
 export interface AtomicWriteOptions {
   /** When given, the file's real folder must lie inside one of these at the moment of the write. */
   workspaceFolders?: readonly string[]
 }
 
+/** One file of writeFilesAtomic: its path and its new full text. */
+export interface FileWrite {
+  path: string
+  text: string
+}
+
+/** What became of one file of writeFilesAtomic: written (created or replaced), or why it was left as it was. */
+export type FileWriteResult = { created: boolean } | { error: Error }
+
 // O_NOFOLLOW: a symlink planted at the temp name is never followed; O_EXCL: nor is an existing file reused.
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
+
+/**
+ * Files written per round (temps written, flushed together, renamed): bounds the descriptors held open at
+ * once and lets the event loop in between rounds.
+ */
+const ROUND = 128
+
+/** One file between its temp's write and its rename. */
+interface Staged {
+  absPath: string
+  dir: string
+  target: string
+  temp: string
+  fd: number
+  created: boolean
+}
 
 /**
  * Writes the disk the way edits must: a temp file in the same folder, flushed, then renamed over the
@@ -23,46 +60,106 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * for a symlink in between makes the write fail instead of landing elsewhere.
  */
 export async function writeFileAtomic(absPath: string, text: string, options: AtomicWriteOptions = {}): Promise<{ created: boolean }> {
-  const linked = await realTarget(absPath)
-  await mkdir(dirname(linked), { recursive: true })
-  const dir = await realpath(dirname(linked))
-  const target = join(dir, basename(linked))
-  if (options.workspaceFolders && !realFolders(options.workspaceFolders).some((root) => isInside(root, target))) {
-    throw new Error(`${absPath} now resolves to ${target}, outside the workspace; it was not written.`)
-  }
-  const previous = await lstat(target).catch(() => undefined)
-  if (previous?.isDirectory()) throw new Error(`${absPath} is a directory`)
-  if (previous && !previous.isFile()) throw new Error(`${absPath} is not a regular file; it was not written.`)
-  const temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
-  const handle = await open(temp, TEMP_FLAGS, previous ? previous.mode & 0o7777 : 0o666)
-  try {
-    await handle.writeFile(text, "utf8")
-    await handle.sync()
-  } catch (error) {
-    await handle.close()
-    await rm(temp, { force: true })
-    throw error
-  }
-  await handle.close()
-  try {
-    // open() applies the umask; chmod restores the exact bits the file had.
-    if (previous) await chmod(temp, previous.mode & 0o7777)
-    await assertUnchanged(absPath, dir, target)
-    await rename(temp, target)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
-  return { created: previous === undefined }
+  const [result] = await writeFilesAtomic([{ path: absPath, text }], options)
+  if (!result || "error" in result) throw result?.error ?? new Error(`${absPath} was not written.`)
+  return result
 }
 
-/** The last look before the rename: the folder still resolves to itself and the target is no symlink. */
-async function assertUnchanged(absPath: string, dir: string, target: string): Promise<void> {
-  if ((await realpath(dir)) !== dir)
-    throw new Error(`The folder of ${absPath} was replaced by a symbolic link after the edit was approved; it was not written.`)
-  const now = await lstat(target).catch(() => undefined)
-  if (now && !now.isFile())
-    throw new Error(`${absPath} was replaced by a symbolic link or special file after the edit was approved; it was not written.`)
+/**
+ * writeFileAtomic for many files at once (a review's reject-all), each file with the same checks and the
+ * same guarantee: its target is renamed over only after its temp's data is on disk, so after a crash each
+ * file holds its old text or its new one, never part of either (a crash can leave a temp file behind,
+ * never a torn target). What a batch saves is the order: a round of files is written to temps first, then
+ * all their flushes run side by side in the thread pool (one file after another, each flush waits for its
+ * own journal commit; side by side, the file system commits many in one), then the renames follow. The
+ * file system calls around the flush are synchronous: each is a few microseconds, far less than the
+ * round trip through the thread pool an asynchronous call costs. One file's failure leaves that file as
+ * it was and the others are still written.
+ */
+export async function writeFilesAtomic(files: readonly FileWrite[], options: AtomicWriteOptions = {}): Promise<FileWriteResult[]> {
+  const results: FileWriteResult[] = []
+  const tag = `${process.pid}.${randomBytes(4).toString("hex")}`
+  for (let from = 0; from < files.length; from += ROUND) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve))
+    const round = files.slice(from, from + ROUND).map((file, i): Staged | { error: Error } => {
+      try {
+        return stage(file, `${tag}.${from + i}`, options)
+      } catch (error) {
+        return { error: asError(error) }
+      }
+    })
+    const flushed = await Promise.all(round.map((s) => ("error" in s ? s : flush(s))))
+    for (const s of flushed) results.push("error" in s ? s : commit(s))
+  }
+  return results
+}
+
+/** The file's text in a new temp file beside its real target (not yet flushed). */
+function stage(file: FileWrite, tag: string, options: AtomicWriteOptions): Staged {
+  const linked = realTarget(file.path)
+  mkdirSync(dirname(linked), { recursive: true })
+  const dir = realpathSync.native(dirname(linked))
+  const target = join(dir, basename(linked))
+  if (options.workspaceFolders && !realFolders(options.workspaceFolders).some((root) => isInside(root, target))) {
+    throw new Error(`${file.path} now resolves to ${target}, outside the workspace; it was not written.`)
+  }
+  const previous = lstatSync(target, { throwIfNoEntry: false })
+  if (previous?.isDirectory()) throw new Error(`${file.path} is a directory`)
+  if (previous && !previous.isFile()) throw new Error(`${file.path} is not a regular file; it was not written.`)
+  const temp = join(dir, `.${basename(target)}.${tag}.tmp`)
+  const fd = openSync(temp, TEMP_FLAGS, previous ? previous.mode & 0o7777 : 0o666)
+  try {
+    writeFileSync(fd, file.text, "utf8")
+    // open() applies the umask; fchmod restores the exact bits the file had.
+    if (previous) fchmodSync(fd, previous.mode & 0o7777)
+  } catch (error) {
+    discard({ fd, temp })
+    throw error
+  }
+  return { absPath: file.path, dir, target, temp, fd, created: previous === undefined }
+}
+
+/** The temp's data on disk (the thread pool runs many of these at once). */
+function flush(staged: Staged): Promise<Staged | { error: Error }> {
+  return new Promise((resolve) =>
+    fsync(staged.fd, (error) => {
+      if (!error) return resolve(staged)
+      discard(staged)
+      resolve({ error })
+    }),
+  )
+}
+
+/** The last look, then the rename: the target becomes the new text whole. */
+function commit(staged: Staged): FileWriteResult {
+  const { absPath, dir, target, temp, fd } = staged
+  try {
+    closeSync(fd)
+    if (realpathSync.native(dir) !== dir)
+      throw new Error(`The folder of ${absPath} was replaced by a symbolic link after the edit was approved; it was not written.`)
+    const now = lstatSync(target, { throwIfNoEntry: false })
+    if (now && !now.isFile())
+      throw new Error(`${absPath} was replaced by a symbolic link or special file after the edit was approved; it was not written.`)
+    renameSync(temp, target)
+    return { created: staged.created }
+  } catch (error) {
+    rmSync(temp, { force: true })
+    return { error: asError(error) }
+  }
+}
+
+/** A temp that will not be renamed: closed and removed. */
+function discard({ fd, temp }: { fd: number; temp: string }): void {
+  try {
+    closeSync(fd)
+  } catch {
+    // closed already
+  }
+  rmSync(temp, { force: true })
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error))
 }
 
 /** Removes a file (apply_patch's Delete File and the source of a Move to). Missing files are not an error. */
@@ -74,9 +171,9 @@ export async function deleteFile(absPath: string): Promise<{ existed: boolean }>
 }
 
 /** Follows a symlink at the path itself so the rename replaces the file it points to, not the link. */
-async function realTarget(absPath: string): Promise<string> {
+function realTarget(absPath: string): string {
   try {
-    return await realpath(absPath)
+    return realpathSync.native(absPath)
   } catch {
     return absPath
   }

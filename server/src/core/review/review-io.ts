@@ -1,10 +1,25 @@
-import { realpath, unlink } from "node:fs/promises"
+import { realpathSync } from "node:fs"
+import { unlink } from "node:fs/promises"
 import { dirname } from "node:path"
-import { readRegularFile } from "../../config/regular-file"
+import { readRegularFileSync } from "../../config/regular-file"
 import type { EditOutcome, EditorPort } from "../../tools/context"
-import { writeFileAtomic } from "../../workspace/atomic-write"
+import { writeFileAtomic, writeFilesAtomic } from "../../workspace/atomic-write"
 import { isInside, realFolders } from "../../workspace/sandbox"
 import type { DiskTexts } from "./disk-texts"
+import { mapLimit } from "./map-limit"
+
+/** One write of writeMany: `expected` is the text the change was computed from (undefined: absent). */
+export interface ReviewWrite {
+  path: string
+  expected: string | undefined
+  /** undefined: delete the file. */
+  text: string | undefined
+}
+
+/** Files read before the event loop gets a turn (each read is synchronous, a few microseconds). */
+const READ_SLICE = 256
+/** Files written through the editor at once: enough to overlap the editor's answers. */
+const EDITOR_LANES = 16
 
 /**
  * How the review reads a file and writes one back: the open buffer first (the editor's text is the truth
@@ -28,6 +43,48 @@ export class ReviewIo {
     return texts ? texts.read(path, readDisk) : readDisk(path)
   }
 
+  /** read() of many files (a listing), in slices so that other messages are served in between. */
+  async readAll(paths: readonly string[], texts?: DiskTexts): Promise<Map<string, string | undefined>> {
+    const out = new Map<string, string | undefined>()
+    for (let from = 0; from < paths.length; from += READ_SLICE) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve))
+      await Promise.all(paths.slice(from, from + READ_SLICE).map(async (path) => out.set(path, await this.read(path, texts))))
+    }
+    return out
+  }
+
+  /**
+   * write() of many files (a reject or its undo), outcomes in the writes' order. Files the editor holds or
+   * writes itself go through it as one by one (side by side); files only on disk are each checked the same
+   * way, then written together (workspace/atomic-write.ts writeFilesAtomic: flushed side by side, each
+   * still renamed over its target only once its text is on disk).
+   */
+  async writeMany(writes: readonly ReviewWrite[], label: string, texts?: DiskTexts): Promise<EditOutcome[]> {
+    const outcomes: EditOutcome[] = new Array(writes.length)
+    const viaEditor: number[] = []
+    const toDisk: number[] = []
+    for (const [i, { path, expected, text }] of writes.entries()) {
+      const diskOnly = text !== undefined && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
+      if (!diskOnly) viaEditor.push(i)
+      else if (!this.insideWorkspace(path)) outcomes[i] = outside(path)
+      else if ((texts ? texts.read(path, readDisk) : readDisk(path)) !== expected) outcomes[i] = changedOnDisk()
+      else toDisk.push(i)
+    }
+    const written = await writeFilesAtomic(
+      toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.text! })),
+      { workspaceFolders: this.folders() },
+    )
+    for (const [n, i] of toDisk.entries()) {
+      const result = written[n]!
+      outcomes[i] = "error" in result ? { ok: false, reason: result.error.message } : { ok: true }
+    }
+    await mapLimit(viaEditor, EDITOR_LANES, async (i) => {
+      const { path, expected, text } = writes[i]!
+      outcomes[i] = await this.write(path, expected, text, label, texts).catch((e: Error) => ({ ok: false as const, reason: e.message }))
+    })
+    return outcomes
+  }
+
   /**
    * Makes the file hold `text` (undefined: deletes it). `expected` is the text the change was computed from:
    * an open buffer is edited against the version that held it, so an editor refuses the edit if the user
@@ -41,7 +98,7 @@ export class ReviewIo {
     label: string,
     texts?: DiskTexts,
   ): Promise<EditOutcome> {
-    if (!(await this.insideWorkspace(path))) return { ok: false, reason: `${path} is outside the workspace; it was not touched.` }
+    if (!this.insideWorkspace(path)) return outside(path)
     const open = this.editor.openDocument(path)
     if (open && open.text !== expected) return { ok: false, reason: "the buffer changed since the review read it; list the changes again." }
     if (text === undefined) {
@@ -63,22 +120,36 @@ export class ReviewIo {
         ok: false,
         reason: "the file is open with unsaved changes of the user and this editor cannot take edits; save or close it first.",
       }
-    if (!open && (await this.read(path, texts)) !== expected)
-      return { ok: false, reason: "the file changed on disk since the review read it; list the changes again." }
+    if (!open && (await this.read(path, texts)) !== expected) return changedOnDisk()
     await writeFileAtomic(path, text, { workspaceFolders: this.folders() })
     return { ok: true }
   }
 
-  private async insideWorkspace(path: string): Promise<boolean> {
+  private insideWorkspace(path: string): boolean {
     const folders = realFolders(this.folders())
-    const parent = await realpath(dirname(path)).catch(() => dirname(path))
+    let parent = dirname(path)
+    try {
+      parent = realpathSync.native(parent)
+    } catch {
+      // not there (yet): the path as given
+    }
     return folders.some((root) => isInside(root, parent))
   }
 }
 
-function readDisk(path: string): Promise<string | undefined> {
-  return readRegularFile(path).then(
-    (bytes) => bytes.toString("utf8"),
-    () => undefined,
-  )
+function outside(path: string): EditOutcome {
+  return { ok: false, reason: `${path} is outside the workspace; it was not touched.` }
+}
+
+function changedOnDisk(): EditOutcome {
+  return { ok: false, reason: "the file changed on disk since the review read it; list the changes again." }
+}
+
+/** The file's text on disk; undefined when it is absent or not a regular file (a FIFO is refused without blocking). */
+function readDisk(path: string): string | undefined {
+  try {
+    return readRegularFileSync(path).toString("utf8")
+  } catch {
+    return undefined
+  }
 }

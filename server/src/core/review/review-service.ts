@@ -2,16 +2,15 @@ import { pathToFileURL } from "node:url"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { unifiedDiff } from "../../edits/unified-diff"
 import type { Logger } from "../../task/service"
-import type { DiagnosticsPort, EditorPort } from "../../tools/context"
-import { type Hunk, hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
-import { type Listed, rejectedText, targetsOf } from "./decision-targets"
+import type { DiagnosticsPort, EditOutcome, EditorPort } from "../../tools/context"
+import { hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
+import { type Listed, targetsOf } from "./decision-targets"
 import { DiskTexts } from "./disk-texts"
 import { HunkCache } from "./hunk-cache"
-import { mapLimit } from "./map-limit"
-import { newProblems } from "./problems"
+import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
 import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
-import { keepStagedHunks } from "./staged"
+import { keepStagedHunks, stagedTexts } from "./staged"
 
 export interface ReviewDeps {
   folders: () => readonly string[]
@@ -30,21 +29,6 @@ export interface ReviewDeps {
 
 type Decision = ParamsOf<"reviewDecide">["decisions"][number]
 type DecideResult = ResultOf<"reviewDecide">
-
-/** One file's reject: what it changed (for the undo and the result), or why it was not done. */
-type RejectOutcome =
-  | { failure: DecideResult["failed"][number] }
-  | {
-      file: RejectedFile
-      whole: boolean
-      created: boolean
-      count: number
-      droppedUserEdits: boolean
-      problems: NonNullable<DecideResult["problems"]>
-    }
-
-/** Files written back at once by a reject or its undo: enough to overlap the disk's and the editor's waits. */
-const WRITE_LANES = 16
 
 /**
  * The review of what tasks changed (learnt from Zed's action log): per task and file, the baseline (the text
@@ -165,10 +149,11 @@ export class ReviewService {
           }
           continue
         }
-        // Files are written back side by side (each still checked and version-checked on its own), and the
-        // outcomes are taken in the listing's order, so the result reads the same as one after another.
-        const { texts } = this.cachesOf(root)
-        const outcomes = await mapLimit(targets, WRITE_LANES, ({ entry, hunks }) => this.rejectOne(entry, hunks, signal, texts))
+        const outcomes = await rejectTargets(
+          targets,
+          { io: this.io, diagnostics: this.deps.diagnostics, texts: this.cachesOf(root).texts },
+          signal,
+        )
         for (const outcome of outcomes) {
           if ("failure" in outcome) {
             result.failed.push(outcome.failure)
@@ -190,31 +175,6 @@ export class ReviewService {
     })
   }
 
-  /** Rejects `hunks` of one listed file: writes its text back, then looks for problems the reject brought. */
-  private async rejectOne(entry: Listed, hunks: Hunk[], signal: AbortSignal, texts: DiskTexts): Promise<RejectOutcome> {
-    const uri = pathToFileURL(entry.path).toString()
-    const whole = hunks.length === entry.hunks.length
-    const next = rejectedText(entry, hunks, whole)
-    if (typeof next === "object") return { failure: { uri, reason: next.reason } }
-    const watch = await this.deps.diagnostics?.watch(entry.path, entry.current, signal).catch(() => undefined)
-    const outcome = await this.io
-      .write(entry.path, entry.current, next, "agent: reject change", texts)
-      .catch((e: Error) => ({ ok: false as const, reason: e.message }))
-    if (!outcome.ok) {
-      const hunkId = whole ? {} : { hunkId: entry.ids[entry.hunks.indexOf(hunks[0]!)] }
-      return { failure: { uri, ...hunkId, reason: `not rejected: ${outcome.reason}` } }
-    }
-    const after = watch && next !== undefined ? await watch.after(next, signal).catch(() => undefined) : undefined
-    return {
-      file: { path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } },
-      whole,
-      created: entry.file.baseline === undefined,
-      count: hunks.length,
-      droppedUserEdits: hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
-      problems: watch && next !== undefined ? newProblems(uri, watch.before, after) : [],
-    }
-  }
-
   /** agent.review.undoReject: writes back what the last reject removed, file by file (side by side). */
   undoReject(taskId: string): Promise<{ restored: string[]; failed: { uri: string; reason: string }[] }> {
     return this.serial(taskId, async (root) => {
@@ -223,11 +183,22 @@ export class ReviewService {
       if (!last?.length) throw new Error("There is no reject to undo in this task's review.")
       const restored: string[] = []
       const failed: { uri: string; reason: string }[] = []
-      const outcomes = await mapLimit(last, WRITE_LANES, async (file) => {
-        const now = await this.io.read(file.path)
-        if (now !== file.after) return { ok: false as const, reason: "the file changed since the reject, so it was left as it is." }
-        return this.io.write(file.path, now, file.before, "agent: undo reject")
-      })
+      const unchanged = await this.io.readAll(
+        last.map((file) => file.path),
+        undefined,
+      )
+      const outcomes: EditOutcome[] = last.map((file) =>
+        unchanged.get(file.path) === file.after
+          ? { ok: true }
+          : { ok: false, reason: "the file changed since the reject, so it was left as it is." },
+      )
+      // What the reject wrote is still there: written back (each file checked against it once more).
+      const undo = last.flatMap((_, i) => (outcomes[i]!.ok ? [i] : []))
+      const written = await this.io.writeMany(
+        undo.map((i) => ({ path: last[i]!.path, expected: last[i]!.after, text: last[i]!.before })),
+        "agent: undo reject",
+      )
+      for (const [n, i] of undo.entries()) outcomes[i] = written[n]!
       for (const [i, outcome] of outcomes.entries()) {
         const file = last[i]!
         const uri = pathToFileURL(file.path).toString()
@@ -267,10 +238,11 @@ export class ReviewService {
   private async listed(root: string): Promise<Listed[]> {
     const state = await this.state(root)
     const files = new Map(Object.entries(state.files))
-    const current = new Map<string, string | undefined>()
     const texts = this.cachesOf(root).texts
-    await Promise.all([...files.keys()].map(async (path) => current.set(path, await this.io.read(path, texts))))
-    const staged = await keepStagedHunks(this.deps.folders(), files, current, (m) => this.deps.log.warn(m))
+    // The git index is read (a process) while the files are.
+    const index = stagedTexts(this.deps.folders(), files, (m) => this.deps.log.warn(m))
+    const current = await this.io.readAll([...files.keys()], texts)
+    const staged = keepStagedHunks(await index, files, current)
     const listed: Listed[] = []
     const { hunks: cache } = this.cachesOf(root)
     for (const path of [...files.keys()].sort()) {

@@ -1,5 +1,6 @@
-import { chmod, mkdir, readFile } from "node:fs/promises"
+import { chmod, mkdir } from "node:fs/promises"
 import { join } from "node:path"
+import { readRegularFileSync } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 
 /** One file of a task's review, as persisted. */
@@ -48,7 +49,10 @@ export class ReviewStore {
 
   async load(taskId: string): Promise<TaskReviewState> {
     try {
-      const parsed = JSON.parse(await readFile(this.fileOf(taskId), "utf8")) as TaskReviewState
+      // One synchronous read and one decode: the asynchronous readFile with an encoding reads a review of a
+      // thousand files (megabytes) in chunks through the thread pool and decodes each through a stream
+      // decoder, which was a fifth of a cold listing's time in its profile.
+      const parsed = JSON.parse(readRegularFileSync(this.fileOf(taskId)).toString("utf8")) as TaskReviewState
       if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return decoded(parsed)
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)

@@ -1,5 +1,4 @@
-import { rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
-import { readFile } from "node:fs/promises"
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
 import { DiskTexts } from "../../../../server/src/core/review/disk-texts"
 import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspace"
@@ -12,9 +11,13 @@ describe("the review's disk texts", () => {
 
   const counting = () => {
     const reads: string[] = []
-    const readDisk = async (path: string) => {
+    const readDisk = (path: string) => {
       reads.push(path)
-      return readFile(path, "utf8").catch(() => undefined)
+      try {
+        return readFileSync(path, "utf8")
+      } catch {
+        return undefined
+      }
     }
     return { reads, readDisk }
   }
@@ -25,14 +28,14 @@ describe("the review's disk texts", () => {
     await new Promise((r) => setTimeout(r, 250))
     const texts = new DiskTexts()
     const { reads, readDisk } = counting()
-    expect(await texts.read(path, readDisk)).toBe("one\n")
-    expect(await texts.read(path, readDisk)).toBe("one\n")
+    expect(texts.read(path, readDisk)).toBe("one\n")
+    expect(texts.read(path, readDisk)).toBe("one\n")
     expect(reads).toHaveLength(1)
 
     const { atime, mtime } = statSync(path)
     writeFileSync(path, "two\n")
     utimesSync(path, atime, mtime)
-    expect(await texts.read(path, readDisk)).toBe("two\n")
+    expect(texts.read(path, readDisk)).toBe("two\n")
     expect(reads).toHaveLength(2)
   })
 
@@ -42,8 +45,8 @@ describe("the review's disk texts", () => {
     const texts = new DiskTexts()
     const { reads, readDisk } = counting()
     writeFileSync(path, "new\n")
-    expect(await texts.read(path, readDisk)).toBe("new\n")
-    expect(await texts.read(path, readDisk)).toBe("new\n")
+    expect(texts.read(path, readDisk)).toBe("new\n")
+    expect(texts.read(path, readDisk)).toBe("new\n")
     expect(reads).toHaveLength(2)
   })
 
@@ -52,12 +55,12 @@ describe("the review's disk texts", () => {
     await new Promise((r) => setTimeout(r, 250))
     const texts = new DiskTexts()
     const { reads, readDisk } = counting()
-    await texts.read(ws.path("a.ts"), readDisk)
-    await texts.read(ws.path("b.ts"), readDisk)
+    texts.read(ws.path("a.ts"), readDisk)
+    texts.read(ws.path("b.ts"), readDisk)
     texts.keepOnly([ws.path("a.ts")])
-    await texts.read(ws.path("b.ts"), readDisk)
+    texts.read(ws.path("b.ts"), readDisk)
     expect(reads).toHaveLength(3)
     rmSync(ws.path("a.ts"))
-    expect(await texts.read(ws.path("a.ts"), readDisk)).toBeUndefined()
+    expect(texts.read(ws.path("a.ts"), readDisk)).toBeUndefined()
   })
 })

@@ -1,0 +1,83 @@
+import { execFileSync, spawnSync } from "node:child_process"
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { writeFilesAtomic } from "../../../server/src/workspace/atomic-write"
+import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
+
+const CHILD = join(import.meta.dirname, "../../fixtures/atomic-write-crash.mts")
+
+let ws: TempWorkspace
+afterEach(() => ws?.cleanup())
+
+const newText = (path: string) => `new text of ${path}\n`.repeat(1000)
+
+function files(n: number): Record<string, string> {
+  return Object.fromEntries(Array.from({ length: n }, (_, i) => [`src/f${i}.ts`, `old text ${i}\n`]))
+}
+
+describe("writeFilesAtomic", () => {
+  it("leaves every file with its old text when the process dies between the temps' writes and their renames", async () => {
+    ws = await tempWorkspace(files(5))
+    const paths = Object.keys(files(5)).map((p) => ws.path(p))
+    const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, "crash", ...paths], { encoding: "utf8" })
+    expect(child.signal).toBe("SIGKILL")
+    for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`old text ${i}\n`)
+    // It died after the new texts were written whole (to the temps), before any target was touched.
+    const temps = readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp"))
+    expect(temps).toHaveLength(5)
+    for (const temp of temps) {
+      const target = ws.path(`src/${temp.slice(1).split(".ts.")[0]}.ts`)
+      expect(readFileSync(ws.path(`src/${temp}`), "utf8")).toBe(newText(target))
+    }
+  })
+
+  it("flushes every file's temp to disk before renaming it over its target", () => {
+    const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
+    try {
+      const paths = Array.from({ length: 3 }, (_, i) => join(dir, `f${i}.ts`))
+      const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, "order", ...paths], { encoding: "utf8" })
+      expect(child.status, child.stderr).toBe(0)
+      const calls = child.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { call: string; path: string })
+      expect(calls.filter((c) => c.call === "rename")).toHaveLength(3)
+      for (const [i, call] of calls.entries())
+        if (call.call === "rename") expect(calls.slice(0, i).some((c) => c.call === "fsync" && c.path === call.path)).toBe(true)
+      for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
+    } finally {
+      execFileSync("rm", ["-rf", dir])
+    }
+  })
+
+  it("writes the other files when one cannot be, and says why for that one", async () => {
+    ws = await tempWorkspace({ "a.ts": "a\n", "c.ts": "c\n" })
+    mkdirSync(ws.path("b.ts"))
+    chmodSync(ws.path("a.ts"), 0o640)
+    const results = await writeFilesAtomic(
+      ["a.ts", "b.ts", "c.ts", "new/d.ts"].map((p) => ({ path: ws.path(p), text: `${p} again\n` })),
+      { workspaceFolders: [ws.root] },
+    )
+    expect(results[0]).toEqual({ created: false })
+    expect(results[1]).toMatchObject({ error: { message: expect.stringMatching(/is a directory/) } })
+    expect(results[2]).toEqual({ created: false })
+    expect(results[3]).toEqual({ created: true })
+    expect(readFileSync(ws.path("a.ts"), "utf8")).toBe("a.ts again\n")
+    expect(statSync(ws.path("a.ts")).mode & 0o777).toBe(0o640)
+    expect(readFileSync(ws.path("new/d.ts"), "utf8")).toBe("new/d.ts again\n")
+    expect(readdirSync(ws.root).filter((name) => name.endsWith(".tmp"))).toEqual([])
+  })
+
+  it("writes more files than one round holds, each whole", async () => {
+    ws = await tempWorkspace(files(300))
+    const paths = Object.keys(files(300)).map((p) => ws.path(p))
+    const results = await writeFilesAtomic(
+      paths.map((path) => ({ path, text: newText(path) })),
+      { workspaceFolders: [ws.root] },
+    )
+    expect(results.every((r) => "created" in r && !r.created)).toBe(true)
+    for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
+    expect(readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp"))).toEqual([])
+  })
+})
