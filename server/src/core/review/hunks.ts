@@ -104,21 +104,23 @@ export function hunkContentKey(hunk: Hunk): string {
 
 /**
  * Stable ids for a file's hunks: a hash of the path and the hunk's content (so deciding one hunk does not
- * rename the others), with the occurrence number when the same change appears twice in the file.
+ * rename the others), with the occurrence number when the same change appears twice in the file. 128 bits
+ * of SHA-256: the model writes the hunks, and with a short id it could search (with a command) for two hunks
+ * in different files that share one, so that the user keeping a harmless hunk keeps the other.
  */
 export function hunkIds(path: string, hunks: readonly Hunk[]): string[] {
   const seen = new Map<string, number>()
   return hunks.map((hunk) => {
-    const hash = sha1(`${path}\u0000${hunkContentKey(hunk)}`).slice(0, 12)
+    const hash = sha256(`${path}\u0000${hunkContentKey(hunk)}`).slice(0, 32)
     const n = seen.get(hash) ?? 0
     seen.set(hash, n + 1)
     return n === 0 ? hash : `${hash}.${n}`
   })
 }
 
-/** One call per id (no Hash object to build and finalise per hunk): the same digest as createHash("sha1"). */
-function sha1(text: string): string {
-  return oneShotHash("sha1", text, "hex")
+/** One call per id (no Hash object to build and finalise per hunk): the same digest as createHash("sha256"). */
+function sha256(text: string): string {
+  return oneShotHash("sha256", text, "hex")
 }
 
 /** Keep: the baseline takes the hunk's new lines. */

@@ -51,6 +51,11 @@ describe("review hunks", () => {
     expect(hunkIds("/w/b", [first!])[0]).not.toBe(ids[0])
   })
 
+  it("gives ids of 128 bits, too many for the model to search out two hunks of different files that share one", () => {
+    const [first] = lineHunks(BASE, NOW)
+    expect(hunkIds("/w/a", [first!])[0]).toMatch(/^[0-9a-f]{32}$/)
+  })
+
   it("numbers the same change made twice in a file", () => {
     const ids = hunkIds("/w/a", lineHunks("x\ny\nx\n", "z\ny\nz\n"))
     expect(ids[1]).toBe(`${ids[0]}.1`)
