@@ -157,6 +157,8 @@ function fileItem({ file }: { file: ReviewFile }): vscode.TreeItem {
     expandable ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   )
   item.id = file.uri
+  // A collapsible item with a resourceUri counts as a folder: say it is a file, for the file icon theme.
+  item.iconPath = vscode.ThemeIcon.File
   item.label = path
   item.description = `${statusText(file)}, ${changesText(file.hunks.length)}`
   const typed = file.hunks.some((h) => h.userEdited) ? "\nSome changes hold your own typing: rejecting them drops it too." : ""

@@ -193,21 +193,22 @@ export function viewPane(page: Page, name: string): Locator {
 
 /** The rows a tree view shows now, top to bottom (empty while it shows its welcome text instead). */
 export async function viewRows(page: Page, name: string): Promise<ViewRow[]> {
-  // Page code as text: this project's tsconfig has no DOM types (getComputedStyle).
   return viewPane(page, name)
     .locator(".pane-body .monaco-list-row")
-    .evaluateAll(
-      `(rows) => rows.map((row) => {
+    .evaluateAll((rows) => {
+      // This project's tsconfig has no DOM types: the page's getComputedStyle, typed as used here.
+      const style = (globalThis as unknown as { getComputedStyle(el: unknown, pseudo: string): { content: string } }).getComputedStyle
+      return rows.map((row) => {
         const letters = [...row.querySelectorAll("*")]
-          .map((el) => getComputedStyle(el, "::after").content)
+          .map((el) => style(el, "::after").content)
           .filter((c) => c && c !== "none" && c !== "normal" && c !== '""')
         return {
-          text: (row.textContent ?? "").replace(/\\s+/g, " ").trim(),
+          text: (row.textContent ?? "").replace(/\s+/g, " ").trim(),
           letter: letters.join("").replace(/"/g, ""),
           iconClasses: row.querySelector(".monaco-icon-label")?.className ?? "",
         }
-      })`,
-    ) as Promise<ViewRow[]>
+      })
+    })
 }
 
 /** The welcome text a tree view shows when it has no rows ("" when it has rows). */
