@@ -236,3 +236,17 @@ export async function clickViewTitleAction(page: Page, name: string, action: str
   await header.hover()
   await header.locator(`.actions .action-label[aria-label^="${action}"]`).click()
 }
+
+/** Unfolds the row containing `text` with a click on its twistie (a click on the label runs its command). */
+export async function expandViewRow(page: Page, name: string, text: string): Promise<void> {
+  const row = viewPane(page, name).locator(".pane-body .monaco-list-row", { hasText: text }).first()
+  if ((await row.getAttribute("aria-expanded")) === "true") return
+  await row.locator(".monaco-tl-twistie").click()
+}
+
+/** The HTML of a view's rows, for a failed check's detail. */
+export async function viewRowsHtml(page: Page, name: string): Promise<string> {
+  return viewPane(page, name)
+    .locator(".pane-body .monaco-list-row")
+    .evaluateAll((rows) => rows.map((row) => row.outerHTML).join("\n"))
+}

@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { answerDialog, newTask, type Scenario, type ScenarioContext, taskEnded } from "../scenario"
+import { answerDialog, newTask, type Scenario, type ScenarioContext, searchReplace, taskEnded } from "../scenario"
 import {
   clickViewRow,
   clickViewRowAction,
   clickViewTitleAction,
+  expandViewRow,
   runCommand,
   tabTitles,
   viewRows,
+  viewRowsHtml,
   viewWelcomeText,
   waitUntil,
 } from "../workbench"
@@ -21,23 +23,7 @@ const GROSS_NEW = "  return p * 1.2"
 const EDITED = PRICE.replace("  return p\n", `${NET_NEW}\n`).replace(/ {2}return p\n}\n$/, `${GROSS_NEW}\n}\n`)
 const TAX = "export const RATE = 1.2\n"
 
-const diff = [
-  "<<<<<<< SEARCH",
-  ":start_line:2",
-  "-------",
-  "  return p",
-  "=======",
-  NET_NEW,
-  ">>>>>>> REPLACE",
-  "",
-  "<<<<<<< SEARCH",
-  ":start_line:15",
-  "-------",
-  "  return p",
-  "=======",
-  GROSS_NEW,
-  ">>>>>>> REPLACE",
-].join("\n")
+const diff = searchReplace({ line: 2, search: "  return p", replace: NET_NEW }, { line: 15, search: "  return p", replace: GROSS_NEW })
 
 /**
  * The "Agent: Changes" view after a task modified rvw/price.js (two hunks) and created rvw/tax.js: both files
@@ -70,7 +56,10 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   await runCommand(page, "Focus on Agent: Changes View")
   const listed = await waitUntil("the Changes view to list both files", 15_000, async () => {
     const rows = await viewRows(page, VIEW)
-    return rows.some((r) => r.text.includes("rvw/price.js")) && rows.some((r) => r.text.includes("rvw/tax.js")) ? rows : undefined
+    // The letters come a moment after the rows (VS Code asks the decoration provider once they render).
+    const both =
+      rows.some((r) => r.text.includes("rvw/price.js") && r.letter) && rows.some((r) => r.text.includes("rvw/tax.js") && r.letter)
+    return both ? rows : undefined
   }).catch(() => viewRows(page, VIEW))
   const price = listed.find((r) => r.text.includes("rvw/price.js"))
   const tax = listed.find((r) => r.text.includes("rvw/tax.js"))
@@ -82,16 +71,17 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
       /js-ext-file-icon/.test(price.iconClasses) &&
       tax?.text.includes("created, 1 change") === true &&
       tax.letter === "A",
-    JSON.stringify(listed, null, 1),
+    `${JSON.stringify(listed, null, 1)}\n${price?.letter ? "" : await viewRowsHtml(page, VIEW)}`,
   )
 
   await clickViewRow(page, VIEW, "rvw/price.js")
+  await expandViewRow(page, VIEW, "rvw/price.js")
   const hunks = await waitUntil("price.js's hunks under it", 15_000, async () => {
     const rows = await viewRows(page, VIEW)
     return rows.some((r) => r.text.includes(NET_NEW.trim())) ? rows : undefined
   }).catch(() => viewRows(page, VIEW))
   check(
-    "review view: a click on price.js opens its diff editor and shows its two changes under it (first changed line, line number)",
+    "review view: a click on price.js opens its diff editor; unfolded, it shows its two changes (first changed line, line number)",
     hunks.some((r) => r.text.includes(NET_NEW.trim()) && r.text.includes("line 2")) &&
       hunks.some((r) => r.text.includes(GROSS_NEW.trim()) && r.text.includes("line 15")) &&
       (await tabTitles(page)).some((t) => t.includes("price.js (agent's changes)")),

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { answerDialog, newTask, type Scenario, type ScenarioContext, taskEnded } from "../scenario"
+import { answerDialog, newTask, type Scenario, type ScenarioContext, searchReplace, taskEnded } from "../scenario"
 import { pickQuickItem, quickPickRows, runCommand, tabTitles, waitUntil } from "../workbench"
 
 const line = (n: number) => `const N${n} = ${n}\n`
@@ -13,23 +13,10 @@ const SUB_NEW = "  return Number(a) - Number(b)"
 const KEPT_FIRST = CALC.replace("  return a + b", ADD_NEW)
 const NOTES = "# Calc\n\nadd and sub convert their arguments to numbers.\n"
 
-const diff = [
-  "<<<<<<< SEARCH",
-  ":start_line:2",
-  "-------",
-  "  return a + b",
-  "=======",
-  ADD_NEW,
-  ">>>>>>> REPLACE",
-  "",
-  "<<<<<<< SEARCH",
-  ":start_line:15",
-  "-------",
-  "  return a - b",
-  "=======",
-  SUB_NEW,
-  ">>>>>>> REPLACE",
-].join("\n")
+const diff = searchReplace(
+  { line: 2, search: "  return a + b", replace: ADD_NEW },
+  { line: 15, search: "  return a - b", replace: SUB_NEW },
+)
 
 /**
  * The review after a task: it changed two places in rev/calc.js and created rev/notes.md. "Agent: Review
