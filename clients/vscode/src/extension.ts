@@ -91,7 +91,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     changes.view,
     vscode.window.registerFileDecorationProvider(new ReviewDecorations()),
-    vscode.workspace.registerTextDocumentContentProvider(ReviewView.scheme, { provideTextDocumentContent: (uri) => review.provide(uri) }),
+    vscode.workspace.registerTextDocumentContentProvider(ReviewView.scheme, {
+      provideTextDocumentContent: (uri) => review.provide(uri),
+      onDidChange: review.onDidChange,
+    }),
   )
   context.subscriptions.push(
     channel,

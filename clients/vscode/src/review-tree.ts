@@ -65,6 +65,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
       this.files = []
       message = `Could not list the changes: ${error instanceof Error ? error.message : String(error)}`
     }
+    // Open diffs follow the same task's review (not another's: its files were never shown in them).
+    if (taskId === this.shown && message === undefined) await this.review.sync(this.files).catch(() => undefined)
     this.shown = taskId
     const hunks = this.files.reduce((n, f) => n + f.hunks.length, 0)
     if (this.view) {

@@ -26,7 +26,11 @@ export function changesText(count: number): string {
  */
 export class ReviewView {
   static readonly scheme = "agent-lsp-baseline"
+  /** The left side of each diff opened (one URI per file, by its path) → the baseline text it shows. */
   private readonly baselines = new Map<string, string>()
+  private readonly baselineChanged = new vscode.EventEmitter<vscode.Uri>()
+  /** Fired when an open diff's baseline moved (a change kept): the content provider re-reads it. */
+  readonly onDidChange = this.baselineChanged.event
 
   constructor(
     private readonly client: ClientLike,
@@ -69,15 +73,10 @@ export class ReviewView {
   /** Opens the file's diff editor (before the task ↔ now), with `hunk` selected on the right when given. */
   async showDiff(file: ReviewFile, hunk?: ReviewHunk): Promise<void> {
     const target = vscode.Uri.parse(file.uri)
-    const current = file.status === "deleted" ? "" : (await vscode.workspace.openTextDocument(target)).getText()
-    const lines = current.split(/(?<=\n)/)
-    // The baseline is the text now with every hunk's old lines put back (bottom up).
-    for (const h of [...file.hunks].reverse()) {
-      const newCount = h.newText === "" ? 0 : h.newText.split(/(?<=\n)/).length
-      lines.splice(h.range.start.line, newCount, ...(h.oldText === "" ? [] : h.oldText.split(/(?<=\n)/)))
-    }
-    const left = vscode.Uri.from({ scheme: ReviewView.scheme, path: target.path, query: String(Date.now()) })
-    this.baselines.set(left.toString(), lines.join(""))
+    // One left URI per file: opening it again shows the same tab, its text brought up to date.
+    const left = vscode.Uri.from({ scheme: ReviewView.scheme, path: target.path })
+    this.baselines.set(left.toString(), await baselineOf(file))
+    this.baselineChanged.fire(left)
     const right = file.status === "deleted" ? left.with({ query: "deleted" }) : target
     const title = `${vscode.workspace.asRelativePath(target)} (agent's changes)`
     const { start, end } = hunk?.range ?? { start: { line: 0 }, end: { line: 0 } }
@@ -85,6 +84,29 @@ export class ReviewView {
       ? { selection: new vscode.Range(start.line, 0, Math.max(start.line, end.line - 1), 0), preview: true }
       : undefined
     await vscode.commands.executeCommand("vscode.diff", left, right, title, options)
+  }
+
+  /**
+   * Brings the diffs opened here in line with the review as listed now: a file still listed gets its
+   * baseline again (a kept change is no longer shown as one); the diff tabs of a file with nothing left to
+   * review close, as there is nothing left to show in them.
+   */
+  async sync(files: ReviewFile[]): Promise<void> {
+    const listed = new Map(files.map((f) => [vscode.Uri.parse(f.uri).path, f]))
+    for (const key of [...this.baselines.keys()]) {
+      const left = vscode.Uri.parse(key)
+      const file = listed.get(left.path)
+      if (file) {
+        this.baselines.set(key, await baselineOf(file))
+        this.baselineChanged.fire(left)
+        continue
+      }
+      this.baselines.delete(key)
+      const tabs = vscode.window.tabGroups.all.flatMap((g) =>
+        g.tabs.filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === key),
+      )
+      if (tabs.length > 0) await vscode.window.tabGroups.close(tabs)
+    }
   }
 
   /**
@@ -119,4 +141,15 @@ export class ReviewView {
     const picked = await vscode.window.showQuickPick(items, { placeHolder: "Keep or reject (the code lenses in the diff do the same)" })
     if (picked) await this.decide([picked.decision], taskId)
   }
+}
+
+/** The file's text before the task: its text now with every hunk's old lines put back (bottom up). */
+async function baselineOf(file: ReviewFile): Promise<string> {
+  const current = file.status === "deleted" ? "" : (await vscode.workspace.openTextDocument(vscode.Uri.parse(file.uri))).getText()
+  const lines = current.split(/(?<=\n)/)
+  for (const h of [...file.hunks].reverse()) {
+    const newCount = h.newText === "" ? 0 : h.newText.split(/(?<=\n)/).length
+    lines.splice(h.range.start.line, newCount, ...(h.oldText === "" ? [] : h.oldText.split(/(?<=\n)/)))
+  }
+  return lines.join("")
 }

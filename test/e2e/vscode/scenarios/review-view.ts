@@ -116,6 +116,15 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
     return rows.length === 0 && text ? text : undefined
   }).catch(async () => `rows: ${(await viewRows(page, VIEW)).map((r) => r.text).join(" | ")}`)
   check("review view: Keep All empties the view, which says nothing is left to review", welcome.includes("Nothing left to review"), welcome)
+  const tabs = await waitUntil("price.js's diff tab to close", 10_000, async () => {
+    const titles = await tabTitles(page)
+    return titles.every((t) => !t.includes("agent's changes")) ? titles : undefined
+  }).catch(() => tabTitles(page))
+  check(
+    "review view: the diff tab of price.js closes once nothing of it is left to review",
+    tabs.every((t) => !t.includes("agent's changes")),
+    tabs.join(" | "),
+  )
   const kept = await readFile(ws.path("rvw/price.js"), "utf8")
   check("review view: Keep All leaves the task's edits on disk", kept === EDITED, JSON.stringify(kept))
   await shot("review-view-empty")
