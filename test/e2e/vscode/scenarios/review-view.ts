@@ -109,6 +109,18 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
     after.map((r) => r.text).join(" | "),
   )
 
+  log("review view: undo the reject, then reject tax.js again")
+  await clickViewTitleAction(page, VIEW, "Undo Last Reject")
+  const back = await waitUntil("tax.js back on disk and in the view", 15_000, async () => {
+    const rows = await viewRows(page, VIEW)
+    return existsSync(ws.path("rvw/tax.js")) && rows.some((r) => r.text.includes("rvw/tax.js")) ? rows : undefined
+  }).catch(() => undefined)
+  const restored = back ? await readFile(ws.path("rvw/tax.js"), "utf8") : ""
+  check("review view: Undo Last Reject brings tax.js back, on disk and in the view", restored === TAX, JSON.stringify(restored))
+  await clickViewRowAction(page, VIEW, "rvw/tax.js", "Reject File")
+  const goneAgain = await waitUntil("tax.js deleted again", 15_000, async () => !existsSync(ws.path("rvw/tax.js"))).catch(() => false)
+  check("review view: rejecting tax.js again deletes it again", goneAgain === true)
+
   log("review view: keep all")
   await clickViewTitleAction(page, VIEW, "Keep All Changes")
   const welcome = await waitUntil("the view's welcome text", 15_000, async () => {
