@@ -150,7 +150,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("agentLsp.showTranscript", async () => channel.show())
   register("agentLsp.reviewChanges", async () => {
     await vscode.commands.executeCommand(`${ReviewTree.viewId}.focus`)
+    // Up to date first: a listing that ends while the pick is open may close a diff tab, and the pick with it.
+    await changes.reload()
     await review.open()
+    await changes.reload()
   })
   register("agentLsp.reviewOpenFile", (node) => changes.openFile(node))
   register("agentLsp.reviewRevealHunk", (node) => changes.revealHunk(node))

@@ -40,18 +40,22 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
     return this.activeTask() === this.shown ? Promise.resolve() : this.reload()
   }
 
-  /** Lists the active task's files again; calls during a listing make one more listing after it. */
+  /**
+   * Lists the active task's files again. Calls during a listing make one more listing after it, and every
+   * caller's promise settles once the last one is done (so awaiting it means the view is up to date).
+   */
   reload(): Promise<void> {
     if (this.loading) {
       this.again = true
       return this.loading
     }
-    this.loading = this.list().finally(() => {
-      this.loading = undefined
-      if (this.again) {
+    this.loading = (async () => {
+      do {
         this.again = false
-        void this.reload()
-      }
+        await this.list()
+      } while (this.again)
+    })().finally(() => {
+      this.loading = undefined
     })
     return this.loading
   }

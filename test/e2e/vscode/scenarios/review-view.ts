@@ -121,6 +121,19 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   const goneAgain = await waitUntil("tax.js deleted again", 15_000, async () => !existsSync(ws.path("rvw/tax.js"))).catch(() => false)
   check("review view: rejecting tax.js again deletes it again", goneAgain === true)
 
+  log("review view: keep price.js's first change from its row")
+  await expandViewRow(page, VIEW, "rvw/price.js")
+  await clickViewRowAction(page, VIEW, NET_NEW.trim(), "Keep Change")
+  const one = await waitUntil("price.js with one change left", 15_000, async () => {
+    const rows = await viewRows(page, VIEW)
+    return rows.some((r) => r.text.includes("rvw/price.js") && r.text.includes("1 change")) ? rows : undefined
+  }).catch(() => viewRows(page, VIEW))
+  check(
+    "review view: Keep Change on a change leaves price.js with its other change only",
+    one.some((r) => r.text.includes(GROSS_NEW.trim())) && one.every((r) => !r.text.includes(NET_NEW.trim())),
+    one.map((r) => r.text).join(" | "),
+  )
+
   log("review view: keep all")
   await clickViewTitleAction(page, VIEW, "Keep All Changes")
   const welcome = await waitUntil("the view's welcome text", 15_000, async () => {
