@@ -42,7 +42,7 @@ export const reviewView: Scenario = {
   run,
 }
 
-async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promise<void> {
+async function run({ page, fake, ws, check, shot, log, notifications }: ScenarioContext): Promise<void> {
   const from = fake.requests.length
   log("review view: a task that edits price.js in two places and creates tax.js")
   await newTask(page, "Make net and gross apply the tax rate, and put the rate in its own file")
@@ -118,11 +118,15 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   const restored = back ? await readFile(ws.path("rvw/tax.js"), "utf8") : ""
   check("review view: Undo Last Reject brings tax.js back, on disk and in the view", restored === TAX, JSON.stringify(restored))
   await clickViewRowAction(page, VIEW, "rvw/tax.js", "Reject File")
-  const goneAgain = await waitUntil("tax.js deleted again", 15_000, async () => !existsSync(ws.path("rvw/tax.js"))).catch(() => false)
-  check("review view: rejecting tax.js again deletes it again", goneAgain === true)
+  const goneAgain = await waitUntil("tax.js deleted again and out of the view", 15_000, async () => {
+    const rows = await viewRows(page, VIEW)
+    return !existsSync(ws.path("rvw/tax.js")) && rows.every((r) => !r.text.includes("rvw/tax.js"))
+  }).catch(() => false)
+  check("review view: rejecting tax.js again deletes it again and drops its row", goneAgain === true)
 
   log("review view: keep price.js's first change from its row")
   await expandViewRow(page, VIEW, "rvw/price.js")
+  const seen = notifications.length
   await clickViewRowAction(page, VIEW, NET_NEW.trim(), "Keep Change")
   const one = await waitUntil("price.js with one change left", 15_000, async () => {
     const rows = await viewRows(page, VIEW)
@@ -131,7 +135,10 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   check(
     "review view: Keep Change on a change leaves price.js with its other change only",
     one.some((r) => r.text.includes(GROSS_NEW.trim())) && one.every((r) => !r.text.includes(NET_NEW.trim())),
-    one.map((r) => r.text).join(" | "),
+    `${one.map((r) => r.text).join(" | ")}\nnotifications: ${notifications
+      .slice(seen)
+      .map((n) => n.message)
+      .join(" | ")}`,
   )
 
   log("review view: keep all")
