@@ -153,7 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Up to date first: a listing that ends while the pick is open may close a diff tab, and the pick with it.
     await changes.reload()
     await review.open()
-    await changes.reload()
+    await changes.reload(true)
   })
   register("agentLsp.reviewOpenFile", (node) => changes.openFile(node))
   register("agentLsp.reviewRevealHunk", (node) => changes.revealHunk(node))

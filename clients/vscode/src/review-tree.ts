@@ -27,6 +27,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
   private shown: string | undefined
   private loading: Promise<void> | undefined
   private again = false
+  /** Whether the next listing may close the diff tabs of files with nothing left (see ReviewView.sync). */
+  private closeDone = false
   view: vscode.TreeView<ReviewNode> | undefined
 
   constructor(
@@ -44,7 +46,8 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
    * Lists the active task's files again. Calls during a listing make one more listing after it, and every
    * caller's promise settles once the last one is done (so awaiting it means the view is up to date).
    */
-  reload(): Promise<void> {
+  reload(afterDecision = false): Promise<void> {
+    this.closeDone ||= afterDecision
     if (this.loading) {
       this.again = true
       return this.loading
@@ -70,7 +73,9 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
       message = `Could not list the changes: ${error instanceof Error ? error.message : String(error)}`
     }
     // Open diffs follow the same task's review (not another's: its files were never shown in them).
-    if (taskId === this.shown && message === undefined) await this.review.sync(this.files).catch(() => undefined)
+    const closeDone = this.closeDone
+    this.closeDone = false
+    if (taskId === this.shown && message === undefined) await this.review.sync(this.files, closeDone).catch(() => undefined)
     this.shown = taskId
     const hunks = this.files.reduce((n, f) => n + f.hunks.length, 0)
     if (this.view) {
@@ -133,14 +138,14 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
     if (!taskId) return Promise.resolve()
     return this.guard(async () => {
       await this.client.sendRequest("workspace/executeCommand", { command: AgentCommands.reviewUndoReject, arguments: [taskId] })
-      await this.reload()
+      await this.reload(true)
     })
   }
 
   private decide(decisions: ReviewDecision[]): Promise<void> {
     return this.guard(async () => {
       await this.review.decide(decisions, this.shown ?? this.activeTask())
-      await this.reload()
+      await this.reload(true)
     })
   }
 

@@ -88,10 +88,11 @@ export class ReviewView {
 
   /**
    * Brings the diffs opened here in line with the review as listed now: a file still listed gets its
-   * baseline again (a kept change is no longer shown as one); the diff tabs of a file with nothing left to
-   * review close, as there is nothing left to show in them.
+   * baseline again (a kept change is no longer shown as one). With `closeDone` (right after the user's own
+   * decision, never on an update from the server, which may come while a pick is open and would close it
+   * with the tab) the diff tabs of a file with nothing left to review close: nothing is left to show in them.
    */
-  async sync(files: ReviewFile[]): Promise<void> {
+  async sync(files: ReviewFile[], closeDone: boolean): Promise<void> {
     const listed = new Map(files.map((f) => [vscode.Uri.parse(f.uri).path, f]))
     for (const key of [...this.baselines.keys()]) {
       const left = vscode.Uri.parse(key)
@@ -101,6 +102,7 @@ export class ReviewView {
         this.baselineChanged.fire(left)
         continue
       }
+      if (!closeDone) continue
       this.baselines.delete(key)
       const tabs = vscode.window.tabGroups.all.flatMap((g) =>
         g.tabs.filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.toString() === key),
