@@ -65,6 +65,9 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
 
   private async list(): Promise<void> {
     const taskId = this.activeTask()
+    // Taken before the request: a listing already under way when the decision came holds the files before it.
+    const closeDone = this.closeDone
+    this.closeDone = false
     let message: string | undefined
     try {
       this.files = await this.review.files(taskId)
@@ -73,8 +76,6 @@ export class ReviewTree implements vscode.TreeDataProvider<ReviewNode> {
       message = `Could not list the changes: ${error instanceof Error ? error.message : String(error)}`
     }
     // Open diffs follow the same task's review (not another's: its files were never shown in them).
-    const closeDone = this.closeDone
-    this.closeDone = false
     if (taskId === this.shown && message === undefined) await this.review.sync(this.files, closeDone).catch(() => undefined)
     this.shown = taskId
     const hunks = this.files.reduce((n, f) => n + f.hunks.length, 0)
