@@ -8,6 +8,7 @@ import { cpSync, existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { build } from "esbuild"
 import { SERVER_EXTERNALS, VSIX_LEFT_OUT } from "../../../scripts/server-externals.mjs"
+import { extensionBundleOptions } from "./bundle-options"
 import { dependencyFolders } from "./dependency-folders"
 
 const dir = join(__dirname, "..")
@@ -25,20 +26,7 @@ const run = (command: string, args: string[], cwd = root) => execFileSync(comman
 async function main(): Promise<void> {
   run(process.execPath, ["--import", "tsx", join(dir, "scripts", "gen-manifest.ts")])
   run(bin("tsc"), ["--noEmit", "-p", join(dir, "tsconfig.json")])
-  await build({
-    entryPoints: [join(dir, "src", "extension.ts")],
-    outfile: join(dir, "dist", "extension.js"),
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    external: ["vscode"],
-    // The folder, so "@agent-lsp/protocol/names" resolves too (index.ts for the bare name).
-    alias: { "@agent-lsp/protocol": join(root, "protocol", "src") },
-    sourcemap: false,
-    minify: true,
-    logLevel: "warning",
-  })
+  await build(extensionBundleOptions(dir))
   const server = join(root, "dist")
   if (!existsSync(join(server, "agent-lsp.mjs")))
     throw new Error("dist/agent-lsp.mjs is missing: run `npm run build` first (npm run package:vscode does).")

@@ -14,6 +14,8 @@ import { explicitSettings, fillAgentCapabilities, initializationSettings, server
 import { TaskState } from "./task-state"
 import { OutputTranscript } from "./transcript"
 import { ReviewView } from "./review"
+import { ReviewDecorations } from "./review-decorations"
+import { type ReviewNode, ReviewTree } from "./review-tree"
 
 let client: LanguageClient | undefined
 
@@ -76,6 +78,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   permission.show()
 
   const lc = client
+  const review = new ReviewView(lc, () => state.active)
+  const changes = new ReviewTree(review, lc, () => state.active)
+  changes.view = vscode.window.createTreeView(ReviewTree.viewId, { treeDataProvider: changes, showCollapseAll: true })
+  context.subscriptions.push(
+    changes.view,
+    vscode.window.registerFileDecorationProvider(new ReviewDecorations()),
+    vscode.workspace.registerTextDocumentContentProvider(ReviewView.scheme, {
+      provideTextDocumentContent: (uri) => review.provide(uri),
+      onDidChange: review.onDidChange,
+    }),
+  )
   context.subscriptions.push(
     channel,
     status,
@@ -86,6 +99,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (params.update.kind === "permissionMode") showPermission(params.update.mode)
       transcript.update(params.taskId, params.update)
       status.text = state.label()
+      // The Changes view lists again when the review changed or another task became the active one.
+      void (params.update.kind === "review" ? changes.reload() : changes.follow())
     }),
     lc.onRequest(AgentMethods.requestApproval, (params: ParamsOf<"requestApproval">) => requestApproval(vscode, proposed, params)),
     lc.onRequest(AgentMethods.askFollowup, (params: ParamsOf<"askFollowup">) => askFollowup(vscode, state, params)),
@@ -102,11 +117,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   )
 
   const commands = new AgentCommands(vscode, lc, state, transcript)
-  const register = (id: string, run: () => Promise<unknown>) =>
+  // A view item's command gets the item as its argument. After each command the Changes view follows
+  // the active task (New Task and Show Tasks change it).
+  const register = (id: string, run: (node?: ReviewNode) => Promise<unknown>) =>
     context.subscriptions.push(
-      vscode.commands.registerCommand(id, () =>
-        run().then(
-          () => (status.text = state.label()),
+      vscode.commands.registerCommand(id, (node?: ReviewNode) =>
+        run(node).then(
+          () => {
+            status.text = state.label()
+            void changes.follow()
+          },
           () => undefined,
         ),
       ),
@@ -121,13 +141,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   })
   register("agentLsp.showTasks", () => commands.showTasks())
   register("agentLsp.showTranscript", async () => channel.show())
-  const review = new ReviewView(lc, () => state.active)
-  context.subscriptions.push(
-    vscode.workspace.registerTextDocumentContentProvider(ReviewView.scheme, { provideTextDocumentContent: (uri) => review.provide(uri) }),
-  )
-  register("agentLsp.reviewChanges", () => review.open())
+  register("agentLsp.reviewChanges", async () => {
+    await vscode.commands.executeCommand(`${ReviewTree.viewId}.focus`)
+    // Up to date first: a listing that ends while the pick is open may close a diff tab, and the pick with it.
+    await changes.reload()
+    await review.open()
+    await changes.reload(true)
+  })
+  register("agentLsp.reviewOpenFile", (node) => changes.openFile(node))
+  register("agentLsp.reviewRevealHunk", (node) => changes.revealHunk(node))
+  register("agentLsp.reviewKeepFile", (node) => changes.decideNode(node, "keep"))
+  register("agentLsp.reviewRejectFile", (node) => changes.decideNode(node, "reject"))
+  register("agentLsp.reviewKeepChange", (node) => changes.decideNode(node, "keep"))
+  register("agentLsp.reviewRejectChange", (node) => changes.decideNode(node, "reject"))
+  register("agentLsp.reviewKeepAll", () => changes.keepAll())
+  register("agentLsp.reviewRejectAll", () => changes.rejectAll())
+  register("agentLsp.reviewUndoReject", () => changes.undoReject())
+  register("agentLsp.reviewRefresh", () => changes.reload())
 
   await client.start()
+  await changes.reload()
 }
 
 export async function deactivate(): Promise<void> {

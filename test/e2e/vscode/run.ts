@@ -8,6 +8,7 @@
  *
  *   npm run test:vscode                         # the checks; screenshots go to .cache/vscode-e2e/
  *   npm run test:vscode -- --only rename        # one scenario (by name) after the start checks
+ *   npm run test:vscode -- --only review,review-view   # several, comma-separated
  *   npm run test:vscode -- --reuse-vsix         # skip packing: the .vsix of the last run
  *   npm run test:vscode -- --update-screenshots # also writes docs/screenshots/vscode-*.png
  */
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
   }
 
   const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined
-  const chosen = scenarios.filter((s) => !only || s.name.replace(/ /g, "-") === only)
+  const chosen = scenarios.filter((s) => !only || only.split(",").includes(s.name.replace(/ /g, "-")))
   if (chosen.length === 0)
     throw new Error(`no scenario named ${only}; there are: ${scenarios.map((s) => s.name.replace(/ /g, "-")).join(", ")}`)
   fake = await startFakeAnthropic([])

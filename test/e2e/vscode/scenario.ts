@@ -76,3 +76,10 @@ export async function openTypeScriptFile(page: Page, path: string, log: (line: s
     (await statusBarTexts(page)).every((t) => !/Analyzing|Initializing/.test(t)),
   ).catch((error: Error) => log(`${path}: ${error.message}; going on`))
 }
+
+/** An apply_diff `diff` argument: one SEARCH/REPLACE block per change, each at its 1-based start line. */
+export function searchReplace(...blocks: { line: number; search: string; replace: string }[]): string {
+  return blocks
+    .map((b) => ["<<<<<<< SEARCH", `:start_line:${b.line}`, "-------", b.search, "=======", b.replace, ">>>>>>> REPLACE"].join("\n"))
+    .join("\n\n")
+}

@@ -177,3 +177,76 @@ export async function pickQuickItem(page: Page, text: string): Promise<void> {
   await row.waitFor({ state: "visible", timeout: 15_000 })
   await row.click()
 }
+
+/** A row of a tree view as rendered: its text, the letter its file decoration draws, its icon's classes. */
+export interface ViewRow {
+  text: string
+  /** The decoration's badge (VS Code draws it as the ::after content of the label), "" without one. */
+  letter: string
+  iconClasses: string
+}
+
+/** The side bar section (a view pane) titled `name`, e.g. "Agent: Changes". */
+export function viewPane(page: Page, name: string): Locator {
+  return page.locator(".pane", { has: page.locator(".pane-header", { hasText: name }) }).first()
+}
+
+/** The rows a tree view shows now, top to bottom (empty while it shows its welcome text instead). */
+export async function viewRows(page: Page, name: string): Promise<ViewRow[]> {
+  return viewPane(page, name)
+    .locator(".pane-body .monaco-list-row")
+    .evaluateAll((rows) => {
+      // This project's tsconfig has no DOM types: the page's getComputedStyle, typed as used here.
+      const style = (globalThis as unknown as { getComputedStyle(el: unknown, pseudo: string): { content: string } }).getComputedStyle
+      return rows.map((row) => {
+        const letters = [...row.querySelectorAll("*")]
+          .map((el) => style(el, "::after").content)
+          .filter((c) => c && c !== "none" && c !== "normal" && c !== '""')
+        return {
+          text: (row.textContent ?? "").replace(/\s+/g, " ").trim(),
+          letter: letters.join("").replace(/"/g, ""),
+          iconClasses: row.querySelector(".monaco-icon-label")?.className ?? "",
+        }
+      })
+    })
+}
+
+/** The welcome text a tree view shows when it has no rows ("" when it has rows). */
+export async function viewWelcomeText(page: Page, name: string): Promise<string> {
+  const welcome = viewPane(page, name).locator(".welcome-view-content")
+  if ((await welcome.count()) === 0 || !(await welcome.first().isVisible())) return ""
+  return (await welcome.first().innerText()).replace(/\s+/g, " ").trim()
+}
+
+/** Clicks the row of a tree view whose text contains `text`. */
+export async function clickViewRow(page: Page, name: string, text: string): Promise<void> {
+  await viewPane(page, name).locator(".pane-body .monaco-list-row", { hasText: text }).first().click()
+}
+
+/** Hovers the row containing `text` (VS Code shows inline actions on hover) and clicks its action `action`. */
+export async function clickViewRowAction(page: Page, name: string, text: string, action: string): Promise<void> {
+  const row = viewPane(page, name).locator(".pane-body .monaco-list-row", { hasText: text }).first()
+  await row.hover()
+  await row.locator(`.actions .action-label[aria-label^="${action}"]`).click()
+}
+
+/** Hovers the view's title bar (its actions show on hover) and clicks its action `action`. */
+export async function clickViewTitleAction(page: Page, name: string, action: string): Promise<void> {
+  const header = viewPane(page, name).locator(".pane-header")
+  await header.hover()
+  await header.locator(`.actions .action-label[aria-label^="${action}"]`).click()
+}
+
+/** Unfolds the row containing `text` with a click on its twistie (a click on the label runs its command). */
+export async function expandViewRow(page: Page, name: string, text: string): Promise<void> {
+  const row = viewPane(page, name).locator(".pane-body .monaco-list-row", { hasText: text }).first()
+  if ((await row.getAttribute("aria-expanded")) === "true") return
+  await row.locator(".monaco-tl-twistie").click()
+}
+
+/** The HTML of a view's rows, for a failed check's detail. */
+export async function viewRowsHtml(page: Page, name: string): Promise<string> {
+  return viewPane(page, name)
+    .locator(".pane-body .monaco-list-row")
+    .evaluateAll((rows) => rows.map((row) => row.outerHTML).join("\n"))
+}

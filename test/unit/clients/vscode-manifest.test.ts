@@ -51,3 +51,42 @@ describe("VS Code extension manifest", () => {
     )
   })
 })
+
+describe("VS Code extension manifest: the Agent: Changes view", () => {
+  const manifest = async () => JSON.parse(await readFile(resolve(VSCODE, "package.json"), "utf8"))
+
+  it("puts the view in the Explorer with a welcome text for no task and for nothing left to review", async () => {
+    const { contributes } = await manifest()
+    expect(contributes.views.explorer).toEqual([expect.objectContaining({ id: "agentLsp.changes", name: "Agent: Changes" })])
+    const welcome = contributes.viewsWelcome.filter((w: { view: string }) => w.view === "agentLsp.changes")
+    expect(welcome.map((w: { when: string }) => w.when).sort()).toEqual(["!agentLsp.reviewHasTask", "agentLsp.reviewHasTask"])
+    // The context keys the welcome texts and title actions read are the ones review-tree.ts sets.
+    const tree = await readFile(resolve(VSCODE, "src", "review-tree.ts"), "utf8")
+    for (const key of ["agentLsp.reviewHasTask", "agentLsp.reviewHasChanges"]) expect(tree).toContain(`"${key}"`)
+  })
+
+  it("names only contributed commands in its menus, each with an icon, and hides the item commands from the palette", async () => {
+    const { contributes } = await manifest()
+    const commands = new Map(contributes.commands.map((c: { command: string }) => [c.command, c]))
+    const inView = [...contributes.menus["view/title"], ...contributes.menus["view/item/context"]]
+    expect(inView.map((m: { command: string }) => m.command)).toEqual(
+      expect.arrayContaining([
+        "agentLsp.reviewKeepAll",
+        "agentLsp.reviewRejectAll",
+        "agentLsp.reviewUndoReject",
+        "agentLsp.reviewRejectFile",
+      ]),
+    )
+    for (const entry of inView) {
+      expect(commands.get(entry.command), entry.command).toHaveProperty("icon")
+      expect(entry.when).toContain("view == agentLsp.changes")
+    }
+    // A file's or a hunk's command needs its item: from the palette it would have none.
+    const hidden = contributes.menus.commandPalette
+      .filter((m: { when: string }) => m.when === "false")
+      .map((m: { command: string }) => m.command)
+    const itemOnly = contributes.menus["view/item/context"].map((m: { command: string }) => m.command)
+    for (const command of itemOnly) expect(hidden).toContain(command)
+    expect(hidden).toContain("agentLsp.reviewRevealHunk")
+  })
+})

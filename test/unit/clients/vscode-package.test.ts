@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { build } from "esbuild"
 import { afterEach, describe, expect, it } from "vitest"
+import { extensionBundleOptions } from "../../../clients/vscode/scripts/bundle-options"
 import { dependencyFolders } from "../../../clients/vscode/scripts/dependency-folders"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 
@@ -39,5 +41,15 @@ describe("the .vsix's server dependencies", () => {
     ws = await tempWorkspace()
     await pkg("node_modules/a", { gone: "*" })
     expect(() => dependencyFolders(ws!.root, ["a"])).toThrow("gone (needed by node_modules/a) is not installed: run npm ci")
+  })
+})
+
+describe("the extension's bundle", () => {
+  it("leaves zod out: the extension takes values from @agent-lsp/protocol/names only, types from the rest", async () => {
+    const dir = join(import.meta.dirname, "..", "..", "..", "clients", "vscode")
+    const { metafile } = await build({ ...extensionBundleOptions(dir), write: false, metafile: true, minify: false })
+    const inputs = Object.keys(metafile!.inputs)
+    expect(inputs.some((p) => p.includes("clients/vscode/src/review-tree.ts"))).toBe(true)
+    expect(inputs.filter((p) => /node_modules\/zod\//.test(p))).toEqual([])
   })
 })

@@ -4,9 +4,10 @@ import { lspSymbols } from "./lsp-symbols"
 import { lspTool } from "./lsp-tool"
 import { rename } from "./rename"
 import { review } from "./review"
+import { reviewView } from "./review-view"
 
 /** Run in this order, in one workbench: each starts a task after the one before has ended. */
-export const scenarios: Scenario[] = [editApproval, lspTool, lspSymbols, rename, review]
+export const scenarios: Scenario[] = [editApproval, lspTool, lspSymbols, rename, review, reviewView]
 
 /** The user's settings.json for the run: what every scenario needs. */
 export function userSettings(apiUrl: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
-import { answerDialog, newTask, type Scenario, type ScenarioContext, taskEnded } from "../scenario"
+import { answerDialog, newTask, type Scenario, type ScenarioContext, searchReplace, taskEnded } from "../scenario"
 import { pickQuickItem, quickPickRows, runCommand, tabTitles, waitUntil } from "../workbench"
 
 const line = (n: number) => `const N${n} = ${n}\n`
@@ -13,23 +13,10 @@ const SUB_NEW = "  return Number(a) - Number(b)"
 const KEPT_FIRST = CALC.replace("  return a + b", ADD_NEW)
 const NOTES = "# Calc\n\nadd and sub convert their arguments to numbers.\n"
 
-const diff = [
-  "<<<<<<< SEARCH",
-  ":start_line:2",
-  "-------",
-  "  return a + b",
-  "=======",
-  ADD_NEW,
-  ">>>>>>> REPLACE",
-  "",
-  "<<<<<<< SEARCH",
-  ":start_line:15",
-  "-------",
-  "  return a - b",
-  "=======",
-  SUB_NEW,
-  ">>>>>>> REPLACE",
-].join("\n")
+const diff = searchReplace(
+  { line: 2, search: "  return a + b", replace: ADD_NEW },
+  { line: 15, search: "  return a - b", replace: SUB_NEW },
+)
 
 /**
  * The review after a task: it changed two places in rev/calc.js and created rev/notes.md. "Agent: Review
@@ -99,6 +86,11 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
     return text === KEPT_FIRST ? text : undefined
   }).catch(() => readFile(ws.path("rev/calc.js"), "utf8"))
   check("review: on disk the kept hunk stays and the rejected one is the original again", disk === KEPT_FIRST, JSON.stringify(disk))
+  // Nothing of calc.js is left to review: its diff tab closes (before the next pick, which it would close).
+  const closed = await waitUntil("calc.js's diff tab to close", 10_000, async () =>
+    (await tabTitles(page)).every((t) => !t.includes("calc.js (agent's changes)")),
+  ).catch(() => false)
+  check("review: with nothing of calc.js left to review, its diff tab closes", closed === true, (await tabTitles(page)).join(" | "))
   await shot("review-decided")
 
   await runCommand(page, "Agent: Review Changes")
@@ -106,6 +98,9 @@ async function run({ page, fake, ws, check, shot, log }: ScenarioContext): Promi
   check("review: only notes.md is left to review", left.length === 1 && left[0]!.includes("rev/notes.md"), left.join("\n"))
   await pickQuickItem(page, "rev/notes.md")
   await pickQuickItem(page, "Reject file")
-  const gone = await waitUntil("notes.md to be deleted", 15_000, async () => !existsSync(ws.path("rev/notes.md"))).catch(() => false)
-  check("review: rejecting the new file deletes it", gone === true)
+  const gone = await waitUntil("notes.md to be deleted and its diff tab closed", 15_000, async () => {
+    const tabs = await tabTitles(page)
+    return !existsSync(ws.path("rev/notes.md")) && tabs.every((t) => !t.includes("notes.md (agent's changes)"))
+  }).catch(() => false)
+  check("review: rejecting the new file deletes it and closes its diff tab", gone === true, (await tabTitles(page)).join(" | "))
 }
