@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { SandboxPolicy } from "../../../server/src/sandbox"
+import { type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
 import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
 import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
@@ -138,6 +138,20 @@ describe("protected paths that do not exist", () => {
       await placeholdersSettled()
     }
     expect(readFileSync(ws.path(".envrc"), "utf8")).toBe("export MINE=1\n")
+  })
+
+  it("mounts over a placeholder a just-ended command left once, not also as an existing protected path", async () => {
+    const ws = await bareWorkspace()
+    const lingering = holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root)))
+    lingering.release() // its removal is pending: the next command's scan sees the folders
+    const command = sandboxCommand(["/bin/true"], ws.root, { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } })
+    try {
+      for (const name of [".vscode", ".envrc"])
+        expect(command.args.filter((arg) => arg === ws.path(name)).length, name).toBe(name === ".vscode" ? 2 : 1)
+    } finally {
+      command.dispose()
+      await placeholdersSettled()
+    }
   })
 
   it("lets a command write a missing protected file the user approved, and only that one", async () => {
