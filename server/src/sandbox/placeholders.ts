@@ -74,7 +74,7 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
  * Makes the missing `candidates` (or shares the ones another running command holds; a candidate that exists
  * otherwise is left to the scan, which bound it if it is protected). Returns the paths to bind read-only, the
  * folders to cover with an empty tmpfs, and `release`, to call once when the command has ended: a placeholder
- * no other command holds is then removed (if it is still ours, same inode, and still empty) right after the
+ * no other command holds is then removed (if it is still ours, see isOurs, and still empty) right after the
  * current turn of the event loop, off the command's path; a command started before that shares it instead.
  * Synchronous, so that nothing runs between the check and the count.
  */
