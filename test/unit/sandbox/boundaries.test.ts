@@ -6,10 +6,8 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type HostAsk, type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
-import { placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { commandEnv } from "../../../server/src/terminal/env"
-import { startCommand } from "../../../server/src/terminal/runner"
+import { startSandboxed } from "../../support/sandboxed-command"
 import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
 
 /**
@@ -52,20 +50,8 @@ function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
 }
 
 /** Runs `command` sandboxed in the workspace; resolves with its exit code and whole output. */
-async function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise<{ code: number | null; output: string }> {
-  const running = startCommand({
-    command,
-    cwd: extra.workspaceFolders?.[0] ?? ws.root,
-    shell: ["/bin/bash", "--noprofile", "--norc", "-c"],
-    hardTimeoutSeconds: 30,
-    maxLines: 1000,
-    maxBytes: 100_000,
-    env: { ...commandEnv(), HOME: home.root },
-    sandbox: { kind: "sandboxed", policy: policy(extra) },
-  })
-  const outcome = await running.done
-  await placeholdersSettled() // removed just after the command: what follows looks at the host after that
-  return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
+function run(command: string, extra: Partial<SandboxPolicy> = {}): Promise<{ code: number | null; output: string }> {
+  return startSandboxed(command, { ...policy(extra), home: home.root }).done
 }
 
 describe("the OS sandbox", () => {

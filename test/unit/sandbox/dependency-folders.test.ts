@@ -1,11 +1,8 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { SandboxPolicy } from "../../../server/src/sandbox"
-import { placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { commandEnv } from "../../../server/src/terminal/env"
-import { startCommand } from "../../../server/src/terminal/runner"
+import { startSandboxed } from "../../support/sandboxed-command"
 import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
 
 /**
@@ -33,20 +30,8 @@ async function workspace(files: Record<string, string>): Promise<TempWorkspace> 
 }
 
 async function run(ws: TempWorkspace, command: string): Promise<string> {
-  const policy: SandboxPolicy = { workspaceFolders: [ws.root], home: artifacts.root, network: { allowedHosts: [] } }
-  const running = startCommand({
-    command,
-    cwd: ws.root,
-    shell: ["/bin/bash", "--noprofile", "--norc", "-c"],
-    hardTimeoutSeconds: 30,
-    maxLines: 1000,
-    maxBytes: 100_000,
-    env: commandEnv(),
-    sandbox: { kind: "sandboxed", policy },
-  })
-  await running.done
-  await placeholdersSettled()
-  return readFileSync(running.artifactPath, "utf8")
+  const policy = { workspaceFolders: [ws.root], home: artifacts.root, network: { allowedHosts: [] } }
+  return (await startSandboxed(command, policy).done).output
 }
 
 describe("dependency folders in the sandbox", () => {

@@ -8,8 +8,7 @@ import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
 import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { commandEnv } from "../../../server/src/terminal/env"
-import { startCommand } from "../../../server/src/terminal/runner"
+import { startSandboxed } from "../../support/sandboxed-command"
 import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
 
 /**
@@ -43,23 +42,7 @@ async function bareWorkspace(): Promise<TempWorkspace> {
 }
 
 function start(ws: TempWorkspace, command: string, extra: Partial<SandboxPolicy> = {}) {
-  const policy: SandboxPolicy = { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] }, ...extra }
-  const running = startCommand({
-    command,
-    cwd: ws.root,
-    shell: ["/bin/bash", "--noprofile", "--norc", "-c"],
-    hardTimeoutSeconds: 30,
-    maxLines: 1000,
-    maxBytes: 100_000,
-    env: { ...commandEnv(), HOME: home.root },
-    sandbox: { kind: "sandboxed", policy },
-  })
-  // Placeholders are removed just after a command ends (off its path): the checks below look at the host after that.
-  const done = running.done.then(async (outcome) => {
-    await placeholdersSettled()
-    return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
-  })
-  return { done }
+  return startSandboxed(command, { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] }, ...extra })
 }
 
 const ATTEMPTS = [
