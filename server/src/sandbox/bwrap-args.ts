@@ -51,7 +51,13 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
-  const readOnly = [...mounts.scans.flatMap((scan) => scan.readOnly), ...mounts.placeholders]
+  // Each path gets one cover: an empty folder's tmpfs, else one read-only bind (a placeholder a just-ended
+  // command left is also an existing protected path to the scan; every extra mount costs bwrap another read
+  // of the whole mount table).
+  const emptyFolders = new Set(mounts.emptyFolders)
+  const readOnly = [...new Set([...mounts.scans.flatMap((scan) => scan.readOnly), ...mounts.placeholders])].filter(
+    (path) => !emptyFolders.has(path),
+  )
   if (!mounts.workspaceReadOnly)
     for (const dir of pinnedParents([...readOnly, ...mounts.emptyFolders], mounts.workspaceFolders)) args.push("--bind", dir, dir)
   for (const path of readOnly) args.push("--ro-bind", path, path)

@@ -126,15 +126,12 @@ export function sandboxCommand(
   }
   const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
   const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable)
-  // A placeholder a just-ended command left for this one is an existing protected name to the scan: it is
-  // covered once, as a placeholder (a second mount over it would cost bwrap another read of the mount table).
-  const ours = new Set([...held.readOnly, ...held.emptyFolders])
   const args = bwrapArgs({
     workspaceFolders: policy.workspaceFolders,
     tempDir,
     emptyFile: root.emptyFile,
     maskedHostPaths: maskedHostPaths(policy),
-    scans: scans.map((scan) => ({ ...scan, readOnly: scan.readOnly.filter((path) => !ours.has(path)) })),
+    scans,
     placeholders: held.readOnly,
     emptyFolders: held.emptyFolders,
     extraWritablePaths: extraWritable,

@@ -57,6 +57,25 @@ describe("bwrapArgs", () => {
   })
 })
 
+describe("bwrapArgs, one cover per path", () => {
+  it("binds a path both the scan and the placeholders name once, and leaves an empty folder's path to its tmpfs", () => {
+    const args = bwrapArgs({
+      workspaceFolders: ["/ws"],
+      tempDir: "/run/t",
+      emptyFile: "/run/empty",
+      maskedHostPaths: [],
+      scans: [{ readOnly: ["/ws/.vscode", "/ws/AGENTS.md"], maskedDirs: [], maskedFiles: [], gitDirs: [], protectedLinks: [] }],
+      placeholders: ["/ws/.vscode"],
+      emptyFolders: ["/ws/AGENTS.md"],
+      extraWritablePaths: [],
+      cwd: "/ws",
+      newSession: true,
+    })
+    expect(args.filter((arg) => arg === "/ws/.vscode")).toHaveLength(2) // --ro-bind /ws/.vscode /ws/.vscode
+    expect(args.filter((arg) => arg === "/ws/AGENTS.md")).toHaveLength(1) // --perms 0555 --tmpfs /ws/AGENTS.md
+  })
+})
+
 describe("network host rules", () => {
   it("matches exact hosts and *.domain subdomains, case-insensitively, and nothing else", () => {
     expect(hostAllowed("Registry.NPMjs.org", ["registry.npmjs.org"])).toBe(true)
