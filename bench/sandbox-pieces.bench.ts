@@ -14,7 +14,7 @@ import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
 import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
-import { benchRepository } from "./sandbox.bench"
+import { benchHome, benchRepository } from "./sandbox.bench"
 
 const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 20)
 const SHELL = ["/bin/bash", "--noprofile", "--norc", "-c", "true"]
@@ -34,9 +34,12 @@ function spawnAndWait(file: string, args: readonly string[]): Promise<number> {
 
 export default async function bench(): Promise<BenchTable[]> {
   const ws = await benchRepository()
+  const home = await benchHome()
   const bwrap = bwrapPath()
   const policy = (networkUnused: boolean): SandboxPolicy => ({
     workspaceFolders: [ws.root],
+    home: home.home,
+    stateDir: home.stateDir,
     tempDir: taskTempDir("bench-pieces"),
     network: { allowedHosts: [], ask: async () => "deny" as const, ...(networkUnused ? { unused: true } : {}) },
   })
@@ -74,7 +77,10 @@ export default async function bench(): Promise<BenchTable[]> {
     ["+ --dev /dev --proc /proc", () => spawnAndWait(bwrap, [...devProc, "--", ...SHELL])],
     ["+ --unshare-pid", () => spawnAndWait(bwrap, [...pid, "--", ...SHELL])],
     ["+ --unshare-net/ipc/uts, --die-with-parent, --new-session", () => spawnAndWait(bwrap, [...flags, "--", ...SHELL])],
-    ["+ the workspace's read-only and masked paths, without the placeholders' mounts", withoutPlaceholderBinds],
+    [
+      "+ the home's credential masks, the workspace's read-only and masked paths (without the placeholders' mounts)",
+      withoutPlaceholderBinds,
+    ],
     ["+ the mounts over the placeholders (execute_command, network unused)", withSandbox(true)],
     ["+ the network bridge (proxy + socat)", withSandbox(false)],
   ]
@@ -157,5 +163,6 @@ export default async function bench(): Promise<BenchTable[]> {
     ]
   } finally {
     await ws.cleanup()
+    await home.cleanup()
   }
 }

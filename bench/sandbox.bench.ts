@@ -51,8 +51,33 @@ export async function benchRepository(): Promise<TempWorkspace> {
   return ws
 }
 
+/**
+ * A developer's home as the sandbox sees it: the credential folders and files most have (each one the sandbox
+ * hides before every command: policy.ts MASKED_HOME_PATHS) and the agent's state folder. This machine's own
+ * home (root's, in CI) has almost none, which would understate the cost.
+ */
+export async function benchHome(): Promise<{ home: string; stateDir: string; cleanup(): Promise<void> }> {
+  const home = await tempWorkspace({
+    ".ssh/id_ed25519": "key\n",
+    ".ssh/known_hosts": "host\n",
+    ".aws/credentials": "[default]\n",
+    ".gnupg/pubring.kbx": "",
+    ".docker/config.json": "{}\n",
+    ".kube/config": "apiVersion: v1\n",
+    ".config/gh/hosts.yml": "github.com:\n",
+    ".config/agent-lsp/settings.json": "{}\n",
+    ".local/share/keyrings/login.keyring": "",
+    ".local/state/agent-lsp/tasks/x.json": "{}\n",
+    ".npmrc": "//registry.npmjs.org/:_authToken=x\n",
+    ".netrc": "machine example.com\n",
+    ".git-credentials": "https://x@example.com\n",
+  })
+  return { home: home.root, stateDir: home.path(".local/state/agent-lsp"), cleanup: () => home.cleanup() }
+}
+
 export default async function bench(): Promise<BenchTable[]> {
   const ws = await benchRepository()
+  const home = await benchHome()
   const artifacts = await tempWorkspace({})
   setArtifactDir(artifacts.root)
   await loadShellParser()
@@ -60,6 +85,8 @@ export default async function bench(): Promise<BenchTable[]> {
     kind: "sandboxed",
     policy: {
       workspaceFolders: [ws.root],
+      home: home.home,
+      stateDir: home.stateDir,
       tempDir: taskTempDir("bench"), // as execute_command: the task's private /tmp
       // As execute_command: a user to ask about hosts, so the network goes through the proxy unless unused.
       network: { allowedHosts: [], ask: async () => "deny" as const, ...(networkUnused ? { unused: true } : {}) },
@@ -102,6 +129,7 @@ export default async function bench(): Promise<BenchTable[]> {
   } finally {
     setArtifactDir(undefined)
     await ws.cleanup()
+    await home.cleanup()
     await artifacts.cleanup()
   }
   const loadAfter = loadavg()[0]!
@@ -126,7 +154,7 @@ export default async function bench(): Promise<BenchTable[]> {
   }
   return [
     {
-      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository with a 3,000-folder node_modules, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
+      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository with a 3,000-folder node_modules, a home with 13 credential paths to hide, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
       columns: [
         "command",
         "how",

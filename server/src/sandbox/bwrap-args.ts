@@ -1,6 +1,6 @@
 import { statSync } from "node:fs"
 import { dirname, isAbsolute, relative } from "node:path"
-import { PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
+import { EMPTY_FOLDER_COVER, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
 /**
@@ -28,9 +28,8 @@ export interface BwrapMounts {
    */
   placeholders: readonly string[]
   /**
-   * Placeholders of protected file names that were missing (absolute, existing empty folders): each gets an
-   * empty tmpfs of mode 0555, so the name cannot be written (policy.ts MISSING_PLACEHOLDERS.byTmpfs says why
-   * not a read-only bind).
+   * Placeholder folders of protected paths that were missing (absolute, existing empty folders): each gets an
+   * empty folder (policy.ts EMPTY_FOLDER_COVER says how, and why not a read-only bind).
    */
   emptyFolders: readonly string[]
   /** Approved extra writes (absolute, existing). */
@@ -61,10 +60,10 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   if (!mounts.workspaceReadOnly)
     for (const dir of pinnedParents([...readOnly, ...mounts.emptyFolders], mounts.workspaceFolders)) args.push("--bind", dir, dir)
   for (const path of readOnly) args.push("--ro-bind", path, path)
-  for (const path of mounts.emptyFolders) args.push("--perms", "0555", "--tmpfs", path)
+  for (const path of mounts.emptyFolders) coverWithEmptyFolder(args, path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
   for (const scan of mounts.scans) {
-    for (const dir of scan.maskedDirs) args.push("--tmpfs", dir, "--remount-ro", dir)
+    for (const dir of scan.maskedDirs) coverWithEmptyFolder(args, dir)
     for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)
   }
   if (mounts.proxySocket) args.push("--bind", mounts.proxySocket, PROXY_SOCKET_IN_SANDBOX)
@@ -94,8 +93,13 @@ function pinnedParents(paths: readonly string[], folders: readonly string[]): st
   return [...pinned].sort((a, b) => a.split("/").length - b.split("/").length)
 }
 
+/** An empty folder over `path` (a hidden folder, a placeholder): policy.ts EMPTY_FOLDER_COVER. */
+function coverWithEmptyFolder(args: string[], path: string): void {
+  args.push("--perms", EMPTY_FOLDER_COVER.mode, "--tmpfs", path)
+}
+
 function mask(args: string[], path: string, kind: "dir" | "file" | undefined, emptyFile: string): void {
-  if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path)
+  if (kind === "dir") coverWithEmptyFolder(args, path)
   else if (kind === "file") args.push("--ro-bind", emptyFile, path)
 }
 

@@ -13,10 +13,8 @@ import type { WorkspaceScan } from "./workspace-scan"
 
 export interface Placeholder {
   path: string
-  /** What is made on the host. */
+  /** What is made on the host; the sandbox covers a folder with an empty tmpfs, a file with a read-only bind. */
   kind: "dir" | "file"
-  /** How the sandbox covers it: a read-only bind, or an empty tmpfs (policy.ts MISSING_PLACEHOLDERS.byTmpfs). */
-  cover: "readOnly" | "tmpfs"
 }
 
 interface Held {
@@ -36,7 +34,6 @@ export function placeholderCandidates(folder: string, scan: WorkspaceScan): Plac
   const at = (dir: string, name: string): Placeholder => ({
     path: join(dir, name),
     kind: MISSING_PLACEHOLDERS.files.includes(name) ? "file" : "dir",
-    cover: dir === folder && MISSING_PLACEHOLDERS.byTmpfs.has(name) ? "tmpfs" : "readOnly",
   })
   const out = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => at(folder, name))
   for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push(at(dir, name))
@@ -64,7 +61,7 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
       if (!existsSync(dir)) continue
       const path = join(realpathSync(dir), basename(missing))
       if (lstatSync(path, { throwIfNoEntry: false })) return undefined // a chain of links: left to the next hop's own check
-      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir", cover: "readOnly" } } : undefined
+      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir" } } : undefined
     }
     return undefined
   }
@@ -82,7 +79,7 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   const mine: string[] = []
   const readOnly: string[] = []
   const emptyFolders: string[] = []
-  for (const { path, kind, cover } of candidates) {
+  for (const { path, kind } of candidates) {
     if (mine.includes(path)) continue
     let shared = held.get(path)
     if (shared && !isOurs(path, shared)) {
@@ -98,7 +95,7 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
       held.set(path, { count: 1, kind, ...made })
     }
     mine.push(path)
-    ;(cover === "tmpfs" && kind === "dir" ? emptyFolders : readOnly).push(path)
+    ;(kind === "dir" ? emptyFolders : readOnly).push(path)
   }
   if (mine.length > 0 && !exitHook) {
     exitHook = true

@@ -37,30 +37,34 @@ export const MASKED_HOME_PATHS: readonly string[] = [
  * by an empty placeholder made at the path for the command's length and removed after it: every protected
  * name at the top of each workspace folder (in the spelling its readers look for), and a git directory's
  * config, hooks and info. An empty folder rather than a file for all but `config`: creating a file, a folder
- * or anything inside it then fails ("Is a directory", "Read-only file system"), and git, checkpoints and
+ * or anything inside it then fails ("Is a directory", "Permission denied"), and git, checkpoints and
  * review never see an empty folder (an empty file would be listed and `git add -A`-ed). git reads an empty
  * `config` file as an empty configuration, where a folder would make it fail.
  *
- * How the sandbox covers each placeholder: a protected *file* name (`byTmpfs`) gets an empty tmpfs of mode
- * 0555 over its folder (writing the name fails with "Is a directory"; a tmpfs costs bwrap one mount, where a
- * read-only bind makes it re-read the whole mount table: ~0.25 ms each, measured by `npm run bench --
- * sandbox-pieces`). A protected *folder* keeps a read-only bind: writing into it must fail loudly ("Read-only
- * file system") rather than land in a tmpfs the command could `chmod` and fill, to see it vanish.
+ * Each placeholder folder is covered like a hidden folder (EMPTY_FOLDER_COVER); the one placeholder file
+ * (`config`) by a read-only bind.
  */
-/** The protected file names, in the spelling their readers look for at the top of a workspace folder. */
-const TOP_FILE_NAMES = [...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name))
-
 export const MISSING_PLACEHOLDERS: {
   readonly atWorkspaceTop: readonly string[]
   readonly inGitDir: readonly string[]
   readonly files: readonly string[]
-  readonly byTmpfs: ReadonlySet<string>
 } = {
-  atWorkspaceTop: [...TOP_FILE_NAMES, ...PROTECTED_DIRS],
+  // The protected file names in the spelling their readers look for, then the protected folders.
+  atWorkspaceTop: [...[...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name)), ...PROTECTED_DIRS],
   inGitDir: GIT_DIR_READ_ONLY,
   files: ["config"],
-  byTmpfs: new Set(TOP_FILE_NAMES),
 }
+
+/**
+ * How a folder is hidden (a credential folder, a `.rooignore`d one) or a missing protected path held: an
+ * empty tmpfs of this mode over it. Creating, writing or removing anything in it fails ("Permission denied",
+ * "Is a directory" for a file name held by a folder), and nothing in it ever reaches the disk: a command
+ * that `chmod`s it first writes into memory that vanishes with the sandbox. Not a read-only bind (or a
+ * tmpfs remounted read-only): for each of those bwrap re-reads the whole mount table, ~0.2 ms per path,
+ * where a tmpfs costs ~0.05 ms (`npm run bench -- sandbox-pieces`), and a developer's home alone has half a
+ * dozen credential folders to hide before every command.
+ */
+export const EMPTY_FOLDER_COVER = { mode: "0555" } as const
 
 /**
  * Dependency and cache folders the workspace scan (./workspace-scan.ts) does not walk into: package managers
@@ -145,7 +149,7 @@ export function hostAllowed(host: string, patterns: readonly string[]): boolean 
 export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
-    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: a missing folder shows as an empty read-only folder, a missing file as an empty folder): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
