@@ -13,6 +13,8 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { type CommandSandbox, taskTempDir } from "../server/src/sandbox"
 import { placeholdersSettled } from "../server/src/sandbox/placeholders"
 import { mayUseNetwork, parseCommandLine } from "../server/src/shell"
@@ -22,10 +24,10 @@ import { loadShellParser } from "../server/src/workspace/shell-grammars"
 import { tempWorkspace, type TempWorkspace } from "../test/support/temp-workspace"
 import { ratio, stats, type BenchTable } from "./lib"
 
-const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 20)
+const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 30)
 const FILES = 10_000
 const GOAL_MS = 15
-const RSS_RUNS = 40
+const RSS_RUNS = 200
 
 /**
  * A git repository of FILES files in 100 folders, one of them `.rooignore`d (so the sandbox masks it), and,
@@ -110,15 +112,23 @@ export default async function bench(): Promise<BenchTable[]> {
     if (outcome.exitCode !== 0) throw new Error(`${command} failed (${JSON.stringify(outcome)}): ${running.window.render(() => "")}`)
     return performance.now() - start
   }
-  const rss: { name: string; before: number; after: number }[] = []
+  // The heap after a full collection is what a leak would grow (RSS also moves with the allocator's caches).
+  setFlagsFromString("--expose-gc")
+  const gc = runInNewContext("gc") as () => void
+  const memory = () => {
+    gc()
+    const { rss, heapUsed } = process.memoryUsage()
+    return { rss, heapUsed }
+  }
+  const rss: { name: string; before: { rss: number; heapUsed: number }; after: { rss: number; heapUsed: number } }[] = []
   const loadBefore = loadavg()[0]!
   try {
     for (const command of commands) for (const [, sandbox] of variants) await run(command, sandbox(command)) // warm-up (scan cache, page cache)
     // RSS: the same number of `true` runs of each kind in turn (the runner's own growth shows in the unsandboxed row).
     for (const [name, sandbox] of variants) {
-      const before = process.memoryUsage().rss
+      const before = memory()
       for (let i = 0; i < RSS_RUNS; i++) await run("true", sandbox("true"))
-      rss.push({ name, before, after: process.memoryUsage().rss })
+      rss.push({ name, before, after: memory() })
     }
     for (let i = 0; i < RUNS; i++)
       for (const command of commands)
@@ -170,9 +180,25 @@ export default async function bench(): Promise<BenchTable[]> {
       note: "Baseline: the same command through the same runner unsandboxed, in the same run, interleaved. The goal column judges the median.",
     },
     {
-      title: `Bench process RSS across ${RSS_RUNS} runs of \`true\` of each kind, in turn`,
-      columns: ["how", "RSS before MiB", "RSS after MiB", "growth MiB"],
-      rows: rss.map((r) => [r.name, r.before / 2 ** 20, r.after / 2 ** 20, (r.after - r.before) / 2 ** 20]),
+      title: `Bench process memory across ${RSS_RUNS} runs of \`true\` of each kind, in turn (after a full garbage collection)`,
+      columns: [
+        "how",
+        "RSS before MiB",
+        "RSS after MiB",
+        "RSS growth MiB",
+        "heap before MiB",
+        "heap after MiB",
+        "heap growth KiB per command",
+      ],
+      rows: rss.map((r) => [
+        r.name,
+        r.before.rss / 2 ** 20,
+        r.after.rss / 2 ** 20,
+        (r.after.rss - r.before.rss) / 2 ** 20,
+        r.before.heapUsed / 2 ** 20,
+        r.after.heapUsed / 2 ** 20,
+        (r.after.heapUsed - r.before.heapUsed) / 1024 / RSS_RUNS,
+      ]),
       note: "The server's part in a sandboxed command is a bwrap argv, a cached workspace scan and (with the network bridge) one proxy server per command, closed at its end.",
     },
   ]
