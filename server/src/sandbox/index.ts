@@ -8,6 +8,7 @@ import { bwrapArgs } from "./bwrap-args"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
+import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
 import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
@@ -96,63 +97,71 @@ export function sandboxCommand(
   const bwrap = options.bwrap ?? bwrapPath()
   const status = sandboxStatus(bwrap)
   if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
-  const scans = policy.workspaceFolders.map((folder) => scanWorkspace(folder))
-  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
-  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
-  const root = privateRoot()
-  // A folder of the command's own only when it needs one (no task /tmp given, or a proxy socket).
-  let commandDir: string | undefined
-  const ownDir = () => {
-    commandDir ??= mkdtempSync(join(root.dir, "cmd-"))
-    return commandDir
-  }
-  const tempDir = policy.tempDir ?? join(ownDir(), "tmp")
-  mkdirSync(tempDir, { recursive: true, mode: 0o700 })
-  const notes: string[] = []
-  const env: Record<string, string> = { TMPDIR: SANDBOX_TMP }
-  let proxy: NetworkProxy | undefined
-  let argv = [...shellArgv]
-  if (!policy.network.unused && (policy.network.allowedHosts.length > 0 || policy.network.ask)) {
-    const socat = findProgram("socat")
-    if (!socat) {
-      const note = noteOnce("The sandbox's network is off: socat is not installed (fix: sudo apt-get install socat).")
-      if (note) notes.push(note)
-    } else {
-      proxy = startNetworkProxy(join(ownDir(), "proxy.sock"), hostDecider(policy))
-      argv = ["/bin/sh", "-c", bridgeScript(socat), "agent-lsp-sandbox", ...shellArgv]
-      const url = `http://127.0.0.1:${PROXY_PORT}`
-      for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
+  // Before the scan: from here on, no other server removes a placeholder this command may cover.
+  const unmark = markFolders(policy.workspaceFolders)
+  try {
+    const scans = policy.workspaceFolders.map((folder) => scanWorkspace(folder))
+    const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
+    if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+    const root = privateRoot()
+    // A folder of the command's own only when it needs one (no task /tmp given, or a proxy socket).
+    let commandDir: string | undefined
+    const ownDir = () => {
+      commandDir ??= mkdtempSync(join(root.dir, "cmd-"))
+      return commandDir
     }
-  }
-  const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
-  const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable)
-  const args = bwrapArgs({
-    workspaceFolders: policy.workspaceFolders,
-    tempDir,
-    emptyFile: root.emptyFile,
-    maskedHostPaths: maskedHostPaths(policy),
-    scans,
-    placeholders: held.readOnly,
-    emptyFolders: held.emptyFolders,
-    extraWritablePaths: extraWritable,
-    proxySocket: proxy?.socketPath,
-    cwd,
-    newSession: options.newSession ?? true,
-  })
-  let disposed = false
-  return {
-    file: bwrap,
-    args: [...args, "--", ...argv],
-    env,
-    notes,
-    dispose() {
-      if (disposed) return
-      disposed = true
-      proxy?.close()
-      held.release()
-      // Removed in the background: the command's end need not wait for it.
-      if (commandDir) void rm(commandDir, { recursive: true, force: true }).catch(() => undefined)
-    },
+    const tempDir = policy.tempDir ?? join(ownDir(), "tmp")
+    mkdirSync(tempDir, { recursive: true, mode: 0o700 })
+    const notes: string[] = []
+    const env: Record<string, string> = { TMPDIR: SANDBOX_TMP }
+    let proxy: NetworkProxy | undefined
+    let argv = [...shellArgv]
+    if (!policy.network.unused && (policy.network.allowedHosts.length > 0 || policy.network.ask)) {
+      const socat = findProgram("socat")
+      if (!socat) {
+        const note = noteOnce("The sandbox's network is off: socat is not installed (fix: sudo apt-get install socat).")
+        if (note) notes.push(note)
+      } else {
+        proxy = startNetworkProxy(join(ownDir(), "proxy.sock"), hostDecider(policy))
+        argv = ["/bin/sh", "-c", bridgeScript(socat), "agent-lsp-sandbox", ...shellArgv]
+        const url = `http://127.0.0.1:${PROXY_PORT}`
+        for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
+      }
+    }
+    const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
+    const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable)
+    const args = bwrapArgs({
+      workspaceFolders: policy.workspaceFolders,
+      tempDir,
+      emptyFile: root.emptyFile,
+      maskedHostPaths: maskedHostPaths(policy),
+      scans,
+      placeholders: held.readOnly,
+      emptyFolders: held.emptyFolders,
+      extraWritablePaths: extraWritable,
+      proxySocket: proxy?.socketPath,
+      cwd,
+      newSession: options.newSession ?? true,
+    })
+    let disposed = false
+    return {
+      file: bwrap,
+      args: [...args, "--", ...argv],
+      env,
+      notes,
+      dispose() {
+        if (disposed) return
+        disposed = true
+        proxy?.close()
+        held.release()
+        unmark()
+        // Removed in the background: the command's end need not wait for it.
+        if (commandDir) void rm(commandDir, { recursive: true, force: true }).catch(() => undefined)
+      },
+    }
+  } catch (error) {
+    unmark()
+    throw error
   }
 }
 

@@ -1,5 +1,6 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
+import { foldersOfOtherServers, insideAny } from "./placeholder-holders"
 import { MISSING_PLACEHOLDERS } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
@@ -100,7 +101,8 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   if (mine.length > 0 && !exitHook) {
     exitHook = true
     process.once("exit", () => {
-      for (const path of [...held.keys()]) drop(path)
+      const others = foldersOfOtherServers()
+      for (const path of [...held.keys()]) if (!insideAny(path, others)) drop(path)
     })
   }
   let released = false
@@ -120,16 +122,34 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
 
 const toDrop = new Set<string>()
 let dropping: Promise<void> | undefined
+/** Placeholders another server's sandbox may cover: the next look, in ms (doubling up to RETRY_MAX_MS). */
+const retryIn = new Map<string, number>()
+const RETRY_FIRST_MS = 250
+const RETRY_MAX_MS = 30_000
 
-/** Removes `path` after this turn of the event loop unless a new command holds it by then. */
+/**
+ * Removes `path` after this turn of the event loop unless a new command holds it by then, or a command of
+ * another server may cover it (./placeholder-holders.ts): then it looks again later, until it can.
+ */
 function dropSoon(path: string): void {
   toDrop.add(path)
   dropping ??= new Promise((resolve) =>
     setImmediate(() => {
       dropping = undefined
-      for (const dropped of [...toDrop]) {
-        toDrop.delete(dropped)
-        if ((held.get(dropped)?.count ?? 0) <= 0) drop(dropped)
+      const due = [...toDrop].filter((dropped) => (held.get(dropped)?.count ?? 0) <= 0)
+      toDrop.clear()
+      const others = due.length > 0 ? foldersOfOtherServers() : []
+      for (const dropped of due) {
+        if (!insideAny(dropped, others)) {
+          retryIn.delete(dropped)
+          drop(dropped)
+          continue
+        }
+        const wait = retryIn.get(dropped) ?? RETRY_FIRST_MS
+        retryIn.set(dropped, Math.min(wait * 2, RETRY_MAX_MS))
+        setTimeout(() => {
+          if ((held.get(dropped)?.count ?? 0) <= 0 && held.has(dropped)) dropSoon(dropped)
+        }, wait).unref()
       }
       resolve()
     }),
