@@ -139,7 +139,9 @@ describe("workspace index", () => {
   })
 
   it("saves a burst of changes once, after it, with all of them (not once per change)", async () => {
-    const { ws, stateDir, index, open } = await setup(FILES, { saveDelayMs: 300 })
+    // The delay must outlast the burst (40 writes and their indexing), which takes longer than 300 ms on a loaded
+    // 2-CPU machine running two test files at once: then the save rightly falls inside it, and a second follows.
+    const { ws, stateDir, index, open } = await setup(FILES, { saveDelayMs: 2000 })
     await index.start()
     // The save after the first build, then every later write of the saved index counted.
     await until(async () => (await readdir(join(stateDir, "index")).catch(() => [])).length > 0)
