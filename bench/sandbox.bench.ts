@@ -2,8 +2,10 @@
  * The OS sandbox's cost per command: `true`, `git status` in a 10,000-file repository (with a node_modules) and `rg` over it, each
  * run through the real runner (terminal/runner.ts) unsandboxed (the baseline, same run, interleaved) and
  * sandboxed in bubblewrap: as execute_command runs it (the network bridge only for a line that may use the
- * network: shell/network-use.ts; these three never do), and with the network bridge forced (what `curl`,
- * `npm install` and any unknown program get). Goal (issue 22): at most +15 ms per command. Wall times grow
+ * network: shell/network-use.ts; these three never do) back to back, as the commands of one model reply
+ * run (the previous command's placeholders linger and are shared: sandbox/placeholders.ts), the same as the
+ * first command after a pause (its placeholders made for it), and with the network bridge forced (what
+ * `curl`, `npm install` and any unknown program get). Goal (issue 22): at most +15 ms per command. Wall times grow
  * with the machine's load (the table gives the load average), so the fastest run of each is given beside
  * the median. (CPU time cannot be read for a sandboxed command from here: bwrap's outer process does not
  * reap the one inside the namespace, so the kernel does not add it to ours.) Also the process's RSS before
@@ -94,18 +96,19 @@ export default async function bench(): Promise<BenchTable[]> {
       network: { allowedHosts: [], ask: async () => "deny" as const, ...(networkUnused ? { unused: true } : {}) },
     },
   })
-  const variants: [string, (command: string) => CommandSandbox][] = [
-    ["unsandboxed", () => ({ kind: "unsandboxed", because: "turnedOff" })],
-    ["sandboxed, as execute_command", (command) => sandboxed(!mayUseNetwork(parseCommandLine(command)))],
-    ["sandboxed, network bridge forced", () => sandboxed(false)],
+  /** Each kind of run: its name, its sandbox, and whether the previous command's placeholders are removed first. */
+  const variants: [string, (command: string) => CommandSandbox, boolean][] = [
+    ["unsandboxed", () => ({ kind: "unsandboxed", because: "turnedOff" }), false],
+    // Back to back, as the commands of one model reply run: the previous command's placeholders still linger.
+    ["sandboxed, as execute_command", (command) => sandboxed(!mayUseNetwork(parseCommandLine(command))), false],
+    // The first command after a pause: its placeholders are made for it (they are removed before the clock starts).
+    ["sandboxed, as execute_command, placeholders made for it", (command) => sandboxed(!mayUseNetwork(parseCommandLine(command))), true],
+    ["sandboxed, network bridge forced", () => sandboxed(false), false],
   ]
   const commands = ["true", "git status --short", "rg -c needle src"]
   const times = new Map<string, number[]>()
-  const run = async (command: string, sandbox: CommandSandbox) => {
-    // The previous command's placeholders are removed before the clock starts (the server does it just after
-    // a command, off its path): each sandboxed run makes its own, and no run (the baseline's least) times
-    // another's removal.
-    await placeholdersSettled()
+  const run = async (command: string, sandbox: CommandSandbox, fresh: boolean) => {
+    if (fresh) await placeholdersSettled()
     const start = performance.now()
     const running = startCommand({ command, cwd: ws.root, hardTimeoutSeconds: 60, maxLines: 500, maxBytes: 50_000, sandbox })
     const outcome = await running.done
@@ -123,18 +126,18 @@ export default async function bench(): Promise<BenchTable[]> {
   const rss: { name: string; before: { rss: number; heapUsed: number }; after: { rss: number; heapUsed: number } }[] = []
   const loadBefore = loadavg()[0]!
   try {
-    for (const command of commands) for (const [, sandbox] of variants) await run(command, sandbox(command)) // warm-up (scan cache, page cache)
+    for (const command of commands) for (const [, sandbox, fresh] of variants) await run(command, sandbox(command), fresh) // warm-up (scan cache, page cache)
     // RSS: the same number of `true` runs of each kind in turn (the runner's own growth shows in the unsandboxed row).
-    for (const [name, sandbox] of variants) {
+    for (const [name, sandbox, fresh] of variants) {
       const before = memory()
-      for (let i = 0; i < RSS_RUNS; i++) await run("true", sandbox("true"))
+      for (let i = 0; i < RSS_RUNS; i++) await run("true", sandbox("true"), fresh)
       rss.push({ name, before, after: memory() })
     }
     for (let i = 0; i < RUNS; i++)
       for (const command of commands)
-        for (const [name, sandbox] of variants) {
+        for (const [name, sandbox, fresh] of variants) {
           const key = `${command}|${name}`
-          times.set(key, [...(times.get(key) ?? []), await run(command, sandbox(command))])
+          times.set(key, [...(times.get(key) ?? []), await run(command, sandbox(command), fresh)])
         }
   } finally {
     setArtifactDir(undefined)

@@ -40,9 +40,12 @@ describe("placeholders of missing protected paths", () => {
     const { taskId } = await server.request("agent/newTask", { text: "append a line" })
     await server.waitForStatus(taskId, "completed", 30_000)
     expect(readFileSync(ws.path("data.txt"), "utf8")).toBe("one\ntwo\n")
-    expect(existsSync(ws.path(".envrc"))).toBe(false)
     // The command ran sandboxed, and the placeholder refused the write (the tool result the model got says so).
-    expect(JSON.stringify(api.requests[1])).toMatch(/\.envrc: (Is a directory|Read-only file system)/)
+    expect(JSON.stringify(api.requests[1])).toMatch(/\.envrc: (Is a directory|Permission denied|Read-only file system)/)
+    // The placeholders wait half a second for a next command, then go.
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && existsSync(ws.path(".envrc")); )
+      await new Promise((r) => setTimeout(r, 50))
+    expect(existsSync(ws.path(".envrc"))).toBe(false)
     expect(readdirSync(ws.root).sort()).toEqual(before)
     expect(readdirSync(ws.path(".git"))).not.toContain("hooks")
     // The review settles shortly after the task's last event.

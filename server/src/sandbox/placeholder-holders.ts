@@ -11,7 +11,8 @@ import { isAbsolute, join, relative } from "node:path"
  * detach B's mount (Linux >= 3.18) and B's command could create the protected file after all.
  *
  * One small file per server and workspace folder, written when the server's first command in the folder
- * starts (before its scan) and removed when its last one ends, in a folder only this user can write and no
+ * starts (before its scan) and removed half a second after its last one ended (the next command of a burst
+ * keeps it), in a folder only this user can write and no
  * sandbox sees (commands get a private /tmp). A server about to remove a placeholder first looks for another
  * live server's file naming a folder that contains it, and if there is one, tries again later. A server
  * that died (its pid gone, or reused by a process started later) does not count. Where the folder cannot be
@@ -26,6 +27,9 @@ interface Holder {
 }
 
 const running = new Map<string, number>()
+/** Files to remove once idle a little while (the next command of a burst keeps them: no churn on the disk). */
+const idle = new Map<string, NodeJS.Timeout>()
+const IDLE_MS = 500
 let dir: string | null | undefined
 
 /** Marks `folders` as having a sandboxed command of this server running; call the result once it has ended. */
@@ -33,7 +37,11 @@ export function markFolders(folders: readonly string[]): () => void {
   for (const folder of folders) {
     const count = running.get(folder) ?? 0
     running.set(folder, count + 1)
-    if (count === 0) write(folder)
+    const pending = idle.get(folder)
+    if (pending) {
+      clearTimeout(pending)
+      idle.delete(folder)
+    } else if (count === 0) write(folder)
   }
   let done = false
   return () => {
@@ -44,7 +52,13 @@ export function markFolders(folders: readonly string[]): () => void {
       if (count > 0) running.set(folder, count)
       else {
         running.delete(folder)
-        remove(folder)
+        idle.set(
+          folder,
+          setTimeout(() => {
+            idle.delete(folder)
+            remove(folder)
+          }, IDLE_MS).unref(),
+        )
       }
     }
   }
@@ -101,6 +115,10 @@ function write(folder: string): void {
     // Without the file other servers may remove a shared placeholder early: as before this module.
   }
 }
+
+process.once("exit", () => {
+  for (const folder of idle.keys()) remove(folder)
+})
 
 function remove(folder: string): void {
   const at = holdersDir()

@@ -72,8 +72,8 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
  * Makes the missing `candidates` (or shares the ones another running command holds; a candidate that exists
  * otherwise is left to the scan, which bound it if it is protected). Returns the paths to bind read-only, the
  * folders to cover with an empty tmpfs, and `release`, to call once when the command has ended: a placeholder
- * no other command holds is then removed (if it is still ours, see isOurs, and still empty) right after the
- * current turn of the event loop, off the command's path; a command started before that shares it instead.
+ * no other command holds is then removed (if it is still ours, see isOurs, and still empty) once no command
+ * has held it for PLACEHOLDER_LINGER_MS, off every command's path; a command started before that shares it.
  * Synchronous, so that nothing runs between the check and the count.
  */
 export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly: string[]; emptyFolders: string[]; release(): void } {
@@ -121,44 +121,58 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
 }
 
 const toDrop = new Set<string>()
-let dropping: Promise<void> | undefined
+let lingering: NodeJS.Timeout | undefined
 /** Placeholders another server's sandbox may cover: the next look, in ms (doubling up to RETRY_MAX_MS). */
 const retryIn = new Map<string, number>()
 const RETRY_FIRST_MS = 250
 const RETRY_MAX_MS = 30_000
 
 /**
- * Removes `path` after this turn of the event loop unless a new command holds it by then, or a command of
- * another server may cover it (./placeholder-holders.ts): then it looks again later, until it can.
+ * How long a released placeholder waits for a next command before it is removed. Commands often come in
+ * bursts (the tool calls of one model reply, a hook, its command and the next hook): each would otherwise
+ * make and remove the same ~17 folders, file system metadata work that costs ~1-2 ms a command on a quiet
+ * disk and, on a busy journal, up to ~12 ms (measured here in `npm run bench -- sandbox`). Between model
+ * turns (seconds) they are gone.
  */
+export const PLACEHOLDER_LINGER_MS = 500
+
+/** Removes `path` once no command of this server has held it for about PLACEHOLDER_LINGER_MS. */
 function dropSoon(path: string): void {
   toDrop.add(path)
-  dropping ??= new Promise((resolve) =>
-    setImmediate(() => {
-      dropping = undefined
-      const due = [...toDrop].filter((dropped) => (held.get(dropped)?.count ?? 0) <= 0)
-      toDrop.clear()
-      const others = due.length > 0 ? foldersOfOtherServers() : []
-      for (const dropped of due) {
-        if (!insideAny(dropped, others)) {
-          retryIn.delete(dropped)
-          drop(dropped)
-          continue
-        }
-        const wait = retryIn.get(dropped) ?? RETRY_FIRST_MS
-        retryIn.set(dropped, Math.min(wait * 2, RETRY_MAX_MS))
-        setTimeout(() => {
-          if ((held.get(dropped)?.count ?? 0) <= 0 && held.has(dropped)) dropSoon(dropped)
-        }, wait).unref()
-      }
-      resolve()
-    }),
-  )
+  lingering ??= setTimeout(dropDue, PLACEHOLDER_LINGER_MS).unref()
 }
 
-/** Resolves once the placeholders released so far are removed (or taken by a new command). */
+/**
+ * Removes the released placeholders no command holds again by now, except those a command of another
+ * server may cover (./placeholder-holders.ts): those are looked at again later, until they can go.
+ */
+function dropDue(): void {
+  if (lingering) clearTimeout(lingering)
+  lingering = undefined
+  const due = [...toDrop].filter((dropped) => (held.get(dropped)?.count ?? 0) <= 0)
+  toDrop.clear()
+  const others = due.length > 0 ? foldersOfOtherServers() : []
+  for (const dropped of due) {
+    if (!insideAny(dropped, others)) {
+      retryIn.delete(dropped)
+      drop(dropped)
+      continue
+    }
+    const wait = retryIn.get(dropped) ?? RETRY_FIRST_MS
+    retryIn.set(dropped, Math.min(wait * 2, RETRY_MAX_MS))
+    setTimeout(() => {
+      if ((held.get(dropped)?.count ?? 0) <= 0 && held.has(dropped)) dropSoon(dropped)
+    }, wait).unref()
+  }
+}
+
+/**
+ * Removes the placeholders released so far now, without waiting for their linger (for tests and benches
+ * that look at the workspace right after a command). Those another server's command may cover stay.
+ */
 export function placeholdersSettled(): Promise<void> {
-  return dropping ?? Promise.resolve()
+  if (lingering) dropDue()
+  return Promise.resolve()
 }
 
 /** The paths commands of this server hold placeholders at now (for tests). */

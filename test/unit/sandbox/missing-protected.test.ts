@@ -1,11 +1,28 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
 import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
-import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../../../server/src/sandbox/placeholders"
+import {
+  heldPlaceholders,
+  holdPlaceholders,
+  PLACEHOLDER_LINGER_MS,
+  placeholderCandidates,
+  placeholdersSettled,
+} from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
 import { startSandboxed } from "../../support/sandboxed-command"
@@ -103,6 +120,26 @@ describe("protected paths that do not exist", () => {
     await placeholdersSettled()
     expect(existsSync(ws.path(".envrc"))).toBe(false)
     expect(existsSync(ws.path(".vscode"))).toBe(false)
+    expect(heldPlaceholders()).toEqual([])
+  })
+
+  it("keeps released placeholders a moment for a next command, which shares them, and then removes them unasked", async () => {
+    const ws = await bareWorkspace()
+    const candidates = placeholderCandidates(ws.root, scanWorkspace(ws.root))
+    const first = holdPlaceholders(candidates)
+    const made = statSync(ws.path(".envrc")).ino
+    first.release()
+    await new Promise((resolve) => setTimeout(resolve, PLACEHOLDER_LINGER_MS / 5))
+    const second = holdPlaceholders(candidates)
+    expect(second.emptyFolders).toContain(ws.path(".envrc"))
+    expect(statSync(ws.path(".envrc")).ino).toBe(made) // the same folder: not removed and made again
+    second.release()
+    const since = Date.now()
+    while (existsSync(ws.path(".envrc")) && Date.now() - since < 10 * PLACEHOLDER_LINGER_MS)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(existsSync(ws.path(".envrc"))).toBe(false)
+    expect(existsSync(ws.path(".vscode"))).toBe(false)
+    expect(Date.now() - since).toBeGreaterThanOrEqual(PLACEHOLDER_LINGER_MS / 2)
     expect(heldPlaceholders()).toEqual([])
   })
 
