@@ -87,7 +87,9 @@ export default async function bench(): Promise<BenchTable[]> {
     for (let run = 0; run < 3; run++) {
       await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
       await server.stop()
-      server = await start({ XDG_STATE_HOME: stateHome })
+      // REVIEW_BENCH_CPU_PROF=FILE.cjs: a script each restarted server requires at start (a profiler hook, for finding the cold costs).
+      const prof = process.env.REVIEW_BENCH_CPU_PROF
+      server = await start({ XDG_STATE_HOME: stateHome, ...(prof ? { NODE_OPTIONS: `--require ${prof}` } : {}) })
       await server.request("agent/listTasks", {}) // loads the core: start-up is not the listing's
       const [ms] = await timeRuns(
         1,

@@ -31,6 +31,29 @@ export class HunkCache {
     return entry
   }
 
+  /**
+   * Hunks computed before a restart (the review store keeps them): used like any entry, that is only while
+   * the file's baseline and its text now are exactly `baseline` and `now`, so a first listing after a
+   * restart diffs only the files that changed since.
+   */
+  seed(path: string, baseline: string | undefined, now: string | undefined, { hunks, ids }: FileHunks): void {
+    if (!this.entries.has(path)) this.entries.set(path, { baseline, now, hunks, ids })
+  }
+
+  /**
+   * The hunks worth storing with the review: those of files still as the agent (or a command) left them
+   * (the text now is the entry's agentText), which is what a restart finds in the common case.
+   */
+  storable(files: Readonly<Record<string, TrackedFile>>): Record<string, FileHunks> {
+    const out: Record<string, FileHunks> = {}
+    for (const [path, entry] of this.entries) {
+      const file = files[path]
+      if (file && entry.hunks.length > 0 && entry.baseline === file.baseline && entry.now === file.agentText)
+        out[path] = { hunks: entry.hunks, ids: entry.ids }
+    }
+    return out
+  }
+
   /** Forgets every file but `paths` (those still in a review), so the cache never outgrows the reviews. */
   keepOnly(paths: Iterable<string>): void {
     const keep = new Set(paths)

@@ -2,6 +2,8 @@ import { chmod, mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { readRegularFileSync } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
+import type { FileHunks } from "./hunk-cache"
+import type { Hunk } from "./hunks"
 
 /** One file of a task's review, as persisted. */
 export interface TrackedFile {
@@ -30,6 +32,13 @@ export interface TaskReviewState {
   lastReject?: RejectedFile[]
 }
 
+/** A review as stored: its state, and the hunks last listed for files still as the agent left them. */
+export interface StoredReview {
+  state: TaskReviewState
+  /** Per path, the hunks from the entry's baseline to its agentText (hunk-cache.ts storable): a restart lists them without diffing. */
+  hunks: Record<string, FileHunks>
+}
+
 /**
  * The reviews, one JSON file per (root) task under `<stateDir>/reviews/`, mode 0600 like the task files,
  * written whole and atomically after each change: the review survives a restart with its task. Baselines
@@ -47,23 +56,28 @@ export class ReviewStore {
     return join(this.dir, `${encodeURIComponent(taskId)}.json`)
   }
 
-  async load(taskId: string): Promise<TaskReviewState> {
+  /** The stored review (empty when none); a review stored before hunks were kept with it loads with none. */
+  async load(taskId: string): Promise<StoredReview> {
     try {
       // One synchronous read and one decode: the asynchronous readFile with an encoding reads a review of a
       // thousand files (megabytes) in chunks through the thread pool and decodes each through a stream
       // decoder, which was a fifth of a cold listing's time in its profile.
-      const parsed = JSON.parse(readRegularFileSync(this.fileOf(taskId)).toString("utf8")) as TaskReviewState
-      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return decoded(parsed)
+      const parsed = JSON.parse(readRegularFileSync(this.fileOf(taskId)).toString("utf8")) as TaskReviewState & { hunks?: unknown }
+      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") {
+        const { hunks, ...state } = parsed
+        return { state: decoded(state), hunks: validHunks(hunks) }
+      }
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
     }
-    return { files: {} }
+    return { state: { files: {} }, hunks: {} }
   }
 
-  async save(taskId: string, state: TaskReviewState): Promise<void> {
+  /** Writes the review whole; `hunks` (hunk-cache.ts storable) spare the first listing after a restart its diffs. */
+  async save(taskId: string, state: TaskReviewState, hunks: Record<string, FileHunks> = {}): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 })
     const file = this.fileOf(taskId)
-    await writeFileAtomic(file, JSON.stringify(encoded(state)))
+    await writeFileAtomic(file, JSON.stringify({ ...encoded(state), hunks }))
     await chmod(file, 0o600)
   }
 }
@@ -128,4 +142,22 @@ function decoded(state: TaskReviewState): TaskReviewState {
     return reject
   })
   return state
+}
+
+/** The stored hunks that have the shape a listing needs; anything else is dropped (those files are diffed again). */
+function validHunks(stored: unknown): Record<string, FileHunks> {
+  const out: Record<string, FileHunks> = {}
+  if (!stored || typeof stored !== "object") return out
+  for (const [path, entry] of Object.entries(stored as Record<string, Partial<FileHunks>>)) {
+    const { hunks, ids } = entry ?? {}
+    if (!Array.isArray(hunks) || !Array.isArray(ids) || ids.length !== hunks.length) continue
+    if (ids.every((id) => typeof id === "string") && hunks.every(isHunk)) out[path] = { hunks, ids }
+  }
+  return out
+}
+
+function isHunk(h: unknown): h is Hunk {
+  const { oldStart, oldLines, newStart, newLines } = (h ?? {}) as Partial<Hunk>
+  const lines = (x: unknown) => Array.isArray(x) && x.every((line) => typeof line === "string")
+  return Number.isSafeInteger(oldStart) && Number.isSafeInteger(newStart) && lines(oldLines) && lines(newLines)
 }

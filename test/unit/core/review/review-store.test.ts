@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -26,7 +26,7 @@ describe("review store", () => {
       const stored = await readFile(join(dir, "reviews", "t1.json"), "utf8")
       expect(stored.split(asJson(BASELINE)).length - 1).toBe(1)
       expect(stored.split(asJson(AGENT)).length - 1).toBe(1)
-      expect(await new ReviewStore(dir).load("t1")).toEqual(state)
+      expect((await new ReviewStore(dir).load("t1")).state).toEqual(state)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -47,7 +47,48 @@ describe("review store", () => {
         ],
       }
       await new ReviewStore(dir).save("t2", state)
-      expect(await new ReviewStore(dir).load("t2")).toEqual(state)
+      expect((await new ReviewStore(dir).load("t2")).state).toEqual(state)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("loads a review stored before hunks were kept with it, whole, and lists its files by diffing them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      // The previous format: files and the last reject (with its references to the entry), no "hunks".
+      const previous = {
+        files: { "/w/a.ts": { baseline: BASELINE, agentText: AGENT, byCommand: true, userTouched: ["k"] } },
+        lastReject: [{ path: "/w/a.ts", beforeIs: "agentText", afterIs: "baseline", trackedIs: "entry" }],
+      }
+      await mkdir(join(dir, "reviews"))
+      await writeFile(join(dir, "reviews", "old.json"), JSON.stringify(previous))
+      const { state, hunks } = await new ReviewStore(dir).load("old")
+      const entry = previous.files["/w/a.ts"]
+      expect(state).toEqual({ files: previous.files, lastReject: [{ path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: entry }] })
+      expect(hunks).toEqual({})
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("keeps the stored hunks of each file and drops any whose shape a listing could not use", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const good = { hunks: [{ oldStart: 0, oldLines: ["before\n"], newStart: 0, newLines: ["after\n"] }], ids: ["id1"] }
+      const state: TaskReviewState = {
+        files: { "/w/a.ts": { baseline: "before\n", agentText: "after\n", byCommand: false, userTouched: [] } },
+      }
+      await new ReviewStore(dir).save("t3", state, { "/w/a.ts": good })
+      const loaded = await new ReviewStore(dir).load("t3")
+      expect(loaded).toEqual({ state, hunks: { "/w/a.ts": good } })
+
+      const stored = JSON.parse(await readFile(join(dir, "reviews", "t3.json"), "utf8"))
+      stored.hunks["/w/b.ts"] = { hunks: [{ oldStart: "0", oldLines: [], newStart: 0, newLines: [] }], ids: ["x"] }
+      stored.hunks["/w/c.ts"] = { hunks: [], ids: ["one too many"] }
+      stored.hunks["/w/d.ts"] = null
+      await writeFile(join(dir, "reviews", "t3.json"), JSON.stringify(stored))
+      expect((await new ReviewStore(dir).load("t3")).hunks).toEqual({ "/w/a.ts": good })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
