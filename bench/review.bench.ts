@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { closeSync, fsync, openSync, readFileSync, renameSync, writeSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { startFakeAnthropic } from "../test/support/fake-anthropic"
@@ -119,6 +119,9 @@ export default async function bench(): Promise<BenchTable[]> {
       await server.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
     }
     const gitCheckout = await timeRuns(1, () => git("checkout", "--", "src"), 0)
+    // The floor of a durable write of the same files, in this process: each text to a temp, the temps flushed
+    // side by side, each renamed over its file; no check, no listing, no store (the old text: git restored it).
+    const floor = await timeRuns(1, () => durableWrites(Object.entries(files).map(([path, text]) => [ws.path(path), text])), 0)
     const rssEnd = liveRss(coldPid)
 
     const l = stats(list)
@@ -136,6 +139,7 @@ export default async function bench(): Promise<BenchTable[]> {
           ["git diff of the same trees (3 runs, baseline)", g.median, g.p90, "1.00x"],
           [`reject-all: agent/reviewDecide {all, reject} (${RUNS_REJECT} run(s))`, r.median, r.p90, ratio(r.median, g.median)],
           ["git checkout -- src of the same change (1 run, for scale)", gitCheckout[0]!, gitCheckout[0]!, ratio(gitCheckout[0]!, g.median)],
+          ["floor: the 1,000 texts written by a plain loop (temp, fsync, rename; 1 run)", floor[0]!, floor[0]!, ratio(floor[0]!, g.median)],
         ],
         note: [
           `The task itself (one sed over the 1,000 files, then the checkpoint diff) took ${(taskMs / 1000).toFixed(1)} s. reviewChanges answers ${(payload / 1048576).toFixed(1)} MiB of JSON. A listing lstats every file and reads and diffs again only those that changed since it last read them (as git diff compares stat data with its index), and reads the git index (staged hunks count as kept); after a restart it reads and diffs all.`,
@@ -147,5 +151,22 @@ export default async function bench(): Promise<BenchTable[]> {
     await server.stop()
     await api.close()
     await ws.cleanup()
+  }
+}
+
+/** Writes each [path, text] durably with nothing else: temps written, flushed side by side (128 at a time), renamed. */
+async function durableWrites(writes: [string, string][]): Promise<void> {
+  for (let from = 0; from < writes.length; from += 128) {
+    const round = writes.slice(from, from + 128).map(([path, text]) => {
+      const temp = `${path}.floor.tmp`
+      const fd = openSync(temp, "wx")
+      writeSync(fd, text)
+      return { path, temp, fd }
+    })
+    await Promise.all(round.map(({ fd }) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())))))
+    for (const { path, temp, fd } of round) {
+      closeSync(fd)
+      renameSync(temp, path)
+    }
   }
 }
