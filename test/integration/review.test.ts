@@ -250,8 +250,10 @@ describe("reviewing a task's changes", () => {
     const before = await reviewWith(first, taskId, 2)
     await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
     await first.stop()
-    const stored = JSON.parse(readFileSync(join(first.stateHome, "state", "agent-lsp", "reviews", `${taskId}.json`), "utf8"))
-    expect(Object.keys(stored.hunks).sort()).toEqual([ws.path("a.txt"), ws.path("b.txt")])
+    // The review file: its format's line, then its JSON (texts by number), then the texts.
+    const [format, json] = readFileSync(join(first.stateHome, "state", "agent-lsp", "reviews", `${taskId}.json`), "utf8").split("\n")
+    expect(format).toBe("agent-lsp review 2")
+    expect(Object.keys(JSON.parse(json!).hunks).sort()).toEqual([ws.path("a.txt"), ws.path("b.txt")])
 
     // While the server is down, b.txt changes again (the user, another tool): its stored hunks no longer apply.
     writeFileSync(ws.path("b.txt"), EDITED.replace("line 6\n", "line 6 elsewhere\n"))

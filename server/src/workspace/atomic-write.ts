@@ -22,10 +22,10 @@ export interface AtomicWriteOptions {
   workspaceFolders?: readonly string[]
 }
 
-/** One file of writeFilesAtomic: its path and its new full text. */
+/** One file of writeFilesAtomic: its path and its new full text (a string is written as UTF-8). */
 export interface FileWrite {
   path: string
-  text: string
+  text: string | Uint8Array
 }
 
 /** What became of one file of writeFilesAtomic: written (created or replaced), or why it was left as it was. */
@@ -59,7 +59,11 @@ interface Staged {
  * the workspace, and right before the rename re-resolved and the target lstat'ed: a folder or file swapped
  * for a symlink in between makes the write fail instead of landing elsewhere.
  */
-export async function writeFileAtomic(absPath: string, text: string, options: AtomicWriteOptions = {}): Promise<{ created: boolean }> {
+export async function writeFileAtomic(
+  absPath: string,
+  text: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<{ created: boolean }> {
   const [result] = await writeFilesAtomic([{ path: absPath, text }], options)
   if (!result || "error" in result) throw result?.error ?? new Error(`${absPath} was not written.`)
   return result

@@ -276,7 +276,7 @@ export class ReviewService {
         const cache = this.cachesOf(root).hunks
         for (const [path, stored] of Object.entries(hunks)) {
           const file = state.files[path]
-          if (file) cache.seed(path, file.baseline, file.agentText, stored)
+          if (file) cache.seed(path, file, stored)
         }
         return state
       })

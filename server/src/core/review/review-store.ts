@@ -4,6 +4,7 @@ import { readRegularFileSync } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 import type { FileHunks } from "./hunk-cache"
 import type { Hunk } from "./hunks"
+import { decodeReview, encodeReview } from "./review-file"
 
 /** One file of a task's review, as persisted. */
 export interface TrackedFile {
@@ -40,9 +41,10 @@ export interface StoredReview {
 }
 
 /**
- * The reviews, one JSON file per (root) task under `<stateDir>/reviews/`, mode 0600 like the task files,
- * written whole and atomically after each change: the review survives a restart with its task. Baselines
- * can be large, so they live here rather than in the task's JSONL, which is append-only.
+ * The reviews, one file per (root) task under `<stateDir>/reviews/` (review-file.ts: its JSON, then its
+ * texts as bytes), mode 0600 like the task files, written whole and atomically after each change: the
+ * review survives a restart with its task. Baselines can be large, so they live here rather than in the
+ * task's JSONL, which is append-only.
  */
 export class ReviewStore {
   private readonly dir: string
@@ -59,13 +61,12 @@ export class ReviewStore {
   /** The stored review (empty when none); a review stored before hunks were kept with it loads with none. */
   async load(taskId: string): Promise<StoredReview> {
     try {
-      // One synchronous read and one decode: the asynchronous readFile with an encoding reads a review of a
-      // thousand files (megabytes) in chunks through the thread pool and decodes each through a stream
-      // decoder, which was a fifth of a cold listing's time in its profile.
-      const parsed = JSON.parse(readRegularFileSync(this.fileOf(taskId)).toString("utf8")) as TaskReviewState & { hunks?: unknown }
-      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") {
+      // One synchronous read: the asynchronous readFile reads a review of a thousand files (megabytes) in
+      // chunks through the thread pool. Its texts stay bytes until read (stored-texts.ts).
+      const parsed = decodeReview(readRegularFileSync(this.fileOf(taskId)))
+      if (parsed) {
         const { hunks, ...state } = parsed
-        return { state: decoded(state), hunks: validHunks(hunks) }
+        return { state: decoded(state as TaskReviewState), hunks: validHunks(hunks) }
       }
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
@@ -77,7 +78,7 @@ export class ReviewStore {
   async save(taskId: string, state: TaskReviewState, hunks: Record<string, FileHunks> = {}): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 })
     const file = this.fileOf(taskId)
-    await writeFileAtomic(file, JSON.stringify({ ...encoded(state), hunks }))
+    await writeFileAtomic(file, encodeReview({ ...encoded(state), hunks }))
     await chmod(file, 0o600)
   }
 }

@@ -34,7 +34,7 @@ describe("the review's stored hunks", () => {
     const file = { baseline: BASE, agentText: "a\nB\nc\nd\ne\n", byCommand: false, userTouched: [] }
     const stored = { hunks: lineHunks(BASE, file.agentText), ids: ["stored-id"] }
     const cache = new HunkCache()
-    cache.seed("/w/a", file.baseline, file.agentText, stored)
+    cache.seed("/w/a", file, stored)
     expect(cache.of("/w/a", file, "a\nB\nc\nd\ne\n").ids).toEqual(["stored-id"])
     // The file changed since (while the server was down): diffed anew, with ids computed again.
     const typed = cache.of("/w/a", file, "a\nB\nc\nD\ne\n")

@@ -6,8 +6,6 @@ import { ReviewStore, type TaskReviewState } from "../../../../server/src/core/r
 
 const BASELINE = "before\n".repeat(1000)
 const AGENT = "after\n".repeat(1000)
-/** How a text appears inside the stored JSON. */
-const asJson = (text: string) => JSON.stringify(text).slice(1, -1)
 
 describe("review store", () => {
   it("stores each text of a reject once and loads the reject back whole, after a restart", async () => {
@@ -24,8 +22,8 @@ describe("review store", () => {
       }
       await new ReviewStore(dir).save("t1", state)
       const stored = await readFile(join(dir, "reviews", "t1.json"), "utf8")
-      expect(stored.split(asJson(BASELINE)).length - 1).toBe(1)
-      expect(stored.split(asJson(AGENT)).length - 1).toBe(1)
+      expect(stored.split(BASELINE).length - 1).toBe(1)
+      expect(stored.split(AGENT).length - 1).toBe(1)
       expect((await new ReviewStore(dir).load("t1")).state).toEqual(state)
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -83,7 +81,8 @@ describe("review store", () => {
       const loaded = await new ReviewStore(dir).load("t3")
       expect(loaded).toEqual({ state, hunks: { "/w/a.ts": good } })
 
-      const stored = JSON.parse(await readFile(join(dir, "reviews", "t3.json"), "utf8"))
+      // Written as the previous format holds it (one JSON document), with hunks of the wrong shape beside.
+      const stored = { files: state.files, hunks: { "/w/a.ts": good } as Record<string, unknown> }
       stored.hunks["/w/b.ts"] = { hunks: [{ oldStart: "0", oldLines: [], newStart: 0, newLines: [] }], ids: ["x"] }
       stored.hunks["/w/c.ts"] = { hunks: [], ids: ["one too many"] }
       stored.hunks["/w/d.ts"] = null
