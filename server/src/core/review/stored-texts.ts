@@ -6,6 +6,7 @@
  */
 export class StoredTexts {
   private readonly decoded = new Map<number, string>()
+  private readonly views = new Map<number, Buffer>()
 
   constructor(
     private readonly body: Buffer,
@@ -27,9 +28,15 @@ export class StoredTexts {
     return text
   }
 
+  /** The text's bytes (the same view each time, so callers can tell it is the same text by identity). */
   bytes(index: number): Buffer {
-    const [start, end] = this.spans[index]!
-    return this.body.subarray(start, end)
+    let bytes = this.views.get(index)
+    if (!bytes) {
+      const [start, end] = this.spans[index]!
+      bytes = this.body.subarray(start, end)
+      this.views.set(index, bytes)
+    }
+    return bytes
   }
 
   /** Whether `text` is text `index`, compared as bytes (nothing decoded). */
