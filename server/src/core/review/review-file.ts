@@ -1,4 +1,4 @@
-import type { FileHunks } from "./hunk-cache"
+import type { PackedHunks } from "./stored-hunks"
 import { defineStoredText, StoredTexts, storedTextOf } from "./stored-texts"
 
 /**
@@ -13,7 +13,7 @@ const MAGIC = Buffer.from("agent-lsp review 2\n")
 export interface ReviewDocument {
   files: Record<string, object>
   lastReject?: object[]
-  hunks: Record<string, FileHunks>
+  hunks: Record<string, PackedHunks>
 }
 
 /** The fields that hold texts: each file's baseline and agentText, each reject's before and after and its entry's texts. */
@@ -36,7 +36,7 @@ export function encodeReview(doc: ReviewDocument): Buffer {
   const chunks: Buffer[] = []
   const spans: [number, number][] = []
   let size = 0
-  const byText = new Map<string, number>()
+  const byText = new Map<string, { text: string; index: number }[]>()
   const byRef = new Map<StoredTexts, Map<number, number>>()
   const add = (bytes: Buffer): number => {
     spans.push([size, size + bytes.length])
@@ -55,8 +55,14 @@ export function encodeReview(doc: ReviewDocument): Buffer {
     }
     const text = (owner as Record<string, unknown>)[key]
     if (typeof text !== "string") return undefined
-    let index = byText.get(text)
-    if (index === undefined) byText.set(text, (index = add(Buffer.from(text, "utf8"))))
+    // Keyed by the length and both ends, then compared whole: a Map keyed by the texts themselves hashed
+    // every byte of every text (megabytes for a reject-all) to find the few that repeat.
+    const sketch = `${text.length}:${text.slice(0, 48)}\u0000${text.slice(-48)}`
+    const candidates = byText.get(sketch) ?? []
+    const same = candidates.find((known) => known.text === text)
+    if (same) return same.index
+    const index = add(Buffer.from(text, "utf8"))
+    byText.set(sketch, [...candidates, { text, index }])
     return index
   }
   // A copy of the document with numbers in place of texts (the review's own objects are left as they are).

@@ -3,8 +3,8 @@ import { join } from "node:path"
 import { readRegularFileSync } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 import type { FileHunks } from "./hunk-cache"
-import type { Hunk } from "./hunks"
 import { decodeReview, encodeReview } from "./review-file"
+import { packHunks, unpackHunks } from "./stored-hunks"
 
 /** One file of a task's review, as persisted. */
 export interface TrackedFile {
@@ -66,7 +66,7 @@ export class ReviewStore {
       const parsed = decodeReview(readRegularFileSync(this.fileOf(taskId)))
       if (parsed) {
         const { hunks, ...state } = parsed
-        return { state: decoded(state as TaskReviewState), hunks: validHunks(hunks) }
+        return { state: decoded(state as TaskReviewState), hunks: unpackHunks(hunks) }
       }
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
@@ -78,7 +78,7 @@ export class ReviewStore {
   async save(taskId: string, state: TaskReviewState, hunks: Record<string, FileHunks> = {}): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 })
     const file = this.fileOf(taskId)
-    await writeFileAtomic(file, encodeReview({ ...encoded(state), hunks }))
+    await writeFileAtomic(file, encodeReview({ ...encoded(state), hunks: packHunks(hunks) }))
     await chmod(file, 0o600)
   }
 }
@@ -143,22 +143,4 @@ function decoded(state: TaskReviewState): TaskReviewState {
     return reject
   })
   return state
-}
-
-/** The stored hunks that have the shape a listing needs; anything else is dropped (those files are diffed again). */
-function validHunks(stored: unknown): Record<string, FileHunks> {
-  const out: Record<string, FileHunks> = {}
-  if (!stored || typeof stored !== "object") return out
-  for (const [path, entry] of Object.entries(stored as Record<string, Partial<FileHunks>>)) {
-    const { hunks, ids } = entry ?? {}
-    if (!Array.isArray(hunks) || !Array.isArray(ids) || ids.length !== hunks.length) continue
-    if (ids.every((id) => typeof id === "string") && hunks.every(isHunk)) out[path] = { hunks, ids }
-  }
-  return out
-}
-
-function isHunk(h: unknown): h is Hunk {
-  const { oldStart, oldLines, newStart, newLines } = (h ?? {}) as Partial<Hunk>
-  const lines = (x: unknown) => Array.isArray(x) && x.every((line) => typeof line === "string")
-  return Number.isSafeInteger(oldStart) && Number.isSafeInteger(newStart) && lines(oldLines) && lines(newLines)
 }

@@ -81,11 +81,18 @@ describe("review store", () => {
       const loaded = await new ReviewStore(dir).load("t3")
       expect(loaded).toEqual({ state, hunks: { "/w/a.ts": good } })
 
-      // Written as the previous format holds it (one JSON document), with hunks of the wrong shape beside.
-      const stored = { files: state.files, hunks: { "/w/a.ts": good } as Record<string, unknown> }
-      stored.hunks["/w/b.ts"] = { hunks: [{ oldStart: "0", oldLines: [], newStart: 0, newLines: [] }], ids: ["x"] }
-      stored.hunks["/w/c.ts"] = { hunks: [], ids: ["one too many"] }
-      stored.hunks["/w/d.ts"] = null
+      // Written as one JSON document (the previous container, still read), with hunks of the wrong shape beside.
+      const stored = {
+        files: state.files,
+        hunks: {
+          "/w/a.ts": { ids: ["id1"], n: [0, 1, 0, 1], lines: ["before\n", "after\n"] },
+          "/w/b.ts": { ids: ["x"], n: ["0", 0, 0, 1], lines: ["x\n"] },
+          "/w/c.ts": { ids: ["one too many"], n: [], lines: [] },
+          "/w/d.ts": { ids: ["x"], n: [0, 1, 0, 1], lines: ["only one line\n"] },
+          "/w/e.ts": { ids: ["x"], n: [0, 1, 0, 1], lines: ["a\n", "b\n", "one line too many\n"] },
+          "/w/f.ts": null,
+        },
+      }
       await writeFile(join(dir, "reviews", "t3.json"), JSON.stringify(stored))
       expect((await new ReviewStore(dir).load("t3")).hunks).toEqual({ "/w/a.ts": good })
     } finally {
