@@ -11,6 +11,7 @@ import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
 import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
+import { holdsText } from "./stored-texts"
 
 export interface ReviewDeps {
   folders: () => readonly string[]
@@ -104,7 +105,11 @@ export class ReviewService {
       return {
         files: listed.map(({ path, file, current, hunks, ids }) => ({
           uri: pathToFileURL(path).toString(),
-          status: file.baseline === undefined ? ("created" as const) : current === undefined ? ("deleted" as const) : ("modified" as const),
+          status: !holdsText(file, "baseline")
+            ? ("created" as const)
+            : current === undefined
+              ? ("deleted" as const)
+              : ("modified" as const),
           byCommand: file.byCommand,
           hunks: hunks.map((h, i) => ({
             hunkId: ids[i]!,

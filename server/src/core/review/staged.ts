@@ -2,7 +2,7 @@ import { readIndexTexts } from "../../checkpoints/user-index"
 import { isInside } from "../../workspace/sandbox"
 import { keepHunk, lineHunks } from "./hunks"
 import type { TrackedFile } from "./review-store"
-import { storedTextOf } from "./stored-texts"
+import { holdsText, storedTextOf } from "./stored-texts"
 
 /**
  * Staging or committing a hunk in git counts as keeping it (as in Zed's action log): where the git index
@@ -18,7 +18,7 @@ export async function stagedTexts(
 ): Promise<Map<string, string>> {
   const staged = new Map<string, string>()
   for (const folder of folders) {
-    const paths = [...files.keys()].filter((p) => isInside(folder, p) && files.get(p)!.baseline !== undefined)
+    const paths = [...files.keys()].filter((p) => isInside(folder, p) && holdsText(files.get(p)!, "baseline"))
     if (paths.length === 0) continue
     const index = await readIndexTexts(folder, paths, (p) => baselineOf(files.get(p))).catch((e) => {
       log(`review: reading the git index of ${folder} failed: ${String(e)}`)

@@ -4,6 +4,9 @@
  * them for files still as the agent left them (their stored hunks are checked against the bytes), and
  * decoding a thousand files' texts up front was most of that listing's time (with the garbage it made).
  */
+/** Where equals() encodes the text it compares (grown as needed): one buffer, not one per file of a listing. */
+let scratch = Buffer.allocUnsafe(64 * 1024)
+
 export class StoredTexts {
   private readonly decoded = new Map<number, string>()
   private readonly views = new Map<number, Buffer>()
@@ -39,11 +42,15 @@ export class StoredTexts {
     return bytes
   }
 
-  /** Whether `text` is text `index`, compared as bytes (nothing decoded). */
+  /** Whether `text` is text `index`, compared as bytes (nothing decoded; `text` encoded into a reused buffer). */
   equals(index: number, text: string | undefined): boolean {
     if (text === undefined) return false
     const bytes = this.bytes(index)
-    return Buffer.byteLength(text, "utf8") === bytes.length && bytes.equals(Buffer.from(text, "utf8"))
+    // UTF-8 takes one to three bytes per UTF-16 unit (a surrogate pair: four for two).
+    if (text.length > bytes.length || text.length * 3 < bytes.length) return false
+    if (scratch.length < text.length * 3) scratch = Buffer.allocUnsafe(text.length * 3)
+    const length = scratch.write(text, 0, "utf8")
+    return length === bytes.length && bytes.equals(scratch.subarray(0, length))
   }
 }
 
@@ -79,4 +86,9 @@ export function defineStoredText(owner: object, key: string, texts: StoredTexts,
 /** The stored text `owner[key]` still holds (undefined once assigned, or for an ordinary field). */
 export function storedTextOf(owner: object, key: string): StoredRef | undefined {
   return refs.get(owner)?.get(key)
+}
+
+/** Whether `owner[key]` holds a text, without decoding a stored one. */
+export function holdsText(owner: object, key: string): boolean {
+  return storedTextOf(owner, key) !== undefined || (owner as Record<string, unknown>)[key] !== undefined
 }

@@ -6,7 +6,7 @@ import { HunkCache } from "../../../../server/src/core/review/hunk-cache"
 import { lineHunks } from "../../../../server/src/core/review/hunks"
 import { decodeReview, encodeReview } from "../../../../server/src/core/review/review-file"
 import { ReviewStore, type TaskReviewState } from "../../../../server/src/core/review/review-store"
-import { StoredTexts, storedTextOf } from "../../../../server/src/core/review/stored-texts"
+import { holdsText, StoredTexts, storedTextOf } from "../../../../server/src/core/review/stored-texts"
 
 const BASELINE = "const name = 'café' // 日本\n".repeat(200)
 const AGENT = BASELINE.replace("café", "thé")
@@ -96,6 +96,7 @@ describe("stored hunks over stored texts", () => {
     cache.seed("/w/a.ts", file, hunks["/w/a.ts"]!)
     expect(cache.of("/w/a.ts", file, `${AGENT}`).ids).toEqual(["stored"])
     expect(cache.storable(state.files)).toEqual({ "/w/a.ts": stored })
+    expect(holdsText(file, "baseline")).toBe(true)
     expect(decode).not.toHaveBeenCalled()
     // Another text now, or a baseline changed by a keep: diffed anew.
     expect(cache.of("/w/a.ts", file, `${AGENT}x\n`).ids).not.toEqual(["stored"])
@@ -103,5 +104,24 @@ describe("stored hunks over stored texts", () => {
     kept.seed("/w/a.ts", file, hunks["/w/a.ts"]!)
     file.baseline = AGENT
     expect(kept.of("/w/a.ts", file, AGENT).hunks).toEqual([])
+  })
+})
+
+describe("stored texts", () => {
+  it("compares a text with stored bytes as UTF-8, telling apart texts of the same length", () => {
+    const body = Buffer.from("café日本ab")
+    const texts = new StoredTexts(body, [
+      [0, Buffer.byteLength("café")],
+      [Buffer.byteLength("café"), Buffer.byteLength("café日本")],
+      [Buffer.byteLength("café日本"), body.length],
+    ])
+    expect(texts.equals(0, "café")).toBe(true)
+    expect(texts.equals(0, "cafe")).toBe(false)
+    expect(texts.equals(1, "日本")).toBe(true)
+    expect(texts.equals(1, "日日")).toBe(false)
+    expect(texts.equals(2, "ab")).toBe(true)
+    expect(texts.equals(2, "a".repeat(100_000))).toBe(false)
+    expect(texts.equals(2, undefined)).toBe(false)
+    expect(texts.text(1)).toBe("日本")
   })
 })
