@@ -21,7 +21,8 @@ function textFields(
   doc: { files: Record<string, object>; lastReject?: unknown },
   visit: (owner: Record<string, unknown>, key: string) => void,
 ): void {
-  for (const entry of Object.values(doc.files)) for (const key of ["baseline", "agentText"]) visit(entry as Record<string, unknown>, key)
+  for (const entry of Object.values(doc.files))
+    if (entry && typeof entry === "object") for (const key of ["baseline", "agentText"]) visit(entry as Record<string, unknown>, key)
   if (!Array.isArray(doc.lastReject)) return
   for (const reject of doc.lastReject as Record<string, unknown>[]) {
     if (!reject || typeof reject !== "object") continue
@@ -119,7 +120,8 @@ export function decodeReview(bytes: Buffer): (Omit<ReviewDocument, "hunks"> & { 
     if (texts.has(index)) defineStoredText(owner, key, texts, index)
     else broken.add(owner)
   })
-  for (const [path, entry] of Object.entries(header.files)) if (broken.has(entry)) delete header.files[path]
+  for (const [path, entry] of Object.entries(header.files))
+    if (!entry || typeof entry !== "object" || broken.has(entry)) delete header.files[path]
   if (Array.isArray(header.lastReject))
     header.lastReject = header.lastReject.filter((r: { tracked?: object }) => !broken.has(r) && !(r?.tracked && broken.has(r.tracked)))
   const { texts: _, ...doc } = header

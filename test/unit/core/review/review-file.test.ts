@@ -66,6 +66,7 @@ describe("the review file", () => {
     const [format, json, ...rest] = text.split("\n")
     const header = JSON.parse(json!)
     header.files["/w/b.ts"] = { baseline: 7, agentText: 0, byCommand: false, userTouched: [] }
+    header.files["/w/c.ts"] = null
     const tampered = Buffer.from([format, JSON.stringify(header), ...rest].join("\n"))
     const doc = decodeReview(tampered)!
     expect(Object.keys(doc.files)).toEqual(["/w/a.ts"])
