@@ -103,22 +103,8 @@ export default async function bench(): Promise<BenchTable[]> {
       )
       cold.push(ms!)
     }
-    // Once more after every file changed while the server was down: the stored hunks no longer apply, so
-    // every file is diffed again (what a first listing cost before the review file kept its hunks).
+    // The agent's texts, for a listing after every file changed while the server was down (at the end).
     const agentTexts = Object.keys(files).map((path) => [ws.path(path), readFileSync(ws.path(path), "utf8")] as const)
-    for (const [path, text] of agentTexts) writeFileSync(path, `${text}// typed while the server was down\n`)
-    await server.stop()
-    server = await start({ XDG_STATE_HOME: stateHome })
-    await server.request("agent/listTasks", {})
-    const [changedCold] = await timeRuns(
-      1,
-      async () => {
-        const review = await server.request("agent/reviewChanges", { taskId })
-        if (review.files.length !== FILES) throw new Error(`expected ${FILES} files after a restart, got ${review.files.length}`)
-      },
-      0,
-    )
-    for (const [path, text] of agentTexts) writeFileSync(path, text)
     const coldPid = serverPid(server.proc.pid!)
 
     const reject: number[] = []
@@ -141,6 +127,21 @@ export default async function bench(): Promise<BenchTable[]> {
     // side by side, each renamed over its file; no check, no listing, no store (the old text: git restored it).
     const floor = await timeRuns(1, () => durableWrites(Object.entries(files).map(([path, text]) => [ws.path(path), text])), 0)
     const rssEnd = liveRss(coldPid)
+    // Once more after every file changed while the server was down: the stored hunks no longer apply, so
+    // every file is diffed again (what a first listing cost before the review file kept its hunks). Last, so
+    // that the reject above ran on the same server state as before this row existed.
+    for (const [path, text] of agentTexts) writeFileSync(path, `${text}// typed while the server was down\n`)
+    await server.stop()
+    server = await start({ XDG_STATE_HOME: stateHome })
+    await server.request("agent/listTasks", {})
+    const [changedCold] = await timeRuns(
+      1,
+      async () => {
+        const review = await server.request("agent/reviewChanges", { taskId })
+        if (review.files.length !== FILES) throw new Error(`expected ${FILES} files after a restart, got ${review.files.length}`)
+      },
+      0,
+    )
 
     const l = stats(list)
     const g = stats(gitDiff)
