@@ -236,4 +236,35 @@ describe("reviewing a task's changes", () => {
     const review = await second.request("agent/reviewChanges", { taskId })
     expect(fileOf(review, app).hunks.map((h: any) => h.newText)).toEqual(["line 10 by agent\n"])
   }, 60_000)
+
+  it("lists after a restart the hunks it stored for files as the agent left them, and diffs a file changed since anew", async () => {
+    ws = await tempWorkspace({ "a.txt": ORIGINAL, "b.txt": ORIGINAL })
+    api = await startFakeAnthropic([
+      { toolCalls: [{ id: "t1", name: "write_to_file", input: { path: "a.txt", content: EDITED } }] },
+      { toolCalls: [{ id: "t2", name: "write_to_file", input: { path: "b.txt", content: EDITED } }] },
+      { toolCalls: [{ id: "t3", name: "attempt_completion", input: { result: "done" } }] },
+    ])
+    const first = await startServer({ workspace: ws.root, apiUrl: api.url })
+    servers.push(first)
+    const taskId = await runTask(first)
+    const before = await reviewWith(first, taskId, 2)
+    await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
+    await first.stop()
+    // The review file: its format's line, then its JSON (texts by number), then the texts.
+    const [format, json] = readFileSync(join(first.stateHome, "state", "agent-lsp", "reviews", `${taskId}.json`), "utf8").split("\n")
+    expect(format).toBe("agent-lsp review 2")
+    expect(Object.keys(JSON.parse(json!).hunks).sort()).toEqual([ws.path("a.txt"), ws.path("b.txt")])
+
+    // While the server is down, b.txt changes again (the user, another tool): its stored hunks no longer apply.
+    writeFileSync(ws.path("b.txt"), EDITED.replace("line 6\n", "line 6 elsewhere\n"))
+    const second = await startServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
+    servers.push(second)
+    const after = await second.request("agent/reviewChanges", { taskId })
+    expect(fileOf(after, ws.path("a.txt"))).toEqual(fileOf(before, ws.path("a.txt")))
+    expect(fileOf(after, ws.path("b.txt")).hunks.map((h: any) => h.newText)).toEqual([
+      "line 2 by agent\n",
+      "line 6 elsewhere\n",
+      "line 10 by agent\n",
+    ])
+  }, 60_000)
 })

@@ -12,8 +12,8 @@ import { git, readBlobs, splitNul } from "./git"
 export async function readIndexTexts(
   folder: string,
   paths: readonly string[],
-  /** A text the caller already has for a path: where the index holds exactly it, the path is left out unread. */
-  known: (path: string) => string | undefined = () => undefined,
+  /** A text the caller already has for a path (or its UTF-8 bytes): where the index holds exactly it, the path is left out unread. */
+  known: (path: string) => string | Uint8Array | undefined = () => undefined,
 ): Promise<Map<string, string>> {
   const texts = new Map<string, string>()
   const gitDir = join(folder, ".git")
@@ -50,19 +50,19 @@ export async function readIndexTexts(
  * The id git gives a blob holding `text` (SHA-1, or SHA-256 in a repository whose ids are 64 digits long).
  * The review asks for the same baselines on every listing: the last id per path is kept with its text.
  */
-function blobId(path: string, text: string, idLength: number): string {
+function blobId(path: string, text: string | Uint8Array, idLength: number): string {
   const known = blobIds.get(path)
   if (known && known.idLength === idLength && known.text === text) return known.id
-  const id = createHash(idLength === 64 ? "sha256" : "sha1")
-    .update(`blob ${Buffer.byteLength(text, "utf8")}\0`)
-    .update(text, "utf8")
-    .digest("hex")
+  const hash = createHash(idLength === 64 ? "sha256" : "sha1")
+  if (typeof text === "string") hash.update(`blob ${Buffer.byteLength(text, "utf8")}\0`).update(text, "utf8")
+  else hash.update(`blob ${text.length}\0`).update(text)
+  const id = hash.digest("hex")
   blobIds.set(path, { text, idLength, id })
   return id
 }
 
 /** Per path, the last text blobId hashed and its id (one entry per tracked file; replaced, never grown per text). */
-const blobIds = new Map<string, { text: string; idLength: number; id: string }>()
+const blobIds = new Map<string, { text: string | Uint8Array; idLength: number; id: string }>()
 
 /** Per repository, the last `ls-files` answer and the version of the index file it came from. */
 const listings = new Map<string, { index: string; paths: string; entries: string[] }>()

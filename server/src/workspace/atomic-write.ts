@@ -22,10 +22,10 @@ export interface AtomicWriteOptions {
   workspaceFolders?: readonly string[]
 }
 
-/** One file of writeFilesAtomic: its path and its new full text. */
+/** One file of writeFilesAtomic: its path and its new full text (a string is written as UTF-8). */
 export interface FileWrite {
   path: string
-  text: string
+  text: string | Uint8Array
 }
 
 /** What became of one file of writeFilesAtomic: written (created or replaced), or why it was left as it was. */
@@ -36,7 +36,7 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
 
 /**
  * Files written per round (temps written, flushed together, renamed): bounds the descriptors held open at
- * once and lets the event loop in between rounds.
+ * once (two rounds: one flushing, the next being written) and lets the event loop in between rounds.
  */
 const ROUND = 128
 
@@ -59,7 +59,11 @@ interface Staged {
  * the workspace, and right before the rename re-resolved and the target lstat'ed: a folder or file swapped
  * for a symlink in between makes the write fail instead of landing elsewhere.
  */
-export async function writeFileAtomic(absPath: string, text: string, options: AtomicWriteOptions = {}): Promise<{ created: boolean }> {
+export async function writeFileAtomic(
+  absPath: string,
+  text: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<{ created: boolean }> {
   const [result] = await writeFilesAtomic([{ path: absPath, text }], options)
   if (!result || "error" in result) throw result?.error ?? new Error(`${absPath} was not written.`)
   return result
@@ -71,7 +75,8 @@ export async function writeFileAtomic(absPath: string, text: string, options: At
  * file holds its old text or its new one, never part of either (a crash can leave a temp file behind,
  * never a torn target). What a batch saves is the order: a round of files is written to temps first, then
  * all their flushes run side by side in the thread pool (one file after another, each flush waits for its
- * own journal commit; side by side, the file system commits many in one), then the renames follow. The
+ * own journal commit; side by side, the file system commits many in one) while the next round's temps are
+ * written, then the round's renames follow. The
  * file system calls around the flush are synchronous: each is a few microseconds, far less than the
  * round trip through the thread pool an asynchronous call costs. One file's failure leaves that file as
  * it was and the others are still written.
@@ -79,31 +84,63 @@ export async function writeFileAtomic(absPath: string, text: string, options: At
 export async function writeFilesAtomic(files: readonly FileWrite[], options: AtomicWriteOptions = {}): Promise<FileWriteResult[]> {
   const results: FileWriteResult[] = []
   const tag = `${process.pid}.${randomBytes(4).toString("hex")}`
-  for (let from = 0; from < files.length; from += ROUND) {
-    if (from > 0) await new Promise((resolve) => setImmediate(resolve))
-    const round = files.slice(from, from + ROUND).map((file, i): Staged | { error: Error } => {
+  const dirs: RealDirs = new Map()
+  const stageRound = (from: number) =>
+    files.slice(from, from + ROUND).map((file, i): Staged | { error: Error } => {
       try {
-        return stage(file, `${tag}.${from + i}`, options)
+        return stage(file, `${tag}.${from + i}`, options, dirs)
       } catch (error) {
         return { error: asError(error) }
       }
     })
-    const flushed = await Promise.all(round.map((s) => ("error" in s ? s : flush(s))))
+  // Pipelined: while one round's flushes wait in the thread pool, the next round's temps are written.
+  let flushing = Promise.all(stageRound(0).map((s) => ("error" in s ? s : flush(s))))
+  for (let from = 0; from < files.length; from += ROUND) {
+    const next = from + ROUND < files.length ? stageRound(from + ROUND) : undefined
+    const flushed = await flushing
+    if (next) flushing = Promise.all(next.map((s) => ("error" in s ? s : flush(s))))
     for (const s of flushed) results.push("error" in s ? s : commit(s))
   }
   return results
 }
 
+/**
+ * Per batch, each folder's real path (created if missing), resolved once: a reject of ten files in a folder
+ * resolves it once, not ten times. Each file's folder is still resolved again right before its rename (commit).
+ */
+type RealDirs = Map<string, string>
+
+function realDir(dir: string, dirs: RealDirs): string {
+  let real = dirs.get(dir)
+  if (real === undefined) {
+    try {
+      real = realpathSync.native(dir)
+    } catch {
+      mkdirSync(dir, { recursive: true })
+      real = realpathSync.native(dir)
+    }
+    dirs.set(dir, real)
+  }
+  return real
+}
+
 /** The file's text in a new temp file beside its real target (not yet flushed). */
-function stage(file: FileWrite, tag: string, options: AtomicWriteOptions): Staged {
-  const linked = realTarget(file.path)
-  mkdirSync(dirname(linked), { recursive: true })
-  const dir = realpathSync.native(dirname(linked))
-  const target = join(dir, basename(linked))
+function stage(file: FileWrite, tag: string, options: AtomicWriteOptions, dirs: RealDirs): Staged {
+  let dir = realDir(dirname(file.path), dirs)
+  let target = join(dir, basename(file.path))
+  let previous = lstatSync(target, { throwIfNoEntry: false })
+  if (previous?.isSymbolicLink()) {
+    // A symlink at the path itself: its target is replaced (the link stays); a dangling one is refused below.
+    const linked = realTarget(target)
+    if (linked !== target) {
+      dir = realDir(dirname(linked), dirs)
+      target = join(dir, basename(linked))
+      previous = lstatSync(target, { throwIfNoEntry: false })
+    }
+  }
   if (options.workspaceFolders && !realFolders(options.workspaceFolders).some((root) => isInside(root, target))) {
     throw new Error(`${file.path} now resolves to ${target}, outside the workspace; it was not written.`)
   }
-  const previous = lstatSync(target, { throwIfNoEntry: false })
   if (previous?.isDirectory()) throw new Error(`${file.path} is a directory`)
   if (previous && !previous.isFile()) throw new Error(`${file.path} is not a regular file; it was not written.`)
   const temp = join(dir, `.${basename(target)}.${tag}.tmp`)

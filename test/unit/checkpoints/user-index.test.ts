@@ -27,6 +27,18 @@ describe("reading the user's git index for the review", () => {
     expect((await readIndexTexts(ws.root, [...known.keys()])).get(ws.path("same.txt"))).toBe("as the baseline\n")
   })
 
+  it("compares the caller's bytes the same way as its text (a stored baseline not decoded)", async () => {
+    ws = await tempWorkspace({ "same.txt": "café as the baseline\n", "staged.txt": "staged by the user\n" })
+    execFileSync("git", ["init", "-q"], { cwd: ws.root })
+    execFileSync("git", ["add", "-A"], { cwd: ws.root })
+    const known = new Map([
+      [ws.path("same.txt"), Buffer.from("café as the baseline\n")],
+      [ws.path("staged.txt"), Buffer.from("the baseline before\n")],
+    ])
+    const texts = await readIndexTexts(ws.root, [...known.keys()], (p) => known.get(p))
+    expect([...texts.keys()]).toEqual([ws.path("staged.txt")])
+  })
+
   it("sees what a new git add staged right after a listing it could answer from memory", async () => {
     ws = await tempWorkspace({ "a.txt": "one\n" })
     execFileSync("git", ["init", "-q"], { cwd: ws.root })

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { writeFilesAtomic } from "../../../server/src/workspace/atomic-write"
@@ -79,5 +79,26 @@ describe("writeFilesAtomic", () => {
     expect(results.every((r) => "created" in r && !r.created)).toBe(true)
     for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
     expect(readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp"))).toEqual([])
+  })
+
+  it("writes through a symlink in a folder it resolved once for the batch, and refuses its neighbour that links out of the workspace", async () => {
+    ws = await tempWorkspace({ "src/a.ts": "a\n", "src/real.ts": "real\n", "src/c.ts": "c\n" })
+    const outside = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
+    try {
+      writeFileSync(join(outside, "secret"), "secret\n")
+      symlinkSync(ws.path("src/real.ts"), ws.path("src/inside-link.ts"))
+      symlinkSync(join(outside, "secret"), ws.path("src/outside-link.ts"))
+      const results = await writeFilesAtomic(
+        ["src/a.ts", "src/inside-link.ts", "src/outside-link.ts", "src/c.ts"].map((p) => ({ path: ws.path(p), text: `${p} again\n` })),
+        { workspaceFolders: [ws.root] },
+      )
+      expect(results[2]).toMatchObject({ error: { message: expect.stringMatching(/outside the workspace; it was not written/) } })
+      expect(readFileSync(join(outside, "secret"), "utf8")).toBe("secret\n")
+      expect(readFileSync(ws.path("src/real.ts"), "utf8")).toBe("src/inside-link.ts again\n")
+      expect(lstatSync(ws.path("src/inside-link.ts")).isSymbolicLink()).toBe(true)
+      for (const p of ["src/a.ts", "src/c.ts"]) expect(readFileSync(ws.path(p), "utf8")).toBe(`${p} again\n`)
+    } finally {
+      execFileSync("rm", ["-rf", outside])
+    }
   })
 })

@@ -63,10 +63,11 @@ export class ReviewIo {
     const outcomes: EditOutcome[] = new Array(writes.length)
     const viaEditor: number[] = []
     const toDisk: number[] = []
+    const realDirs = new Map<string, string>()
     for (const [i, { path, expected, text }] of writes.entries()) {
       const diskOnly = text !== undefined && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
       if (!diskOnly) viaEditor.push(i)
-      else if (!this.insideWorkspace(path)) outcomes[i] = outside(path)
+      else if (!this.insideWorkspace(path, realDirs)) outcomes[i] = outside(path)
       else if ((texts ? texts.read(path, readDisk) : readDisk(path)) !== expected) outcomes[i] = changedOnDisk()
       else toDisk.push(i)
     }
@@ -125,13 +126,18 @@ export class ReviewIo {
     return { ok: true }
   }
 
-  private insideWorkspace(path: string): boolean {
+  /** Whether the real folder of `path` lies in the workspace; `realDirs` keeps each folder's answer for one batch. */
+  private insideWorkspace(path: string, realDirs?: Map<string, string>): boolean {
     const folders = realFolders(this.folders())
-    let parent = dirname(path)
-    try {
-      parent = realpathSync.native(parent)
-    } catch {
-      // not there (yet): the path as given
+    const given = dirname(path)
+    let parent = realDirs?.get(given)
+    if (parent === undefined) {
+      try {
+        parent = realpathSync.native(given)
+      } catch {
+        parent = given // not there (yet): the path as given
+      }
+      realDirs?.set(given, parent)
     }
     return folders.some((root) => isInside(root, parent))
   }

@@ -11,6 +11,7 @@ import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
 import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
+import { holdsText } from "./stored-texts"
 
 export interface ReviewDeps {
   folders: () => readonly string[]
@@ -104,7 +105,11 @@ export class ReviewService {
       return {
         files: listed.map(({ path, file, current, hunks, ids }) => ({
           uri: pathToFileURL(path).toString(),
-          status: file.baseline === undefined ? ("created" as const) : current === undefined ? ("deleted" as const) : ("modified" as const),
+          status: !holdsText(file, "baseline")
+            ? ("created" as const)
+            : current === undefined
+              ? ("deleted" as const)
+              : ("modified" as const),
           byCommand: file.byCommand,
           hunks: hunks.map((h, i) => ({
             hunkId: ids[i]!,
@@ -230,7 +235,7 @@ export class ReviewService {
     for (const [root, timer] of pending) {
       clearTimeout(timer)
       if (!this.unsaved.delete(root)) continue
-      await this.store.save(root, await this.state(root)).catch((e) => this.deps.log.warn(`review: saving ${root} failed: ${String(e)}`))
+      await this.persist(root).catch((e) => this.deps.log.warn(`review: saving ${root} failed: ${String(e)}`))
     }
   }
 
@@ -271,7 +276,15 @@ export class ReviewService {
   private state(root: string): Promise<TaskReviewState> {
     let loading = this.states.get(root)
     if (!loading) {
-      loading = this.store.load(root)
+      loading = this.store.load(root).then(({ state, hunks }) => {
+        // The hunks listed before the restart, for the files they were computed for (reused while the texts are the same).
+        const cache = this.cachesOf(root).hunks
+        for (const [path, stored] of Object.entries(hunks)) {
+          const file = state.files[path]
+          if (file) cache.seed(path, file, stored)
+        }
+        return state
+      })
       this.states.set(root, loading)
     }
     return loading
@@ -304,8 +317,14 @@ export class ReviewService {
   }
 
   private async saved(root: string): Promise<void> {
-    await this.store.save(root, await this.state(root))
+    await this.persist(root)
     this.scheduleSave(root, "all", false)
+  }
+
+  /** Writes the review with the hunks listed for its files as the agent left them (a restart lists those without diffing). */
+  private async persist(root: string): Promise<void> {
+    const state = await this.state(root)
+    await this.store.save(root, state, this.cachesOf(root).hunks.storable(state.files))
   }
 
   /**
@@ -326,18 +345,23 @@ export class ReviewService {
           const touched = this.touched.get(root)
           this.touched.delete(root)
           const state = await this.state(root)
-          if (this.unsaved.delete(root)) await this.store.save(root, state)
-          if (touched === "all" || !this.counts.has(root)) await this.listed(root)
-          else {
-            const counts = this.counts.get(root)!
-            for (const path of touched ?? []) {
-              const file = state.files[path]
-              const n = file
-                ? this.cachesOf(root).hunks.of(path, file, await this.io.read(path, this.cachesOf(root).texts)).hunks.length
-                : 0
-              if (n > 0) counts.set(path, n)
-              else counts.delete(path)
+          // Counted before saving: the save keeps the hunks the count computed.
+          const save = this.unsaved.delete(root)
+          try {
+            if (touched === "all" || !this.counts.has(root)) await this.listed(root)
+            else {
+              const counts = this.counts.get(root)!
+              for (const path of touched ?? []) {
+                const file = state.files[path]
+                const n = file
+                  ? this.cachesOf(root).hunks.of(path, file, await this.io.read(path, this.cachesOf(root).texts)).hunks.length
+                  : 0
+                if (n > 0) counts.set(path, n)
+                else counts.delete(path)
+              }
             }
+          } finally {
+            if (save) await this.persist(root)
           }
           const counts = this.counts.get(root)!
           this.deps.onChange(root, { files: counts.size, hunks: [...counts.values()].reduce((a, b) => a + b, 0) })

@@ -2,6 +2,9 @@ import { chmod, mkdir } from "node:fs/promises"
 import { join } from "node:path"
 import { readRegularFileSync } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
+import type { FileHunks } from "./hunk-cache"
+import { decodeReview, encodeReview } from "./review-file"
+import { packHunks, unpackHunks } from "./stored-hunks"
 
 /** One file of a task's review, as persisted. */
 export interface TrackedFile {
@@ -30,10 +33,18 @@ export interface TaskReviewState {
   lastReject?: RejectedFile[]
 }
 
+/** A review as stored: its state, and the hunks last listed for files still as the agent left them. */
+export interface StoredReview {
+  state: TaskReviewState
+  /** Per path, the hunks from the entry's baseline to its agentText (hunk-cache.ts storable): a restart lists them without diffing. */
+  hunks: Record<string, FileHunks>
+}
+
 /**
- * The reviews, one JSON file per (root) task under `<stateDir>/reviews/`, mode 0600 like the task files,
- * written whole and atomically after each change: the review survives a restart with its task. Baselines
- * can be large, so they live here rather than in the task's JSONL, which is append-only.
+ * The reviews, one file per (root) task under `<stateDir>/reviews/` (review-file.ts: its JSON, then its
+ * texts as bytes), mode 0600 like the task files, written whole and atomically after each change: the
+ * review survives a restart with its task. Baselines can be large, so they live here rather than in the
+ * task's JSONL, which is append-only.
  */
 export class ReviewStore {
   private readonly dir: string
@@ -47,23 +58,27 @@ export class ReviewStore {
     return join(this.dir, `${encodeURIComponent(taskId)}.json`)
   }
 
-  async load(taskId: string): Promise<TaskReviewState> {
+  /** The stored review (empty when none); a review stored before hunks were kept with it loads with none. */
+  async load(taskId: string): Promise<StoredReview> {
     try {
-      // One synchronous read and one decode: the asynchronous readFile with an encoding reads a review of a
-      // thousand files (megabytes) in chunks through the thread pool and decodes each through a stream
-      // decoder, which was a fifth of a cold listing's time in its profile.
-      const parsed = JSON.parse(readRegularFileSync(this.fileOf(taskId)).toString("utf8")) as TaskReviewState
-      if (parsed && typeof parsed === "object" && parsed.files && typeof parsed.files === "object") return decoded(parsed)
+      // One synchronous read: the asynchronous readFile reads a review of a thousand files (megabytes) in
+      // chunks through the thread pool. Its texts stay bytes until read (stored-texts.ts).
+      const parsed = decodeReview(readRegularFileSync(this.fileOf(taskId)))
+      if (parsed) {
+        const { hunks, ...state } = parsed
+        return { state: decoded(state as TaskReviewState), hunks: unpackHunks(hunks) }
+      }
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
     }
-    return { files: {} }
+    return { state: { files: {} }, hunks: {} }
   }
 
-  async save(taskId: string, state: TaskReviewState): Promise<void> {
+  /** Writes the review whole; `hunks` (hunk-cache.ts storable) spare the first listing after a restart its diffs. */
+  async save(taskId: string, state: TaskReviewState, hunks: Record<string, FileHunks> = {}): Promise<void> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 })
     const file = this.fileOf(taskId)
-    await writeFileAtomic(file, JSON.stringify(encoded(state)))
+    await writeFileAtomic(file, encodeReview({ ...encoded(state), hunks: packHunks(hunks) }))
     await chmod(file, 0o600)
   }
 }

@@ -2,6 +2,7 @@ import { readIndexTexts } from "../../checkpoints/user-index"
 import { isInside } from "../../workspace/sandbox"
 import { keepHunk, lineHunks } from "./hunks"
 import type { TrackedFile } from "./review-store"
+import { holdsText, storedTextOf } from "./stored-texts"
 
 /**
  * Staging or committing a hunk in git counts as keeping it (as in Zed's action log): where the git index
@@ -17,15 +18,22 @@ export async function stagedTexts(
 ): Promise<Map<string, string>> {
   const staged = new Map<string, string>()
   for (const folder of folders) {
-    const paths = [...files.keys()].filter((p) => isInside(folder, p) && files.get(p)!.baseline !== undefined)
+    const paths = [...files.keys()].filter((p) => isInside(folder, p) && holdsText(files.get(p)!, "baseline"))
     if (paths.length === 0) continue
-    const index = await readIndexTexts(folder, paths, (p) => files.get(p)?.baseline).catch((e) => {
+    const index = await readIndexTexts(folder, paths, (p) => baselineOf(files.get(p))).catch((e) => {
       log(`review: reading the git index of ${folder} failed: ${String(e)}`)
       return new Map<string, string>()
     })
     for (const [path, text] of index) staged.set(path, text)
   }
   return staged
+}
+
+/** The file's baseline for comparing with the index: its stored bytes while it has not been decoded (stored-texts.ts). */
+function baselineOf(file: TrackedFile | undefined): string | Uint8Array | undefined {
+  if (!file) return undefined
+  const stored = storedTextOf(file, "baseline")
+  return stored ? stored.texts.bytes(stored.index) : file.baseline
 }
 
 /** Moves each hunk the index holds (`staged`, from stagedTexts) into its file's baseline. Returns the paths whose baseline changed. */

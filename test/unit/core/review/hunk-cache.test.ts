@@ -29,6 +29,31 @@ describe("the review's hunk cache", () => {
   })
 })
 
+describe("the review's stored hunks", () => {
+  it("answers stored hunks only while the baseline and the text now are the ones they were stored for", () => {
+    const file = { baseline: BASE, agentText: "a\nB\nc\nd\ne\n", byCommand: false, userTouched: [] }
+    const stored = { hunks: lineHunks(BASE, file.agentText), ids: ["stored-id"] }
+    const cache = new HunkCache()
+    cache.seed("/w/a", file, stored)
+    expect(cache.of("/w/a", file, "a\nB\nc\nd\ne\n").ids).toEqual(["stored-id"])
+    // The file changed since (while the server was down): diffed anew, with ids computed again.
+    const typed = cache.of("/w/a", file, "a\nB\nc\nD\ne\n")
+    expect(typed.hunks).toHaveLength(2)
+    expect(typed.ids).not.toContain("stored-id")
+  })
+
+  it("stores the hunks of files as the agent left them, not of files changed since or kept since", () => {
+    const cache = new HunkCache()
+    const asLeft = { baseline: BASE, agentText: "a\nB\nc\nd\ne\n", byCommand: false, userTouched: [] }
+    const typedSince = { baseline: BASE, agentText: "a\nB\nc\nd\ne\n", byCommand: false, userTouched: [] }
+    const left = cache.of("/w/a", asLeft, asLeft.agentText)
+    cache.of("/w/b", typedSince, "a\nB\nc\nd\nE\n")
+    expect(cache.storable({ "/w/a": asLeft, "/w/b": typedSince })).toEqual({ "/w/a": { hunks: left.hunks, ids: left.ids } })
+    // A keep moved the hunk into the baseline: the stored hunks no longer belong to that baseline.
+    expect(cache.storable({ "/w/a": { ...asLeft, baseline: asLeft.agentText } })).toEqual({})
+  })
+})
+
 describe("line hunks", () => {
   it("finds a change among equal lines with the unchanged ends left out of the diff", () => {
     const before = "x\nx\nx\nx\n"

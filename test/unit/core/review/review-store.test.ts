@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -6,8 +6,6 @@ import { ReviewStore, type TaskReviewState } from "../../../../server/src/core/r
 
 const BASELINE = "before\n".repeat(1000)
 const AGENT = "after\n".repeat(1000)
-/** How a text appears inside the stored JSON. */
-const asJson = (text: string) => JSON.stringify(text).slice(1, -1)
 
 describe("review store", () => {
   it("stores each text of a reject once and loads the reject back whole, after a restart", async () => {
@@ -24,9 +22,9 @@ describe("review store", () => {
       }
       await new ReviewStore(dir).save("t1", state)
       const stored = await readFile(join(dir, "reviews", "t1.json"), "utf8")
-      expect(stored.split(asJson(BASELINE)).length - 1).toBe(1)
-      expect(stored.split(asJson(AGENT)).length - 1).toBe(1)
-      expect(await new ReviewStore(dir).load("t1")).toEqual(state)
+      expect(stored.split(BASELINE).length - 1).toBe(1)
+      expect(stored.split(AGENT).length - 1).toBe(1)
+      expect((await new ReviewStore(dir).load("t1")).state).toEqual(state)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
@@ -47,7 +45,56 @@ describe("review store", () => {
         ],
       }
       await new ReviewStore(dir).save("t2", state)
-      expect(await new ReviewStore(dir).load("t2")).toEqual(state)
+      expect((await new ReviewStore(dir).load("t2")).state).toEqual(state)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("loads a review stored before hunks were kept with it, whole, and lists its files by diffing them", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      // The previous format: files and the last reject (with its references to the entry), no "hunks".
+      const previous = {
+        files: { "/w/a.ts": { baseline: BASELINE, agentText: AGENT, byCommand: true, userTouched: ["k"] } },
+        lastReject: [{ path: "/w/a.ts", beforeIs: "agentText", afterIs: "baseline", trackedIs: "entry" }],
+      }
+      await mkdir(join(dir, "reviews"))
+      await writeFile(join(dir, "reviews", "old.json"), JSON.stringify(previous))
+      const { state, hunks } = await new ReviewStore(dir).load("old")
+      const entry = previous.files["/w/a.ts"]
+      expect(state).toEqual({ files: previous.files, lastReject: [{ path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: entry }] })
+      expect(hunks).toEqual({})
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("keeps the stored hunks of each file and drops any whose shape a listing could not use", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const good = { hunks: [{ oldStart: 0, oldLines: ["before\n"], newStart: 0, newLines: ["after\n"] }], ids: ["id1"] }
+      const state: TaskReviewState = {
+        files: { "/w/a.ts": { baseline: "before\n", agentText: "after\n", byCommand: false, userTouched: [] } },
+      }
+      await new ReviewStore(dir).save("t3", state, { "/w/a.ts": good })
+      const loaded = await new ReviewStore(dir).load("t3")
+      expect(loaded).toEqual({ state, hunks: { "/w/a.ts": good } })
+
+      // Written as one JSON document (the previous container, still read), with hunks of the wrong shape beside.
+      const stored = {
+        files: state.files,
+        hunks: {
+          "/w/a.ts": { ids: ["id1"], n: [0, 1, 0, 1], lines: ["before\n", "after\n"] },
+          "/w/b.ts": { ids: ["x"], n: ["0", 0, 0, 1], lines: ["x\n"] },
+          "/w/c.ts": { ids: ["one too many"], n: [], lines: [] },
+          "/w/d.ts": { ids: ["x"], n: [0, 1, 0, 1], lines: ["only one line\n"] },
+          "/w/e.ts": { ids: ["x"], n: [0, 1, 0, 1], lines: ["a\n", "b\n", "one line too many\n"] },
+          "/w/f.ts": null,
+        },
+      }
+      await writeFile(join(dir, "reviews", "t3.json"), JSON.stringify(stored))
+      expect((await new ReviewStore(dir).load("t3")).hunks).toEqual({ "/w/a.ts": good })
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
