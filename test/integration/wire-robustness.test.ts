@@ -111,11 +111,13 @@ describe("the server at the wire", () => {
   it("exits when the parent process named in initialize dies", async () => {
     const ws = await tempWorkspace()
     const parent = spawn("sleep", ["1"])
+    // Listened for at once: on a loaded machine the server may answer initialize after the second is over.
+    const parentExited = new Promise((r) => parent.once("exit", r))
     client = RawClient.start()
     client.send({ id: 1, method: "initialize", params: initializeParams(ws.root, parent.pid!) })
     await client.response(1)
     client.send({ method: "initialized", params: {} })
-    await new Promise((r) => parent.once("exit", r))
+    await parentExited
     expect(await client.waitForExit(15_000)).not.toBeUndefined()
   })
 
