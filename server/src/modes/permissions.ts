@@ -1,4 +1,4 @@
-import { newRe2, type RE2 as RE2Type } from "../config/re2"
+import { newRe2 } from "../config/re2"
 import { groupOfTool, isAlwaysAvailable, type ToolGroupName } from "./groups"
 import { groupName, groupOptions, type ModeConfig } from "./types"
 

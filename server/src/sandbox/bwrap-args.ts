@@ -1,5 +1,6 @@
 import { statSync } from "node:fs"
-import { dirname, isAbsolute, relative } from "node:path"
+import { dirname } from "node:path"
+import { isInside } from "../workspace/sandbox"
 import { EMPTY_FOLDER_COVER, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
@@ -83,10 +84,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
 function pinnedParents(paths: readonly string[], folders: readonly string[]): string[] {
   const pinned = new Set<string>()
   for (const path of paths) {
-    const folder = folders.find((f) => {
-      const rel = relative(f, path)
-      return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
-    })
+    const folder = folders.find((f) => f !== path && isInside(f, path))
     if (folder === undefined) continue
     for (let dir = dirname(path); dir !== folder && dir !== dirname(dir); dir = dirname(dir)) pinned.add(dir)
   }

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto"
 import { lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { isAbsolute, join, relative } from "node:path"
+import { join } from "node:path"
+import { isInside } from "../workspace/sandbox"
 
 /**
  * Which agent-lsp servers of this user are running sandboxed commands in which workspace folders, so that no
@@ -99,10 +100,7 @@ export function foldersOfOtherServers(): string[] {
 
 /** True when `path` lies in (or is) one of `folders`. */
 export function insideAny(path: string, folders: readonly string[]): boolean {
-  return folders.some((folder) => {
-    const rel = relative(folder, path)
-    return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
-  })
+  return folders.some((folder) => isInside(folder, path))
 }
 
 function write(folder: string): void {

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from "node:fs"
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path"
+import { basename, dirname, join, resolve } from "node:path"
 import { foldersOfOtherServers, insideAny } from "./placeholder-holders"
 import { MISSING_PLACEHOLDERS } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
@@ -50,7 +50,7 @@ export function placeholderCandidates(folder: string, scan: WorkspaceScan): Plac
 export function linkTarget(link: string, roots: readonly string[]): { readOnly: string } | { placeholder: Placeholder } | undefined {
   try {
     const real = realpathSync(link)
-    return roots.some((root) => inside(root, real)) ? { readOnly: real } : undefined
+    return insideAny(real, roots) ? { readOnly: real } : undefined
   } catch {
     let missing: string
     try {
@@ -62,7 +62,7 @@ export function linkTarget(link: string, roots: readonly string[]): { readOnly: 
       if (!existsSync(dir)) continue
       const path = join(realpathSync(dir), basename(missing))
       if (lstatSync(path, { throwIfNoEntry: false })) return undefined // a chain of links: left to the next hop's own check
-      return roots.some((root) => inside(root, path)) ? { placeholder: { path, kind: "dir" } } : undefined
+      return insideAny(path, roots) ? { placeholder: { path, kind: "dir" } } : undefined
     }
     return undefined
   }
@@ -211,9 +211,4 @@ function drop(path: string): void {
   } catch {
     // Not empty any more, or gone: someone else's now; left alone.
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path)
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel))
 }
