@@ -1,8 +1,12 @@
+import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { afterAll, beforeAll } from "vitest"
 import type { SandboxPolicy } from "../../server/src/sandbox"
 import { placeholdersSettled } from "../../server/src/sandbox/placeholders"
 import { startCommand } from "../../server/src/terminal/runner"
+import { setArtifactDir } from "../../server/src/terminal/artifacts"
 import { commandEnv } from "../../server/src/terminal/env"
+import { type TempWorkspace, tempWorkspace } from "./temp-workspace"
 
 /**
  * Starts `command` with real bash in the real OS sandbox of `policy` (in its first workspace folder), with
@@ -29,4 +33,44 @@ export function startSandboxed(
     return { code: outcome.exitCode, output: readFileSync(running.artifactPath, "utf8") }
   })
   return { done }
+}
+
+/**
+ * The folders a file of sandbox tests shares, made before its first test and removed after its last: one for
+ * the commands' output (setArtifactDir), a HOME for the commands, and the workspaces its tests ask for.
+ */
+export function sandboxTestFolders(): {
+  artifacts(): TempWorkspace
+  home(): TempWorkspace
+  workspace(files?: Record<string, string>): Promise<TempWorkspace>
+  /** A workspace that is a git repository (git init), with `src/a.txt`. */
+  gitWorkspace(): Promise<TempWorkspace>
+} {
+  let artifacts: TempWorkspace | undefined
+  let home: TempWorkspace | undefined
+  const workspaces: TempWorkspace[] = []
+  beforeAll(async () => {
+    artifacts = await tempWorkspace()
+    home = await tempWorkspace()
+    setArtifactDir(artifacts.root)
+  })
+  afterAll(async () => {
+    setArtifactDir(undefined)
+    for (const dir of [artifacts, home, ...workspaces]) await dir?.cleanup()
+  })
+  const workspace = async (files: Record<string, string> = {}) => {
+    const ws = await tempWorkspace(files)
+    workspaces.push(ws)
+    return ws
+  }
+  return {
+    artifacts: () => artifacts!,
+    home: () => home!,
+    workspace,
+    async gitWorkspace() {
+      const ws = await workspace({ "src/a.txt": "hello\n" })
+      execFileSync("git", ["init", "-q"], { cwd: ws.root })
+      return ws
+    },
+  }
 }

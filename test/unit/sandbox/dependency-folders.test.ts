@@ -1,42 +1,24 @@
 import { readFileSync } from "node:fs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
-import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { startSandboxed } from "../../support/sandboxed-command"
-import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
+import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
+import type { TempWorkspace } from "../../support/temp-workspace"
 
 /**
  * The workspace scan does not walk dependency folders (policy.ts UNSCANNED_FOLDERS): what that leaves out,
  * and what still holds, with real commands in real bubblewrap.
  */
 
-let artifacts: TempWorkspace
-const workspaces: TempWorkspace[] = []
-
-beforeAll(async () => {
-  artifacts = await tempWorkspace()
-  setArtifactDir(artifacts.root)
-})
-
-afterAll(async () => {
-  setArtifactDir(undefined)
-  for (const dir of [artifacts, ...workspaces]) await dir?.cleanup()
-})
-
-async function workspace(files: Record<string, string>): Promise<TempWorkspace> {
-  const ws = await tempWorkspace(files)
-  workspaces.push(ws)
-  return ws
-}
+const folders = sandboxTestFolders()
 
 async function run(ws: TempWorkspace, command: string): Promise<string> {
-  const policy = { workspaceFolders: [ws.root], home: artifacts.root, network: { allowedHosts: [] } }
+  const policy = { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } }
   return (await startSandboxed(command, policy).done).output
 }
 
 describe("dependency folders in the sandbox", () => {
   it("does not walk into node_modules: neither its protected names nor its .rooignored files are listed", async () => {
-    const ws = await workspace({
+    const ws = await folders.workspace({
       "src/.vscode/settings.json": "{}\n",
       "node_modules/pkg/.vscode/settings.json": "{}\n",
       "node_modules/pkg/keys/test.pem": "PEM\n",
@@ -50,14 +32,18 @@ describe("dependency folders in the sandbox", () => {
   })
 
   it("still hides a node_modules the .rooignore names, whole", async () => {
-    const ws = await workspace({ "node_modules/pkg/secret.txt": "DEPENDENCY-SECRET\n", ".rooignore": "node_modules/\n", "a.txt": "a\n" })
+    const ws = await folders.workspace({
+      "node_modules/pkg/secret.txt": "DEPENDENCY-SECRET\n",
+      ".rooignore": "node_modules/\n",
+      "a.txt": "a\n",
+    })
     const output = await run(ws, "cat node_modules/pkg/secret.txt; ls node_modules; cat a.txt")
     expect(output).not.toContain("DEPENDENCY-SECRET")
     expect(output).toContain("a\n")
   })
 
   it("keeps the protected paths outside dependency folders read-only at any depth", async () => {
-    const ws = await workspace({ "src/deep/.envrc": "export A=1\n", "node_modules/pkg/index.js": "x\n" })
+    const ws = await folders.workspace({ "src/deep/.envrc": "export A=1\n", "node_modules/pkg/index.js": "x\n" })
     const output = await run(ws, "echo evil > src/deep/.envrc; echo y > node_modules/pkg/index.js; echo done")
     expect(output).toContain("done")
     expect(readFileSync(ws.path("src/deep/.envrc"), "utf8")).toBe("export A=1\n")

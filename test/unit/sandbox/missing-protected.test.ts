@@ -13,7 +13,7 @@ import {
 } from "node:fs"
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
 import { bwrapArgs } from "../../../server/src/sandbox/bwrap-args"
 import {
@@ -24,42 +24,27 @@ import {
   placeholdersSettled,
 } from "../../../server/src/sandbox/placeholders"
 import { scanWorkspace } from "../../../server/src/sandbox/workspace-scan"
-import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { startSandboxed } from "../../support/sandboxed-command"
-import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
+import { pollUntil } from "../../support/poll"
+import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
+import type { TempWorkspace } from "../../support/temp-workspace"
 
 /**
  * Protected paths that do not exist yet: a sandboxed command (real bash in real bubblewrap) must not be able
  * to create them, and the placeholders that hold them must be gone from the host after the command.
  */
 
-let artifacts: TempWorkspace
-let home: TempWorkspace
-const workspaces: TempWorkspace[] = []
-
-beforeAll(async () => {
-  artifacts = await tempWorkspace()
-  home = await tempWorkspace()
-  setArtifactDir(artifacts.root)
-})
-
-afterAll(async () => {
-  setArtifactDir(undefined)
-  for (const dir of [artifacts, home, ...workspaces]) await dir?.cleanup()
-})
+const folders = sandboxTestFolders()
 
 /** A git repository whose .git has no hooks/ and no info/ folder, and none of the protected files. */
 async function bareWorkspace(): Promise<TempWorkspace> {
-  const ws = await tempWorkspace({ "src/a.txt": "hello\n" })
-  workspaces.push(ws)
-  execFileSync("git", ["init", "-q"], { cwd: ws.root })
+  const ws = await folders.gitWorkspace()
   rmSync(ws.path(".git/hooks"), { recursive: true, force: true })
   rmSync(ws.path(".git/info"), { recursive: true, force: true })
   return ws
 }
 
 function start(ws: TempWorkspace, command: string, extra: Partial<SandboxPolicy> = {}) {
-  return startSandboxed(command, { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] }, ...extra })
+  return startSandboxed(command, { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] }, ...extra })
 }
 
 const ATTEMPTS = [
@@ -135,8 +120,7 @@ describe("protected paths that do not exist", () => {
     expect(statSync(ws.path(".envrc")).ino).toBe(made) // the same folder: not removed and made again
     second.release()
     const since = Date.now()
-    while (existsSync(ws.path(".envrc")) && Date.now() - since < 10 * PLACEHOLDER_LINGER_MS)
-      await new Promise((resolve) => setTimeout(resolve, 20))
+    await pollUntil("the placeholders' removal", () => !existsSync(ws.path(".envrc")), 10 * PLACEHOLDER_LINGER_MS)
     expect(existsSync(ws.path(".envrc"))).toBe(false)
     expect(existsSync(ws.path(".vscode"))).toBe(false)
     expect(Date.now() - since).toBeGreaterThanOrEqual(PLACEHOLDER_LINGER_MS / 2)
@@ -165,7 +149,11 @@ describe("protected paths that do not exist", () => {
     const ws = await bareWorkspace()
     const lingering = holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root)))
     lingering.release() // its removal is pending: the next command's scan sees the folders
-    const command = sandboxCommand(["/bin/true"], ws.root, { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } })
+    const command = sandboxCommand(["/bin/true"], ws.root, {
+      workspaceFolders: [ws.root],
+      home: folders.home().root,
+      network: { allowedHosts: [] },
+    })
     try {
       for (const name of [".vscode", ".envrc"]) expect(command.args.filter((arg) => arg === ws.path(name)).length, name).toBe(1)
     } finally {
@@ -209,7 +197,7 @@ describe("protected paths that do not exist", () => {
     // Outside /tmp: the sandbox shows its own private /tmp, where the repository's own .git would not be seen.
     const root = realpathSync(mkdtempSync("/var/tmp/agent-lsp-repo-"))
     const repo: TempWorkspace = { root, path: (rel) => join(root, rel), cleanup: () => rm(root, { recursive: true, force: true }) }
-    workspaces.push(repo)
+    onTestFinished(() => repo.cleanup())
     mkdirSync(repo.path("pkg/src"), { recursive: true })
     execFileSync("git", ["init", "-q"], { cwd: repo.root })
     const pkg: TempWorkspace = { root: repo.path("pkg"), path: (rel) => join(repo.path("pkg"), rel), cleanup: async () => undefined }
@@ -237,7 +225,7 @@ describe("protected paths that do not exist", () => {
 
   it("creates them when the placeholder rule is off (the control: the test above can fail)", async () => {
     const ws = await bareWorkspace()
-    const scratch = realpathSync(mkdtempSync(join(artifacts.root, "scratch-")))
+    const scratch = realpathSync(mkdtempSync(join(folders.artifacts().root, "scratch-")))
     const emptyFile = join(scratch, "empty")
     writeFileSync(emptyFile, "")
     const attempt = ({ readOnly, emptyFolders }: { readOnly: readonly string[]; emptyFolders: readonly string[] }) => {

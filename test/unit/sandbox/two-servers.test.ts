@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { startSandboxed } from "../../support/sandboxed-command"
-import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
+import { describe, expect, it } from "vitest"
+import { pollUntil } from "../../support/poll"
+import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
+import type { TempWorkspace } from "../../support/temp-workspace"
 
 /**
  * Two agent-lsp servers on one workspace folder (an editor and `agent-lsp run`): this test process is one,
@@ -14,42 +14,16 @@ import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
  */
 
 const OTHER = join(__dirname, "../../support/other-server-command.ts")
-let artifacts: TempWorkspace
-let home: TempWorkspace
-const workspaces: TempWorkspace[] = []
-
-beforeAll(async () => {
-  artifacts = await tempWorkspace()
-  home = await tempWorkspace()
-  setArtifactDir(artifacts.root)
-})
-
-afterAll(async () => {
-  setArtifactDir(undefined)
-  for (const dir of [artifacts, home, ...workspaces]) await dir?.cleanup()
-})
-
-async function bareWorkspace(): Promise<TempWorkspace> {
-  const ws = await tempWorkspace({ "src/a.txt": "hello\n" })
-  workspaces.push(ws)
-  execFileSync("git", ["init", "-q"], { cwd: ws.root })
-  return ws
-}
-
-async function waitFor(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms
-  while (!ok()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const folders = sandboxTestFolders()
 
 /** Waits (bounded) for `<name>` in the workspace, then for `go-<name>`, then runs `then`. */
 const gated = (name: string, then: string) =>
   `touch ${name}-ready; for i in $(seq 600); do [ -e go-${name} ] && break; sleep 0.05; done; ${then}; echo ${name}-done`
 
 function otherServer(ws: TempWorkspace, line: string): { child: ChildProcess; done: Promise<{ code: number | null; output: string }> } {
-  const child = spawn(process.execPath, ["--import", "tsx", OTHER, ws.root, line, home.root], { stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, ["--import", "tsx", OTHER, ws.root, line, folders.home().root], {
+    stdio: ["ignore", "pipe", "pipe"],
+  })
   let output = ""
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk))
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk))
@@ -59,11 +33,11 @@ function otherServer(ws: TempWorkspace, line: string): { child: ChildProcess; do
 
 /** Both servers run a command in `ws`, this one's first (so its placeholders are the ones both cover). */
 async function bothRunning(ws: TempWorkspace) {
-  const mine = startSandboxed(gated("a", "true"), { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } })
-  await waitFor("this server's command", () => existsSync(ws.path("a-ready")), 10_000)
+  const mine = startSandboxed(gated("a", "true"), { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } })
+  await pollUntil("this server's command", () => existsSync(ws.path("a-ready")), 10_000)
   expect(statSync(ws.path(".envrc")).isDirectory()).toBe(true) // this server's placeholder
   const other = otherServer(ws, gated("b", "echo evil > .envrc"))
-  await waitFor("the other server's command", () => existsSync(ws.path("b-ready")), 30_000)
+  await pollUntil("the other server's command", () => existsSync(ws.path("b-ready")), 30_000)
   writeFileSync(ws.path("go-a"), "")
   expect((await mine.done).output).toContain("a-done")
   return other
@@ -71,7 +45,7 @@ async function bothRunning(ws: TempWorkspace) {
 
 describe("two servers on one workspace folder", () => {
   it("keeps a placeholder while the other server's running command covers it, and removes it after", async () => {
-    const ws = await bareWorkspace()
+    const ws = await folders.gitWorkspace()
     const other = await bothRunning(ws)
     // This server's command has ended and its removals have run: .envrc stays, for the other's sake.
     expect(statSync(ws.path(".envrc")).isDirectory()).toBe(true)
@@ -81,11 +55,11 @@ describe("two servers on one workspace folder", () => {
     expect(result.output).toMatch(/\.envrc: (Is a directory|Permission denied|Read-only file system)/)
     // Once the other server's command has ended, this server's next look removes its placeholder.
     const placeholders = () => readdirSync(ws.root).filter((name) => name.startsWith(".") && name !== ".git")
-    await waitFor("the placeholders' removal", () => placeholders().length === 0, 15_000)
+    await pollUntil("the placeholders' removal", () => placeholders().length === 0, 15_000)
   }, 60_000)
 
   it("the control: removing the placeholder under the other server's running command lets it create the protected file", async () => {
-    const ws = await bareWorkspace()
+    const ws = await folders.gitWorkspace()
     const other = await bothRunning(ws)
     rmdirSync(ws.path(".envrc")) // what this server did before it looked for other servers
     writeFileSync(ws.path("go-b"), "")
@@ -95,14 +69,16 @@ describe("two servers on one workspace folder", () => {
   }, 60_000)
 
   it("does not wait for a server that died: its file is removed and the placeholder goes at once", async () => {
-    const ws = await bareWorkspace()
+    const ws = await folders.gitWorkspace()
     const dead = spawnSync("/bin/true").pid
     const holders = join(tmpdir(), `agent-lsp-${process.getuid!()}-sandbox-holders`)
     const stale = join(holders, `${dead}-test.json`)
-    const result = await startSandboxed("true", { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } }).done
+    const result = await startSandboxed("true", { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } })
+      .done
     writeFileSync(stale, JSON.stringify({ pid: dead, start: "1", folder: ws.root }))
     try {
-      const again = await startSandboxed("true", { workspaceFolders: [ws.root], home: home.root, network: { allowedHosts: [] } }).done
+      const again = await startSandboxed("true", { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } })
+        .done
       expect([result.code, again.code]).toEqual([0, 0])
       expect(existsSync(ws.path(".envrc"))).toBe(false)
       expect(existsSync(stale)).toBe(false)
