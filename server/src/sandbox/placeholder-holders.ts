@@ -32,6 +32,7 @@ const running = new Map<string, number>()
 const idle = new Map<string, NodeJS.Timeout>()
 const IDLE_MS = 500
 let dir: string | null | undefined
+let ownStart: string | undefined
 
 /** Marks `folders` as having a sandboxed command of this server running; call the result once it has ended. */
 export function markFolders(folders: readonly string[]): () => void {
@@ -84,6 +85,8 @@ export function foldersOfOtherServers(): string[] {
     } catch {
       continue // being written, or not ours to read
     }
+    // Written only by servers of this user, but read as untrusted all the same: a bad file is left out.
+    if (!Number.isSafeInteger(holder?.pid) || typeof holder.start !== "string" || typeof holder.folder !== "string") continue
     if (holder.pid === process.pid) continue
     if (!isAlive(holder)) {
       try {
@@ -106,7 +109,8 @@ export function insideAny(path: string, folders: readonly string[]): boolean {
 function write(folder: string): void {
   const at = holdersDir()
   if (!at) return
-  const holder: Holder = { pid: process.pid, start: startTime(process.pid) ?? "", folder }
+  ownStart ??= startTime(process.pid) ?? ""
+  const holder: Holder = { pid: process.pid, start: ownStart, folder }
   try {
     writeFileSync(join(at, fileName(folder)), JSON.stringify(holder), { mode: 0o600 })
   } catch {

@@ -86,4 +86,28 @@ describe("two servers on one workspace folder", () => {
       rmSync(stale, { force: true })
     }
   })
+
+  it("reads a malformed busy-folder file as no server's: its placeholders still go, and nothing throws", async () => {
+    const ws = await folders.gitWorkspace()
+    const holders = join(tmpdir(), `agent-lsp-${process.getuid!()}-sandbox-holders`)
+    const live = process.ppid // alive for the whole test
+    const bad = {
+      "not-json": "{ not json",
+      null: "null",
+      "pid-text": JSON.stringify({ pid: "1", start: "", folder: ws.root }),
+      "folder-object": JSON.stringify({ pid: live, start: "", folder: { root: ws.root } }),
+      "start-number": JSON.stringify({ pid: live, start: 7, folder: ws.root }),
+    }
+    const files = Object.keys(bad).map((name) => join(holders, `test-${name}.json`))
+    await startSandboxed("true", { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } }).done
+    Object.values(bad).forEach((text, i) => writeFileSync(files[i]!, text))
+    try {
+      const result = await startSandboxed("true", { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } })
+        .done
+      expect(result.code).toBe(0)
+      expect(existsSync(ws.path(".envrc"))).toBe(false)
+    } finally {
+      for (const file of files) rmSync(file, { force: true })
+    }
+  })
 })
