@@ -70,6 +70,9 @@ function trackGroup(pid: number): void {
 export function killAllCommands(signal: NodeJS.Signals): void {
   for (const group of liveGroups) killGroup(group, signal)
 }
+/** Output is written and decoded at most this long after it arrived, or at once past OUTPUT_BATCH_BYTES. */
+const OUTPUT_BATCH_MS = 10
+const OUTPUT_BATCH_BYTES = 64 * 1024
 /** How long to wait for the pipes after the shell exited (a background child may hold them open). */
 const PIPE_DRAIN_MS = 200
 
@@ -106,18 +109,40 @@ export function startCommand(options: CommandOptions): RunningCommand {
   const hardTimer = options.hardTimeoutSeconds > 0 ? setTimeout(() => kill("timeout"), options.hardTimeoutSeconds * 1000) : undefined
 
   let lastDataAt = Date.now()
-  const onData = (chunk: Buffer, stream: NodeJS.ReadableStream) => {
-    lastDataAt = Date.now()
-    if (!artifact.stream.write(chunk)) {
+  // Output is handled in batches, in arrival order across both pipes. A program that prints in many small
+  // writes (`rg -c`: one write per file, ~3,000 reads of a few dozen bytes) would otherwise cost a file write,
+  // a decode and a redaction pass per read; that CPU competes with the command itself.
+  let batch: Buffer[] = []
+  let batchBytes = 0
+  let batchTimer: NodeJS.Timeout | undefined
+  const flushOutput = () => {
+    if (batchTimer) clearTimeout(batchTimer)
+    batchTimer = undefined
+    if (batchBytes === 0) return
+    const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes)
+    batch = []
+    batchBytes = 0
+    if (!artifact.stream.write(bytes)) {
       // Disk slower than the command: pause it rather than buffer its output in memory.
-      stream.pause()
-      artifact.stream.once("drain", () => stream.resume())
+      child.stdout!.pause()
+      child.stderr!.pause()
+      artifact.stream.once("drain", () => {
+        child.stdout!.resume()
+        child.stderr!.resume()
+      })
     }
-    const text = window.push(chunk)
+    const text = window.push(bytes)
     if (text) options.onOutput?.(text)
   }
-  child.stdout!.on("data", (chunk: Buffer) => onData(chunk, child.stdout!))
-  child.stderr!.on("data", (chunk: Buffer) => onData(chunk, child.stderr!))
+  const onData = (chunk: Buffer) => {
+    lastDataAt = Date.now()
+    batch.push(chunk)
+    batchBytes += chunk.length
+    if (batchBytes >= OUTPUT_BATCH_BYTES) flushOutput()
+    else batchTimer ??= setTimeout(flushOutput, OUTPUT_BATCH_MS)
+  }
+  child.stdout!.on("data", onData)
+  child.stderr!.on("data", onData)
 
   const done = new Promise<CommandOutcome>((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
@@ -125,6 +150,7 @@ export function startCommand(options: CommandOptions): RunningCommand {
     const settle = async () => {
       if (settled || !exit) return
       settled = true
+      flushOutput()
       child.stdout!.destroy()
       child.stderr!.destroy()
       const tail = window.end()

@@ -74,6 +74,27 @@ describe("startCommand", () => {
     expect(run.window.render(() => "")).toBe("out\nerr\n")
   })
 
+  it("keeps every one of many small writes, in order per stream, and streams them in batches", async () => {
+    // 4,000 writes of a few bytes (as `rg -c` prints one line per file): each pipe's lines arrive whole and in
+    // order, and the editor gets them in batches rather than one notification per read.
+    const writes = 2000
+    let events = 0
+    const run = startCommand(
+      base(`i=0; while [ $i -lt ${writes} ]; do echo "o$i"; echo "e$i" >&2; i=$((i+1)); done`, { onOutput: () => events++ }),
+    )
+    const outcome = await run.done
+    expect(outcome.exitCode).toBe(0)
+    const lines = readFileSync(run.artifactPath, "utf8").trimEnd().split("\n")
+    const expected = (prefix: string) => Array.from({ length: writes }, (_, i) => `${prefix}${i}`)
+    expect(lines.filter((l) => l.startsWith("o"))).toEqual(expected("o"))
+    expect(lines.filter((l) => l.startsWith("e"))).toEqual(expected("e"))
+    expect(lines).toHaveLength(2 * writes)
+    // At most one batch per 10 ms of the run (runner.ts OUTPUT_BATCH_MS; the output is far below a size-full
+    // batch), plus the last one; unbatched it is one per read, a couple of hundred here.
+    expect(events).toBeGreaterThan(0)
+    expect(events).toBeLessThanOrEqual(Math.ceil(outcome.durationMs / 10) + 2)
+  })
+
   it("reports the signal that ended the shell", async () => {
     const run = startCommand(base("kill -9 $$"))
     expect(await run.done).toMatchObject({ exitCode: null, signal: "SIGKILL" })
