@@ -36,6 +36,15 @@ export function startSandboxed(
 }
 
 /**
+ * A home for sandboxed commands with these files, outside /tmp: the sandbox shows each command a private
+ * /tmp, which would hide a home under the host's /tmp whole, and a test that the credential masks hide
+ * `~/.ssh` would then pass without them.
+ */
+export function tempHome(files: Record<string, string> = {}): Promise<TempWorkspace> {
+  return tempWorkspace(files, "/var/tmp")
+}
+
+/**
  * The folders a file of sandbox tests shares, made before its first test and removed after its last: one for
  * the commands' output (setArtifactDir), a HOME for the commands, and the workspaces its tests ask for.
  */
@@ -51,7 +60,7 @@ export function sandboxTestFolders(): {
   const workspaces: TempWorkspace[] = []
   beforeAll(async () => {
     artifacts = await tempWorkspace()
-    home = await tempWorkspace()
+    home = await tempHome()
     setArtifactDir(artifacts.root)
   })
   afterAll(async () => {

@@ -10,9 +10,9 @@ export interface TempWorkspace {
   cleanup(): Promise<void>
 }
 
-/** Makes a real folder with these files (relative path → content). */
-export async function tempWorkspace(files: Record<string, string | Buffer> = {}): Promise<TempWorkspace> {
-  const root = realpathSync(await mkdtemp(join(tmpdir(), "agent-lsp-ws-")))
+/** Makes a real folder with these files (relative path → content), in `parent` (default: the temp folder). */
+export async function tempWorkspace(files: Record<string, string | Buffer> = {}, parent = tmpdir()): Promise<TempWorkspace> {
+  const root = realpathSync(await mkdtemp(join(parent, "agent-lsp-ws-")))
   for (const [relative, content] of Object.entries(files)) {
     const target = join(root, relative)
     await mkdir(dirname(target), { recursive: true })

@@ -6,9 +6,10 @@ import type { WorkspaceScan } from "./workspace-scan"
 
 /**
  * The one translation of a sandbox into bubblewrap arguments. Order matters: later mounts cover earlier
- * ones, so the whole file system comes first (read-only), then what is hidden, then the writable roots,
- * then what is read-only inside them, then what the user approved writing, and last the `.rooignore` masks
- * (which nothing may uncover).
+ * ones, and a bind shows the host's folder without what was mounted over paths inside it. So the whole file
+ * system comes first (read-only), then the writable roots, then what is read-only inside them, then what
+ * the user approved writing, and last what is hidden: the credential folders, then the `.rooignore` masks.
+ * Nothing may uncover those, not a workspace folder that is the home itself (an editor opened on `~`).
  */
 
 export interface BwrapMounts {
@@ -48,7 +49,6 @@ export interface BwrapMounts {
 
 export function bwrapArgs(mounts: BwrapMounts): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-  for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
   // Each path gets one cover: an empty folder's tmpfs, else one read-only bind (a placeholder a just-ended
@@ -63,6 +63,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   for (const path of readOnly) args.push("--ro-bind", path, path)
   for (const path of mounts.emptyFolders) coverWithEmptyFolder(args, path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
+  for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
   for (const scan of mounts.scans) {
     for (const dir of scan.maskedDirs) coverWithEmptyFolder(args, dir)
     for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type HostAsk, type SandboxPolicy, sandboxCommand } from "../../../server/src/sandbox"
 import { setArtifactDir } from "../../../server/src/terminal/artifacts"
-import { startSandboxed } from "../../support/sandboxed-command"
+import { startSandboxed, tempHome } from "../../support/sandboxed-command"
 import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
 
 /**
@@ -35,7 +35,12 @@ beforeAll(async () => {
   const outsideRoot = realpathSync(mkdtempSync("/var/tmp/agent-lsp-outside-"))
   writeFileSync(join(outsideRoot, "existing.txt"), "untouched\n")
   outside = { root: outsideRoot, path: (rel) => join(outsideRoot, rel), cleanup: () => rm(outsideRoot, { recursive: true, force: true }) }
-  home = await tempWorkspace({ ".ssh/id_ed25519": "PRIVATE-KEY-CONTENT\n", ".aws/credentials": "AWS-SECRET\n", ".netrc": "NETRC-SECRET\n" })
+  home = await tempHome({
+    ".ssh/id_ed25519": "PRIVATE-KEY-CONTENT\n",
+    ".aws/credentials": "AWS-SECRET\n",
+    ".netrc": "NETRC-SECRET\n",
+    "notes.txt": "NOT-A-SECRET\n",
+  })
   artifacts = await tempWorkspace()
   setArtifactDir(artifacts.root)
 })
@@ -97,11 +102,34 @@ describe("the OS sandbox", () => {
     expect(existsSync(outside.path("other.txt"))).toBe(false)
   })
 
+  const readCredentials = "cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.netrc; ls -a ~/.ssh; cat ~/.ssh/*; cat ~/notes.txt"
+  const expectCredentialsHidden = (output: string) => {
+    expect(output).not.toContain("PRIVATE-KEY-CONTENT")
+    expect(output).not.toContain("AWS-SECRET")
+    expect(output).not.toContain("NETRC-SECRET")
+    // The rest of the home is there to read: the masks hide the credentials, not the whole home.
+    expect(output).toContain("NOT-A-SECRET")
+  }
+
   it("hides the credential folders of the user's home", async () => {
-    const result = await run("cat ~/.ssh/id_ed25519 ~/.aws/credentials ~/.netrc; ls -a ~/.ssh; cat ~/.ssh/*")
-    expect(result.output).not.toContain("PRIVATE-KEY-CONTENT")
-    expect(result.output).not.toContain("AWS-SECRET")
-    expect(result.output).not.toContain("NETRC-SECRET")
+    expectCredentialsHidden((await run(readCredentials)).output)
+  })
+
+  it("hides the credential folders when a workspace folder is the home itself, or holds it", async () => {
+    // An editor opened on ~ (or on the folder above it) makes the home a writable workspace folder.
+    expectCredentialsHidden((await run(readCredentials, { workspaceFolders: [home.root] })).output)
+    const above = await tempHome({ "me/.ssh/id_ed25519": "PRIVATE-KEY-CONTENT\n", "me/notes.txt": "NOT-A-SECRET\n" })
+    try {
+      const inner = above.path("me")
+      const policy = { workspaceFolders: [ws.root, above.root], home: inner, network: { allowedHosts: [] } }
+      expectCredentialsHidden((await startSandboxed(readCredentials, policy).done).output)
+    } finally {
+      await above.cleanup()
+    }
+  })
+
+  it("hides the credential folders when the user approved writing to the home", async () => {
+    expectCredentialsHidden((await run(readCredentials, { extraWritablePaths: [home.root] })).output)
   })
 
   it("masks .rooignored files and folders, through a symlink, a glob and a dynamic word too", async () => {
