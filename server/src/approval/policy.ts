@@ -2,7 +2,7 @@ import type { Settings } from "../config/schema"
 import { isAbsolute, relative, resolve } from "node:path"
 import { parseCommandLine, type ParsedCommandLine, type Redirect } from "../shell"
 import { checkCommandLine } from "./command-policy"
-import { isProtectedPath, userConfigDir } from "./protected-paths"
+import { defaultProtectedDirs, isProtectedPath } from "./protected-paths"
 import type { TaskApprovals } from "./task-approvals"
 import type { ApprovalSubject } from "../tools/context"
 import type { PolicyDecision } from "./types"
@@ -43,7 +43,7 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       if (subject.outsideWorkspace) return { decision: "ask", reason: "reads outside the workspace always ask" }
       return allowIf(auto.read || remembered.allowedTools.has(tool), "reads are auto-approved", "reads are not auto-approved")
     case "write": {
-      const protectedDirs = context.protectedDirs ?? [userConfigDir()]
+      const protectedDirs = context.protectedDirs ?? defaultProtectedDirs()
       // The real paths too: a symlink named src/x.ts pointing into .git/hooks is a write to .git/hooks.
       const guarded = [...subject.paths, ...(subject.realPaths ?? [])].find((path) =>
         isProtectedPath(path, context.workspaceFolders, protectedDirs),
@@ -151,7 +151,7 @@ function writeReasons(
   const folders = context.workspaceFolders
   const cwd = subject.absoluteCwd ?? folders[0] ?? "/"
   const movesAround = line.commands.some((c) => c.words[0]?.static && CHANGES_DIRECTORY.has(c.words[0].text))
-  const protectedDirs = context.protectedDirs ?? [userConfigDir()]
+  const protectedDirs = context.protectedDirs ?? defaultProtectedDirs()
   const paths: string[] = [...(subject.writePaths ?? [])]
   for (const write of writes) {
     const target = write.target

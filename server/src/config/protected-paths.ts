@@ -31,6 +31,51 @@ export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".vscode", "
  */
 export const GIT_DIR_READ_ONLY: readonly string[] = ["config", "hooks", "info"]
 
+/**
+ * Files and folders of the user's home that shells, git, editors, the desktop and PATH read at login or
+ * start: a write to one is code that runs later, outside the sandbox, with the user's full rights. They
+ * matter where the home lies inside a writable workspace folder (an editor opened on `~`, or on `~/.config`).
+ * Relative to $HOME.
+ */
+export const HOME_STARTUP_PATHS: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".pam_environment",
+  ".xprofile",
+  ".xsessionrc",
+  ".gitconfig",
+  ".vimrc",
+  ".emacs",
+  ".tmux.conf",
+  // Folders end in "/".
+  ".emacs.d/",
+  ".config/git/",
+  ".config/fish/",
+  ".config/nvim/",
+  ".config/emacs/",
+  ".config/autostart/",
+  ".config/systemd/",
+  ".config/environment.d/",
+  ".local/bin/",
+]
+
+/** HOME_STARTUP_PATHS in `home` (absolute, without the folders' trailing "/"). */
+export function homeStartupPaths(home: string = homedir()): string[] {
+  return HOME_STARTUP_PATHS.map((rel) => join(home, rel.replace(/\/$/, "")))
+}
+
+/** What is protected outside the workspace's own names: the agent's config folder and the home's startup files. */
+export function defaultProtectedDirs(): string[] {
+  return [userConfigDir(), ...homeStartupPaths()]
+}
+
 /** The user's agent-lsp configuration folder (settings.json, custom modes): protected too. */
 export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "agent-lsp")
@@ -40,13 +85,13 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
  * True when `path` (relative to a workspace folder, or absolute) is protected: one of PROTECTED_NAMES
  * (`.rooignore`, `.roomodes`, `AGENTS.md`, `.nvim.lua`, `.exrc`, `.envrc`, …) at any depth, anything under
  * one of PROTECTED_DIRS (`.roo/`, `.vscode/`, `.git/`, `.helix/`, `.zed/`, `.idea/`, `.agent-lsp/`), or
- * anything in one of `protectedDirs` (absolute; by default the user's agent-lsp config folder), or anything
+ * anything in one of `protectedDirs` (absolute; by default defaultProtectedDirs()), or anything
  * in a workspace folder that looks like a git repository's own folder (HEAD, objects/, refs/).
  */
 export function isProtectedPath(
   path: string,
   workspaceFolders: readonly string[],
-  protectedDirs: readonly string[] = [userConfigDir()],
+  protectedDirs: readonly string[] = defaultProtectedDirs(),
 ): boolean {
   const unified = path.replaceAll("\\", "/")
   const candidates: string[] = [unified]

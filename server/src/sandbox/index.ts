@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { homedir, tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
@@ -8,8 +8,10 @@ import { bwrapArgs } from "./bwrap-args"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
+import { homeStartupHolds } from "./home-startup"
 import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
+import { recordLinks, repairLinks } from "./protected-links"
 import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
 /**
@@ -78,8 +80,12 @@ export interface SandboxedCommand {
   env: Record<string, string>
   /** Things the user should read in the command's output (the network is off because socat is missing). */
   notes: string[]
-  /** Stops the command's network proxy and removes its private files; call once, after the command ended. */
-  dispose(): void
+  /**
+   * Stops the command's network proxy, releases its placeholders and removes its private files; call once,
+   * after the command ended. Returns lines for the command's output: the protected symlinks it removed or
+   * replaced and that were put back (./protected-links.ts).
+   */
+  dispose(): string[]
 }
 
 /**
@@ -129,7 +135,7 @@ export function sandboxCommand(
       }
     }
     const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
-    const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable)
+    const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable, policy.home ?? homedir())
     const args = bwrapArgs({
       workspaceFolders: policy.workspaceFolders,
       tempDir,
@@ -150,13 +156,16 @@ export function sandboxCommand(
       env,
       notes,
       dispose() {
-        if (disposed) return
+        if (disposed) return []
         disposed = true
         proxy?.close()
+        // Before the placeholders go: a link put back must not race another server's look at the folder.
+        const repairs = repairLinks(held.links)
         held.release()
         unmark()
         // Removed in the background: the command's end need not wait for it.
         if (commandDir) void rm(commandDir, { recursive: true, force: true }).catch(() => undefined)
+        return repairs
       },
     }
   } catch (error) {
@@ -198,24 +207,31 @@ function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Pro
 }
 
 /**
- * Holds the protected paths that do not exist (./placeholders.ts) and binds what protected symlinks point to,
- * except where the user approved a write: an approved path, or one inside an approved folder. (An approved
- * `.vscode/settings.json` does not free a missing `.vscode/`: that would let the command create any file in it.)
+ * Holds the protected paths that do not exist (./placeholders.ts), binds what protected symlinks point to and
+ * records the links themselves (./protected-links.ts), and does the same for the home's startup files that
+ * lie in a workspace folder (./home-startup.ts); except where the user approved a write: an approved path, or
+ * one inside an approved folder. (An approved `.vscode/settings.json` does not free a missing `.vscode/`: that
+ * would let the command create any file in it.)
  */
-function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[]) {
-  const readOnly: string[] = []
-  const candidates: Placeholder[] = []
-  scans.forEach((scan, i) => {
-    candidates.push(...placeholderCandidates(folders[i]!, scan))
-    for (const link of scan.protectedLinks) {
-      const target = linkTarget(link, folders)
-      if (target && "readOnly" in target) readOnly.push(target.readOnly)
-      else if (target) candidates.push(target.placeholder)
-    }
-  })
+function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[], home: string) {
   const isApproved = (path: string) => approved.some((a) => a === path || path.startsWith(`${a}/`))
+  const startup = homeStartupHolds(home, folders)
+  const readOnly: string[] = [...startup.readOnly]
+  const candidates: Placeholder[] = [...startup.placeholders]
+  const links = [...scans.flatMap((scan) => scan.protectedLinks), ...startup.links].filter((link) => !isApproved(link))
+  for (const link of links) {
+    const target = linkTarget(link, folders)
+    if (target && "readOnly" in target) readOnly.push(target.readOnly)
+    else if (target) candidates.push(target.placeholder)
+  }
+  scans.forEach((scan, i) => candidates.push(...placeholderCandidates(folders[i]!, scan)))
   const held = holdPlaceholders(candidates.filter((c) => !isApproved(c.path)))
-  return { readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly], emptyFolders: held.emptyFolders, release: held.release }
+  return {
+    readOnly: [...readOnly.filter((p) => !isApproved(p)), ...held.readOnly],
+    emptyFolders: held.emptyFolders,
+    links: recordLinks(links),
+    release: held.release,
+  }
 }
 
 /** Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder is left out. */

@@ -1,6 +1,6 @@
 import { homedir } from "node:os"
 import { join } from "node:path"
-import { GIT_DIR_READ_ONLY, PROTECTED_DIRS, PROTECTED_NAMES, userConfigDir } from "../config/protected-paths"
+import { GIT_DIR_READ_ONLY, HOME_STARTUP_PATHS, PROTECTED_DIRS, PROTECTED_NAMES, userConfigDir } from "../config/protected-paths"
 
 /**
  * What a sandboxed command may do, as data: the one place docs/sandbox.md is written from
@@ -150,7 +150,9 @@ export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
     `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
-    `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file).`,
+    `- Read-only where the home lies inside a workspace folder (an editor opened on \`~\`; existing or not, as above): the startup files and folders that shells, git, editors, the desktop and \`PATH\` read later, outside the sandbox: ${HOME_STARTUP_PATHS.map((p) => `\`~/${p}\``).join(", ")}.`,
+    "- Protected symlinks (`AGENTS.md` → `CLAUDE.md`, a dotfile manager's `~/.bashrc`): what they point to is read-only; the link itself cannot be held by a mount, so it is checked when the command ends, put back if the command removed or replaced it, and whatever the command left in its place is kept beside it as `NAME.replaced-by-command-TIME`; the command's output says so.",
+    `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file); also where a workspace folder, or a write the user approved, holds them.`,
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",

@@ -25,8 +25,11 @@ export type CommandLaunch =
       env: Record<string, string>
       /** Lines to show at the top of the command's output. */
       notes: string[]
-      /** Frees what the sandbox set up for this command (its proxy, its private files); call once it ended. */
-      dispose(): void
+      /**
+       * Frees what the sandbox set up for this command (its proxy, its private files); call once it ended.
+       * Returns lines to add to its output (sandbox/protected-links.ts: protected symlinks put back).
+       */
+      dispose(): string[]
     }
   /** The sandbox could not be set up: nothing may run; `message` says why. */
   | { ok: false; message: string }
@@ -39,7 +42,7 @@ export function shellArgv(command: string, shell: readonly string[] = commandShe
 export function commandLaunch(request: LaunchRequest): CommandLaunch {
   const argv = shellArgv(request.command, request.shell)
   if (request.sandbox.kind === "unsandboxed")
-    return { ok: true, file: argv[0]!, args: argv.slice(1), env: {}, notes: [], dispose: () => undefined }
+    return { ok: true, file: argv[0]!, args: argv.slice(1), env: {}, notes: [], dispose: () => [] }
   try {
     const sandboxed = sandboxCommand(argv, request.cwd, request.sandbox.policy, { newSession: !request.ownSession })
     return { ok: true, ...sandboxed, dispose: () => sandboxed.dispose() }

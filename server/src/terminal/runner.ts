@@ -153,13 +153,19 @@ export function startCommand(options: CommandOptions): RunningCommand {
       flushOutput()
       child.stdout!.destroy()
       child.stderr!.destroy()
+      if (killedBy) await waitForGroupExit(pid, KILL_GRACE_MS + 2000)
+      liveGroups.delete(pid)
+      // Only now that every process of the command is gone (see sandbox/protected-links.ts).
+      for (const line of launch.dispose()) {
+        const text = `agent-lsp: ${line}\n`
+        artifact.stream.write(text)
+        const shown = window.push(Buffer.from(text))
+        if (shown) options.onOutput?.(shown)
+      }
       const tail = window.end()
       if (tail) options.onOutput?.(tail)
       artifact.stream.end()
       await finished(artifact.stream).catch(() => undefined)
-      if (killedBy) await waitForGroupExit(pid, KILL_GRACE_MS + 2000)
-      liveGroups.delete(pid)
-      launch.dispose()
       if (hardTimer) clearTimeout(hardTimer)
       if (escalation) clearTimeout(escalation)
       options.signal?.removeEventListener("abort", onAbort)

@@ -1,3 +1,5 @@
+import { homedir } from "node:os"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { decideApproval, isProtectedPath, TaskApprovals } from "../../../server/src/approval"
 import { defaultSettings } from "../../../server/src/config/schema"
@@ -30,6 +32,22 @@ describe("protected paths", () => {
 
   it.each(["src/app.ts", "docs/git.md", "gitignore.txt", "/ws/envrc.md", ".github/workflows/x.yml"])("%s is not protected", (path) => {
     expect(isProtectedPath(path, folders, userDirs)).toBe(false)
+  })
+
+  it("protects the home's startup files by default when the home is a workspace folder (an editor opened on ~), and only those", () => {
+    const home = homedir()
+    for (const rel of [".bashrc", ".profile", ".gitconfig", ".config/fish/config.fish", ".local/bin/git", ".config/systemd/user/x.service"])
+      expect(isProtectedPath(join(home, rel), [home]), rel).toBe(true)
+    expect(isProtectedPath(".zshrc", [home])).toBe(true)
+    for (const rel of ["notes.txt", ".config/other/x", ".local/share/x", "src/.bashrc.bak"])
+      expect(isProtectedPath(join(home, rel), [home]), rel).toBe(false)
+    const settings = defaultSettings()
+    settings.autoApprove.write = true
+    const context = { settings, workspaceFolders: [home], remembered: new TaskApprovals() }
+    const write = (path: string) =>
+      decideApproval("write_to_file", { kind: "write", paths: [path], realPaths: [join(home, path)] }, context)
+    expect(write(".bashrc").decision).toBe("ask")
+    expect(write("notes.txt").decision).toBe("allow")
   })
 
   it("asks before a write whose real path is protected even though the written path is not, whatever autoApprove.write says", () => {

@@ -133,7 +133,7 @@ export function startClientCommand(
 
   const done = run().then(async (status): Promise<CommandOutcome> => {
     await tell("terminal/release")
-    if (launch.ok) launch.dispose()
+    if (launch.ok) for (const line of launch.dispose()) append(`agent-lsp: ${line}\n`)
     const tail = window.end()
     if (tail) options.onOutput?.(tail)
     artifact.stream.end()
