@@ -146,7 +146,9 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
     if (isDir && lower === ".git") {
       const gitMtime = statSync(path, { throwIfNoEntry: false })?.mtimeMs
       if (gitMtime !== undefined) part.mtimes.push([path, gitMtime]) // a hooks/ or info/ made later is noticed
-      addGitDir(path, new Set(safeList(path)), part)
+      const names = new Set(safeList(path))
+      addGitDir(path, names, part)
+      if (names.has("modules")) addSubmoduleGitDirs(join(path, "modules"), part, 0)
     } else if (PROTECTED_NAMES.has(lower) || PROTECTED_DIRS.has(lower)) part.readOnly.push(path)
     else if (isDir && !UNSCANNED_FOLDERS.has(entry.name)) part.subdirs.push(path)
   }
@@ -156,6 +158,39 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
 function addGitDir(dir: string, names: Set<string>, part: FolderPart): void {
   part.gitDirs.push(dir)
   for (const name of GIT_DIR_READ_ONLY) if (names.has(name)) part.readOnly.push(join(dir, name))
+}
+
+/** How deep submodule git directories are looked for under `.git/modules` (a module's name may hold "/"). */
+const MAX_MODULE_DEPTH = 8
+
+/**
+ * The git directories of submodules (`.git/modules/NAME`, and theirs, nested): the walk does not enter `.git`,
+ * but git runs in a submodule with the config and hooks found there (the user's own `git status` in the
+ * superproject does, and editors do), so they are protected like the superproject's.
+ */
+function addSubmoduleGitDirs(dir: string, part: FolderPart, depth: number): void {
+  if (depth > MAX_MODULE_DEPTH) return
+  const mtime = statSync(dir, { throwIfNoEntry: false })?.mtimeMs
+  if (mtime === undefined) return
+  part.mtimes.push([dir, mtime]) // a module added later is noticed
+  for (const entry of safeEntries(dir)) {
+    if (!entry.isDirectory()) continue
+    const path = join(dir, entry.name)
+    const names = new Set(safeList(path))
+    if (names.has("HEAD") && looksLikeGitDir(path)) {
+      part.mtimes.push([path, statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0])
+      addGitDir(path, names, part)
+      if (names.has("modules")) addSubmoduleGitDirs(join(path, "modules"), part, depth + 1)
+    } else addSubmoduleGitDirs(path, part, depth + 1)
+  }
+}
+
+function safeEntries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return []
+  }
 }
 
 function safeList(dir: string): string[] {
