@@ -9,6 +9,7 @@ import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
 import { homeStartupHolds } from "./home-startup"
+import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
 import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
 import { recordLinks, repairLinks } from "./protected-links"
@@ -136,6 +137,7 @@ export function sandboxCommand(
     }
     const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
     const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable, policy.home ?? homedir())
+    const knownGit = knownGitPaths(scans)
     const args = bwrapArgs({
       workspaceFolders: policy.workspaceFolders,
       tempDir,
@@ -160,7 +162,7 @@ export function sandboxCommand(
         disposed = true
         proxy?.close()
         // Before the placeholders go: a link put back must not race another server's look at the folder.
-        const repairs = repairLinks(held.links)
+        const repairs = [...repairLinks(held.links), ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit)]
         held.release()
         unmark()
         // Removed in the background: the command's end need not wait for it.

@@ -67,6 +67,24 @@ export const MISSING_PLACEHOLDERS: {
 export const EMPTY_FOLDER_COVER = { mode: "0555" } as const
 
 /**
+ * The git config keys a repository made by a command may keep (./new-git-dirs.ts): what `git init`, `git
+ * clone` and `git submodule` write and settings that name no program. Any other key is removed, since many
+ * name a program git runs (core.fsmonitor, core.hooksPath, core.sshCommand, core.pager, alias.* with "!",
+ * filter.*, diff.*.textconv, credential.helper, gpg.program, include.path, submodule.*.update, …), and an
+ * allow list stays safe when git adds new ones. Lower case, as `git config --list` prints section and key names.
+ */
+export const PLAIN_GIT_CONFIG_KEYS: readonly RegExp[] = [
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|worktree|autocrlf|eol|safecrlf|quotepath|sharedrepository)$/,
+  /^extensions\.(objectformat|refstorage|worktreeconfig|partialclone)$/,
+  /^remote\.[^\n]+\.(url|pushurl|fetch|push|tagopt|mirror|prune|promisor|partialclonefilter)$/,
+  /^branch\.[^\n]+\.(remote|merge|rebase|pushremote|description)$/,
+  /^submodule\.[^\n]+\.(url|active|branch|shallow|fetchrecursesubmodules|ignore)$/,
+  /^user\.(name|email)$/,
+  /^init\.defaultbranch$/,
+  /^(pull\.rebase|pull\.ff|push\.default|push\.autosetupremote|fetch\.prune|merge\.ff)$/,
+]
+
+/**
  * Dependency and cache folders the workspace scan (./workspace-scan.ts) does not walk into: package managers
  * and tools write them, and a JavaScript project's node_modules alone holds thousands of folders, each of
  * which the scan would stat before every command (~25 ms for this repository's). Inside them, protected
@@ -152,6 +170,7 @@ export function sandboxRulesText(): string {
     `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, a submodule's in \`.git/modules/\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Read-only where the home lies inside a workspace folder (an editor opened on \`~\`; existing or not, as above): the startup files and folders that shells, git, editors, the desktop and \`PATH\` read later, outside the sandbox: ${HOME_STARTUP_PATHS.map((p) => `\`~/${p}\``).join(", ")}.`,
     "- Protected symlinks (`AGENTS.md` → `CLAUDE.md`, a dotfile manager's `~/.bashrc`): what they point to is read-only; the link itself cannot be held by a mount, so it is checked when the command ends, put back if the command removed or replaced it, and whatever the command left in its place is kept beside it as `NAME.replaced-by-command-TIME`; the command's output says so.",
+    "- Repositories a command makes (`git init sub`, a bare repository under any name, a `.git` file): nothing holds their config while the command runs, so once it has ended, config keys that name a program git would run there outside the sandbox (anything but the plain ones `git init`, `git clone` and `git submodule` write, user name and e-mail, and a few settings that run nothing) are removed, with the file as it was kept as `config.replaced-by-command-TIME`; a hooks folder with anything but git's samples, and a `.git` file that points outside the workspace, are moved aside the same way; the command's output says so. A git run in such a repository while the command is still running (an editor that opens new repositories by itself) is not covered.",
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file); also where a workspace folder, or a write the user approved, holds them.`,
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
