@@ -20,6 +20,23 @@ export function stats(samples: number[]): { median: number; p90: number; min: nu
   return { median: at(0.5), p90: at(0.9), min: sorted[0]! }
 }
 
+/**
+ * A 95% bootstrap interval of median(a) − median(b): each sample resampled with replacement `resamples`
+ * times (a fixed-seed generator, so a run's table is reproducible from its samples). How far the added
+ * milliseconds of a noisy command could move in another run of the same length.
+ */
+export function medianDifferenceInterval(a: readonly number[], b: readonly number[], resamples = 2000): [number, number] {
+  let seed = 0x9e3779b9
+  const random = () => {
+    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0
+    return seed / 2 ** 32
+  }
+  const medianOfResample = (sample: readonly number[]) =>
+    stats(Array.from({ length: sample.length }, () => sample[Math.floor(random() * sample.length)]!)).median
+  const differences = Array.from({ length: resamples }, () => medianOfResample(a) - medianOfResample(b)).sort((x, y) => x - y)
+  return [differences[Math.floor(0.025 * resamples)]!, differences[Math.floor(0.975 * resamples)]!]
+}
+
 /** Times `fn` `runs` times (after `warmup` runs), in milliseconds. */
 export async function timeRuns(runs: number, fn: () => unknown | Promise<unknown>, warmup = 1): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn()

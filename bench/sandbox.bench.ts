@@ -24,9 +24,11 @@ import { setArtifactDir } from "../server/src/terminal/artifacts"
 import { startCommand } from "../server/src/terminal/runner"
 import { loadShellParser } from "../server/src/workspace/shell-grammars"
 import { tempWorkspace, type TempWorkspace } from "../test/support/temp-workspace"
-import { ratio, stats, type BenchTable } from "./lib"
+import { medianDifferenceInterval, ratio, stats, type BenchTable } from "./lib"
 
-const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 30)
+// rg over the repository varies by ±30 ms from run to run on a 2-core machine: 60 runs keep the interval of
+// its added milliseconds within a few ms (the interval column).
+const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 60)
 const FILES = 10_000
 const GOAL_MS = 15
 const RSS_RUNS = 200
@@ -156,6 +158,7 @@ export default async function bench(): Promise<BenchTable[]> {
       const added = s.median - base.median
       // Run i of each kind ran back to back: their difference is the least touched by the load drifting.
       const paired = stats(own.map((t, i) => t - baseTimes[i]!)).median
+      const [low, high] = medianDifferenceInterval(own, baseTimes)
       rows.push([
         command,
         name,
@@ -164,6 +167,7 @@ export default async function bench(): Promise<BenchTable[]> {
         s.min,
         ratio(s.median, base.median),
         name === "unsandboxed" ? "" : added,
+        name === "unsandboxed" ? "" : `${low.toFixed(1)} to ${high.toFixed(1)}`,
         name === "unsandboxed" ? "" : s.min - base.min,
         name === "unsandboxed" ? "" : paired,
         added <= GOAL_MS ? "yes" : "NO",
@@ -181,12 +185,13 @@ export default async function bench(): Promise<BenchTable[]> {
         "min ms",
         "vs unsandboxed",
         "added ms (median)",
+        "95% interval of the added ms",
         "added ms (min)",
         "added ms (median of paired runs)",
         `added <= ${GOAL_MS} ms`,
       ],
       rows,
-      note: "Baseline: the same command through the same runner unsandboxed, in the same run, interleaved. The goal column judges the median (the difference of the two medians); the paired column is the median of run i's difference, i = 1..N.",
+      note: "Baseline: the same command through the same runner unsandboxed, in the same run, interleaved. The goal column judges the median (the difference of the two medians); the interval is a 95% bootstrap interval of that difference (how far it could move in another run of the same length); the paired column is the median of run i's difference, i = 1..N.",
     },
     {
       title: `Bench process memory across ${RSS_RUNS} runs of \`true\` of each kind, in turn (after a full garbage collection)`,
