@@ -8,7 +8,8 @@ describe("bwrapArgs", () => {
     workspaceFolders: ["/ws"],
     tempDir: "/run/t",
     emptyFile: "/run/empty",
-    maskedHostPaths: ["/nonexistent-home/.ssh"],
+    // Existing host paths stand in for a credential folder and file (only the argv is made here).
+    maskedHostPaths: ["/nonexistent-home/.ssh", "/etc", "/etc/passwd"],
     scans: [
       {
         readOnly: ["/ws/.git/config"],
@@ -34,6 +35,12 @@ describe("bwrapArgs", () => {
     expect(at("--bind", "/ws/.envrc", "/ws/.envrc")).toBeLessThan(at("--tmpfs", "/ws/secrets"))
     expect(at("--ro-bind", "/run/empty", "/ws/key.pem")).toBeGreaterThan(0)
     expect(at("--ro-bind", "/ws/.envrc-missing", "/ws/.envrc-missing")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
+  })
+
+  it("hides the credential paths after every writable root, so a workspace folder holding the home cannot uncover them", () => {
+    const lastWritable = Math.max(at("--bind", "/ws", "/ws"), at("--bind", "/ws/.envrc", "/ws/.envrc"), at("--bind", "/run/t", "/tmp"))
+    expect(at("--perms", "0555", "--tmpfs", "/etc")).toBeGreaterThan(lastWritable)
+    expect(at("--ro-bind", "/run/empty", "/etc/passwd")).toBeGreaterThan(lastWritable)
   })
 
   it("pins the folders between the workspace and a read-only path as mount points, before the read-only binds", () => {
