@@ -74,14 +74,15 @@ export const EMPTY_FOLDER_COVER = { mode: "0555" } as const
  * allow list stays safe when git adds new ones. Lower case, as `git config --list` prints section and key names.
  */
 export const PLAIN_GIT_CONFIG_KEYS: readonly RegExp[] = [
-  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|worktree|autocrlf|eol|safecrlf|quotepath|sharedrepository)$/,
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|worktree|autocrlf|eol|safecrlf|quotepath|sharedrepository|sparsecheckout|sparsecheckoutcone|untrackedcache)$/,
   /^extensions\.(objectformat|refstorage|worktreeconfig|partialclone)$/,
   /^remote\.[^\n]+\.(url|pushurl|fetch|push|tagopt|mirror|prune|promisor|partialclonefilter)$/,
   /^branch\.[^\n]+\.(remote|merge|rebase|pushremote|description)$/,
   /^submodule\.[^\n]+\.(url|active|branch|shallow|fetchrecursesubmodules|ignore)$/,
   /^user\.(name|email)$/,
   /^init\.defaultbranch$/,
-  /^(pull\.rebase|pull\.ff|push\.default|push\.autosetupremote|fetch\.prune|merge\.ff)$/,
+  /^(pull\.rebase|pull\.ff|push\.default|push\.autosetupremote|fetch\.prune|fetch\.recursesubmodules|merge\.ff|index\.sparse|gc\.auto|maintenance\.auto|maintenance\.strategy|status\.showuntrackedfiles)$/,
+  /^lfs\.(url|pushurl|repositoryformatversion)$/,
 ]
 
 /**
