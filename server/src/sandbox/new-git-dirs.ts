@@ -37,36 +37,48 @@ export function neutralizeNewGitDirs(folders: readonly string[], known: Readonly
     const stat = lstatSync(path, { throwIfNoEntry: false })
     if (!stat) continue
     if (stat.isFile()) notes.push(...checkGitFile(path, folders, known, after))
-    else if (stat.isDirectory()) notes.push(...checkGitDir(path))
+    else if (stat.isDirectory()) notes.push(...checkGitDir(path, folders))
   }
   return notes
 }
 
-function checkGitDir(dir: string): string[] {
+function checkGitDir(dir: string, folders: readonly string[], seen = new Set<string>()): string[] {
+  if (seen.has(dir)) return []
+  seen.add(dir)
   const notes: string[] = []
-  const config = `${dir}/config`
-  if (lstatSync(config, { throwIfNoEntry: false })) {
+  // config.worktree is read too once extensions.worktreeConfig is set.
+  for (const config of [`${dir}/config`, `${dir}/config.worktree`]) {
+    if (!lstatSync(config, { throwIfNoEntry: false })) continue
     const unsafe = unsafeKeys(config)
-    if (unsafe === undefined) notes.push(moveAside(config, "its config is one git cannot read"))
+    if (unsafe === undefined) notes.push(moveAside(config, `its ${basename(config)} is one git cannot read`))
     else if (unsafe.length > 0) notes.push(removeKeys(config, unsafe))
   }
   const hooks = `${dir}/hooks`
   const active = listing(hooks).filter((name) => !name.endsWith(".sample"))
   if (active.length > 0) notes.push(moveAside(hooks, `it has hooks (${active.join(", ")})`))
+  // A worktree's git directory takes its config and hooks from the one its commondir file names.
+  const common = pointer(`${dir}/commondir`, /^(.+?)\s*$/)
+  if (common !== undefined && insideAny(common, folders)) notes.push(...checkGitDir(common, folders, seen))
+  else if (common !== undefined)
+    notes.push(moveAside(`${dir}/commondir`, `it takes its config from a git directory outside the workspace (${common})`))
   return notes
 }
 
-function checkGitFile(file: string, folders: readonly string[], known: ReadonlySet<string>, found: ReadonlySet<string>): string[] {
-  let target: string | undefined
+/** The path a git pointer file names (resolved against its folder), or undefined when there is none. */
+function pointer(file: string, pattern: RegExp): string | undefined {
   try {
-    const named = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(file, "utf8"))?.[1]
-    target = named === undefined ? undefined : resolve(dirname(file), named)
+    const named = pattern.exec(readFileSync(file, "utf8"))?.[1]
+    return named === undefined || named === "" ? undefined : resolve(dirname(file), named)
   } catch {
-    return []
+    return undefined
   }
+}
+
+function checkGitFile(file: string, folders: readonly string[], known: ReadonlySet<string>, found: ReadonlySet<string>): string[] {
+  const target = pointer(file, /^gitdir:\s*(.+?)\s*$/m)
   if (target === undefined) return []
   if (known.has(target) || found.has(target)) return [] // held before the command, or checked as a git directory of its own
-  if (insideAny(target, folders)) return checkGitDir(target)
+  if (insideAny(target, folders)) return checkGitDir(target, folders)
   return [moveAside(file, `it points to a git directory outside the workspace (${target})`)]
 }
 

@@ -78,6 +78,22 @@ describe("a repository a command makes", () => {
     expect(configOf(ws.path(".git/hidden/config"))).not.toContain("pager")
   })
 
+  it("has config.worktree checked, and a commondir that points outside the workspace moved aside", async () => {
+    const ws = await folders.gitWorkspace()
+    await run(
+      ws,
+      [
+        "git init -q wt && git -C wt config extensions.worktreeConfig true",
+        "printf '[core]\\n\\tfsmonitor = evil\\n' > wt/.git/config.worktree",
+        "mkdir -p linked/.git && echo 'ref: refs/heads/main' > linked/.git/HEAD",
+        "echo /var/tmp/agent-lsp-elsewhere/common > linked/.git/commondir",
+      ].join(" && "),
+    )
+    expect(configOf(ws.path("wt/.git/config.worktree"))).not.toContain("fsmonitor")
+    expect(existsSync(ws.path("linked/.git/commondir"))).toBe(false)
+    expect(aside(ws.path("linked/.git"), "commondir")).toHaveLength(1)
+  })
+
   it("has a .git file moved aside when it points to a git directory outside the workspace", async () => {
     const ws = await folders.gitWorkspace()
     // The sandbox's /tmp is a host folder the command can learn from its mount table.
