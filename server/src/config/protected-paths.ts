@@ -27,9 +27,10 @@ export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".vscode", "
  * What the sandbox keeps read-only inside a git directory (`.git`, or a folder that looks like a bare
  * repository: HEAD, objects/, refs/). The tools protect the whole of `.git`, but a command is allowed to be
  * git itself, which must write objects, the index and refs; what turns a write there into code execution
- * later is the configuration (core.fsmonitor, core.hooksPath, aliases, filters) and the hooks.
+ * later is the configuration (core.fsmonitor, core.hooksPath, aliases, filters), the hooks, and `commondir`
+ * (a path git then takes the config and hooks from: `echo /tmp/x > .git/commondir` makes git read /tmp/x/config).
  */
-export const GIT_DIR_READ_ONLY: readonly string[] = ["config", "hooks", "info"]
+export const GIT_DIR_READ_ONLY: readonly string[] = ["config", "hooks", "info", "commondir"]
 
 /**
  * Files and folders of the user's home that shells, git, editors, the desktop and PATH read at login or

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readlinkSync, realpathSync, rmdirSync, unlinkSync } from "node:fs"
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
 import { foldersOfOtherServers, insideAny } from "./placeholder-holders"
 import { MISSING_PLACEHOLDERS } from "./policy"
@@ -16,11 +16,14 @@ export interface Placeholder {
   path: string
   /** What is made on the host; the sandbox covers a folder with an empty tmpfs, a file with a read-only bind. */
   kind: "dir" | "file"
+  /** What a file placeholder holds (default: nothing). */
+  content?: string
 }
 
 interface Held {
   count: number
   kind: "dir" | "file"
+  content: string
   /** Its identity on disk (an inode number alone may be reused at once by a file made after a removal). */
   dev: number
   ino: number
@@ -32,10 +35,10 @@ let exitHook = false
 
 /** The placeholders `scan` of workspace folder `folder` calls for (whether or not they exist yet). */
 export function placeholderCandidates(folder: string, scan: WorkspaceScan): Placeholder[] {
-  const at = (dir: string, name: string): Placeholder => ({
-    path: join(dir, name),
-    kind: MISSING_PLACEHOLDERS.files.includes(name) ? "file" : "dir",
-  })
+  const at = (dir: string, name: string): Placeholder => {
+    const content = MISSING_PLACEHOLDERS.files[name]
+    return content === undefined ? { path: join(dir, name), kind: "dir" } : { path: join(dir, name), kind: "file", content }
+  }
   const out = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => at(folder, name))
   for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push(at(dir, name))
   return out
@@ -80,7 +83,7 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   const mine: string[] = []
   const readOnly: string[] = []
   const emptyFolders: string[] = []
-  for (const { path, kind } of candidates) {
+  for (const { path, kind, content = "" } of candidates) {
     if (mine.includes(path)) continue
     let shared = held.get(path)
     if (shared && !isOurs(path, shared)) {
@@ -91,9 +94,9 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
     if (shared) {
       shared.count++
     } else {
-      const made = make(path, kind)
+      const made = make(path, kind, content)
       if (!made) continue
-      held.set(path, { count: 1, kind, ...made })
+      held.set(path, { count: 1, kind, content, ...made })
     }
     mine.push(path)
     ;(kind === "dir" ? emptyFolders : readOnly).push(path)
@@ -181,10 +184,10 @@ export function heldPlaceholders(): string[] {
 }
 
 /** Creates an empty folder or file at `path`; undefined when something is there already (or it cannot). */
-function make(path: string, kind: "dir" | "file"): { dev: number; ino: number; birthtimeMs: number } | undefined {
+function make(path: string, kind: "dir" | "file", content: string): { dev: number; ino: number; birthtimeMs: number } | undefined {
   try {
     if (kind === "dir") mkdirSync(path, { mode: 0o755 })
-    else closeSync(openSync(path, "wx", 0o644))
+    else writeFileSync(path, content, { flag: "wx", mode: 0o644 })
   } catch {
     return undefined
   }
@@ -199,7 +202,7 @@ function isOurs(path: string, entry: Held): boolean {
   return stat.dev === entry.dev && stat.ino === entry.ino && stat.birthtimeMs === entry.birthtimeMs
 }
 
-/** Removes a placeholder if it is still the one we made and still empty (rmdir fails on a non-empty folder). */
+/** Removes a placeholder if it is still the one we made, as we made it (rmdir fails on a non-empty folder). */
 function drop(path: string): void {
   const entry = held.get(path)
   held.delete(path)
@@ -207,7 +210,7 @@ function drop(path: string): void {
   try {
     if (!isOurs(path, entry)) return
     if (entry.kind === "dir") rmdirSync(path)
-    else if (lstatSync(path).size === 0) unlinkSync(path)
+    else if (readFileSync(path, "utf8") === entry.content) unlinkSync(path)
   } catch {
     // Not empty any more, or gone: someone else's now; left alone.
   }

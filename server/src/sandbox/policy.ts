@@ -39,20 +39,22 @@ export const MASKED_HOME_PATHS: readonly string[] = [
  * config, hooks and info. An empty folder rather than a file for all but `config`: creating a file, a folder
  * or anything inside it then fails ("Is a directory", "Permission denied"), and git, checkpoints and
  * review never see an empty folder (an empty file would be listed and `git add -A`-ed). git reads an empty
- * `config` file as an empty configuration, where a folder would make it fail.
+ * `config` file as an empty configuration, where a folder would make it fail. `commondir` holds "." (the git
+ * directory itself, which is what git assumes when there is none): git fails on an empty one or a folder.
  *
- * Each placeholder folder is covered like a hidden folder (EMPTY_FOLDER_COVER); the one placeholder file
- * (`config`) by a read-only bind.
+ * Each placeholder folder is covered like a hidden folder (EMPTY_FOLDER_COVER); the placeholder files by a
+ * read-only bind.
  */
 export const MISSING_PLACEHOLDERS: {
   readonly atWorkspaceTop: readonly string[]
   readonly inGitDir: readonly string[]
-  readonly files: readonly string[]
+  /** The names held by a file rather than a folder, with what the file holds. */
+  readonly files: Readonly<Record<string, string>>
 } = {
   // The protected file names in the spelling their readers look for, then the protected folders.
   atWorkspaceTop: [...[...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name)), ...PROTECTED_DIRS],
   inGitDir: GIT_DIR_READ_ONLY,
-  files: ["config"],
+  files: { config: "", commondir: ".\n" },
 }
 
 /**
@@ -168,7 +170,7 @@ export function hostAllowed(host: string, patterns: readonly string[]): boolean 
 export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task).",
-    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, a submodule's in \`.git/modules/\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in, or a read-only file, empty, or holding \`.\` for a git directory's \`commondir\`, which git reads as no redirection): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, a submodule's in \`.git/modules/\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
     `- Read-only where the home lies inside a workspace folder (an editor opened on \`~\`; existing or not, as above): the startup files and folders that shells, git, editors, the desktop and \`PATH\` read later, outside the sandbox: ${HOME_STARTUP_PATHS.map((p) => `\`~/${p}\``).join(", ")}.`,
     "- Protected symlinks (`AGENTS.md` → `CLAUDE.md`, a dotfile manager's `~/.bashrc`): what they point to is read-only; the link itself cannot be held by a mount, so it is checked when the command ends, put back if the command removed or replaced it, and whatever the command left in its place is kept beside it as `NAME.replaced-by-command-TIME`; the command's output says so.",
     "- Repositories a command makes (`git init sub`, a bare repository under any name, a `.git` file): nothing holds their config while the command runs, so once it has ended, config keys that name a program git would run there outside the sandbox (anything but the plain ones `git init`, `git clone` and `git submodule` write, user name and e-mail, and a few settings that run nothing) are removed, with the file as it was kept as `config.replaced-by-command-TIME`; a hooks folder with anything but git's samples, and a `.git` file that points outside the workspace, are moved aside the same way; the command's output says so. A git run in such a repository while the command is still running (an editor that opens new repositories by itself) is not covered.",

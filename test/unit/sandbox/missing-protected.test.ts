@@ -55,8 +55,10 @@ const ATTEMPTS = [
   "mkdir -p .git/hooks && printf '#!/bin/sh\\nevil\\n' > .git/hooks/pre-commit",
   "mkdir -p .git/info && echo '*' > .git/info/exclude",
   "echo 'vim.cmd(\"!evil\")' > .nvim.lua",
+  // git would take its config and hooks from the folder this names.
+  "echo /tmp/evil > .git/commondir",
 ]
-const PLANTED = [".envrc", "AGENTS.md", ".vscode", ".roo", ".git/hooks", ".git/info", ".nvim.lua"]
+const PLANTED = [".envrc", "AGENTS.md", ".vscode", ".roo", ".git/hooks", ".git/info", ".nvim.lua", ".git/commondir"]
 
 describe("protected paths that do not exist", () => {
   it("refuses a sandboxed command creating them, creates a normal file beside them, and leaves no placeholder on the host", async () => {
@@ -71,6 +73,13 @@ describe("protected paths that do not exist", () => {
     expect(readdirSync(ws.root).sort()).toEqual([...before, "notes.txt"].sort())
     expect(readdirSync(ws.path(".git")).sort()).not.toContain("hooks")
     expect(heldPlaceholders()).toEqual([])
+  })
+
+  it("holds a git directory's missing commondir with one git reads as no redirection, so git works in the sandbox and beside it", async () => {
+    const ws = await bareWorkspace()
+    const result = await start(ws, "cat .git/commondir; git status --short >/dev/null && echo STATUS-OK").done
+    expect(result.output).toBe(".\nSTATUS-OK\n")
+    expect(existsSync(ws.path(".git/commondir"))).toBe(false)
   })
 
   it("holds a missing file or folder name with an empty folder nothing can be written in, moved or removed, and a write after a chmod never reaches the disk", async () => {
