@@ -5,6 +5,7 @@ import { bwrapPath, sandboxStatus } from "./availability"
 import { bwrapArgs } from "./bwrap-args"
 import { bridgeScript, findProgram } from "./index"
 import { startNetworkProxy } from "./network-proxy"
+import { hostSocketPaths } from "./host-sockets"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT } from "./policy"
 import { scanWorkspace } from "./workspace-scan"
 
@@ -94,6 +95,7 @@ export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = b
     emptyFolders: [],
     // The browser's own folder, at its host path, so its command lines name it (kill and cleanup find them).
     extraWritablePaths: [home],
+    hostSockets: hostSocketPaths([...request.workspaceFolders, home]),
     proxySocket: proxy?.socketPath,
     cwd: request.workspaceFolders[0] ?? "/",
     // Started detached (its own session) by the launcher, whose process-group kill must reach every process.

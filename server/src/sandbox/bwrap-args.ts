@@ -1,14 +1,15 @@
-import { statSync } from "node:fs"
+import { lstatSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { isInside } from "../workspace/sandbox"
-import { EMPTY_FOLDER_COVER, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
+import { EMPTY_FOLDER_COVER, PRIVATE_RUNTIME_DIRS, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
 /**
  * The one translation of a sandbox into bubblewrap arguments. Order matters: later mounts cover earlier
  * ones, and a bind shows the host's folder without what was mounted over paths inside it. So the whole file
- * system comes first (read-only), then the writable roots, then what is read-only inside them, then what
- * the user approved writing, and last what is hidden: the credential folders, then the `.rooignore` masks.
+ * system comes first (read-only), then the private runtime folders, then the writable roots, then what is read-only inside them, then what
+ * the user approved writing, and last what is hidden: the credential folders, the host's sockets, then the
+ * `.rooignore` masks.
  * Nothing may uncover those, not a workspace folder that is the home itself (an editor opened on `~`).
  */
 
@@ -36,6 +37,8 @@ export interface BwrapMounts {
   emptyFolders: readonly string[]
   /** Approved extra writes (absolute, existing). */
   extraWritablePaths: readonly string[]
+  /** Unix sockets of the host to cover with the empty file (./host-sockets.ts). */
+  hostSockets: readonly string[]
   /** The network proxy's socket on the host, when the command gets the network through it. */
   proxySocket?: string
   cwd: string
@@ -49,6 +52,8 @@ export interface BwrapMounts {
 
 export function bwrapArgs(mounts: BwrapMounts): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+  // Before the workspace folders, so that one under /run (unlikely) still shows.
+  for (const dir of PRIVATE_RUNTIME_DIRS) if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) args.push("--tmpfs", dir)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
   // Each path gets one cover: an empty folder's tmpfs, else one read-only bind (a placeholder a just-ended
@@ -64,6 +69,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   for (const path of mounts.emptyFolders) coverWithEmptyFolder(args, path)
   for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
   for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
+  for (const socket of mounts.hostSockets) args.push("--ro-bind", mounts.emptyFile, socket)
   for (const scan of mounts.scans) {
     for (const dir of scan.maskedDirs) coverWithEmptyFolder(args, dir)
     for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)

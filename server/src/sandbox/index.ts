@@ -9,6 +9,7 @@ import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
 import { homeStartupHolds } from "./home-startup"
+import { hostSocketPaths } from "./host-sockets"
 import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
 import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
@@ -147,6 +148,7 @@ export function sandboxCommand(
       placeholders: held.readOnly,
       emptyFolders: held.emptyFolders,
       extraWritablePaths: extraWritable,
+      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable]),
       proxySocket: proxy?.socketPath,
       cwd,
       newSession: options.newSession ?? true,

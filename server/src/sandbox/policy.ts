@@ -109,6 +109,14 @@ export const UNSCANNED_FOLDERS: ReadonlySet<string> = new Set([
   ".turbo",
 ])
 
+/**
+ * Folders each command gets an empty private tmpfs of its own over: the runtime folders, where the host's
+ * Unix sockets live (the Docker daemon's, the D-Bus buses, the user's runtime folder /run/user/UID with
+ * its ssh and gpg agents, Wayland, an editor's server). A socket in a read-only mount can still be connected
+ * to; ./host-sockets.ts covers the ones elsewhere.
+ */
+export const PRIVATE_RUNTIME_DIRS: readonly string[] = ["/run", "/var/run"]
+
 /** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
 export const SANDBOX_TMP = "/tmp"
 
@@ -177,6 +185,7 @@ export function sandboxRulesText(): string {
     `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file); also where a workspace folder, or a write the user approved, holds them.`,
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
+    `- Local services: ${PRIVATE_RUNTIME_DIRS.map((d) => `\`${d}\``).join(" and ")} are empty folders of the command's own, and every other Unix socket bound on the host (\`/proc/net/unix\`) is covered by an empty file, so no command reaches the Docker daemon, the D-Bus buses, an ssh or gpg agent, or an editor's server. (A read-only mount alone does not stop a connection to a socket.) Sockets the command makes itself work as usual.`,
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
     "- Environment: the server's, without API keys and tokens.",
     "- Privileges: none. Every capability is dropped, also when the server runs as root (in a container), so no command can unmount or remount what the sandbox mounted.",

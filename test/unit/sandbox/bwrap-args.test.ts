@@ -22,6 +22,7 @@ describe("bwrapArgs", () => {
     placeholders: ["/ws/.envrc-missing"],
     emptyFolders: ["/ws/AGENTS.md"],
     extraWritablePaths: ["/ws/.envrc"],
+    hostSockets: ["/srv/daemon.sock"],
     cwd: "/ws/src",
     newSession: false,
   })
@@ -41,6 +42,13 @@ describe("bwrapArgs", () => {
     const lastWritable = Math.max(at("--bind", "/ws", "/ws"), at("--bind", "/ws/.envrc", "/ws/.envrc"), at("--bind", "/run/t", "/tmp"))
     expect(at("--perms", "0555", "--tmpfs", "/etc")).toBeGreaterThan(lastWritable)
     expect(at("--ro-bind", "/run/empty", "/etc/passwd")).toBeGreaterThan(lastWritable)
+    expect(at("--ro-bind", "/run/empty", "/srv/daemon.sock")).toBeGreaterThan(lastWritable)
+  })
+
+  it("gives the command an empty /run of its own before the workspace folders (the host's sockets live there)", () => {
+    expect(at("--tmpfs", "/run")).toBeGreaterThan(0)
+    expect(at("--tmpfs", "/run")).toBeLessThan(at("--bind", "/ws", "/ws"))
+    expect(args).not.toContain("/var/run") // a symlink to /run here: covered with it
   })
 
   it("pins the folders between the workspace and a read-only path as mount points, before the read-only binds", () => {
@@ -75,6 +83,7 @@ describe("bwrapArgs, one cover per path", () => {
       placeholders: ["/ws/.vscode"],
       emptyFolders: ["/ws/AGENTS.md"],
       extraWritablePaths: [],
+      hostSockets: [],
       cwd: "/ws",
       newSession: true,
     })

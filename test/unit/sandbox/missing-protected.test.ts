@@ -247,6 +247,7 @@ describe("protected paths that do not exist", () => {
         placeholders: readOnly,
         emptyFolders,
         extraWritablePaths: [],
+        hostSockets: [],
         cwd: ws.root,
         newSession: true,
       })

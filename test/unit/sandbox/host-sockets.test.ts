@@ -1,0 +1,86 @@
+import { execFile } from "node:child_process"
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { createServer, type Server } from "node:net"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { afterAll, describe, expect, it } from "vitest"
+import { hostSocketPaths } from "../../../server/src/sandbox/host-sockets"
+import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
+
+/**
+ * A read-only mount does not stop connect(2) on a Unix socket, and behind the host's sockets are programs that
+ * run what they are told outside the sandbox (the Docker daemon, the D-Bus session bus, an editor's server).
+ * Each test starts a real listening socket on the host and has real bash in real bubblewrap try to reach it.
+ */
+
+const folders = sandboxTestFolders()
+const servers: Server[] = []
+const dirs: string[] = []
+afterAll(() => {
+  for (const server of servers) server.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A host socket at `path` that answers every connection with `reply`. */
+async function listening(path: string, reply: string): Promise<void> {
+  const server = createServer((socket) => socket.end(reply))
+  servers.push(server)
+  await new Promise<void>((resolve) => server.listen(path, resolve))
+}
+
+/** A folder for sockets outside /tmp (which the sandbox replaces whole) and outside /run. */
+function socketFolder(parent = "/var/tmp"): string {
+  const dir = realpathSync(mkdtempSync(join(parent, "agent-lsp-sock-")))
+  dirs.push(dir)
+  return dir
+}
+
+const connect = (path: string) => `socat -u UNIX-CONNECT:${path} - 2>&1; echo "exit $?"`
+
+function run(command: string) {
+  return folders
+    .workspace()
+    .then((ws) => startSandboxed(command, { workspaceFolders: [ws.root], home: folders.home().root, network: { allowedHosts: [] } }).done)
+}
+
+describe("the host's Unix sockets", () => {
+  it("cannot be reached from a command, wherever they are bound", async () => {
+    const path = join(socketFolder(), "daemon.sock")
+    await listening(path, "HOST-DAEMON-ANSWERED")
+    expect(hostSocketPaths([])).toContain(path)
+    const result = await run(connect(path))
+    expect(result.output).not.toContain("HOST-DAEMON-ANSWERED")
+    expect(result.output).toMatch(/Connection refused|No such file|Permission denied/)
+  })
+
+  it.runIf(writable("/run"))("cannot be reached under /run, where the user's runtime folder and the daemons' sockets live", async () => {
+    const path = join(socketFolder("/run"), "bus")
+    await listening(path, "SESSION-BUS-ANSWERED")
+    const result = await run(`${connect(path)}; ls /run`)
+    expect(result.output).not.toContain("SESSION-BUS-ANSWERED")
+  })
+
+  it("can still be made and used inside the sandbox by the command itself", async () => {
+    const result = await run(
+      "socat UNIX-LISTEN:/tmp/own.sock SYSTEM:'echo OWN-SOCKET-ANSWERED' & for i in $(seq 50); do [ -S /tmp/own.sock ] && break; sleep 0.02; done; socat -u UNIX-CONNECT:/tmp/own.sock -",
+    )
+    expect(result.output).toContain("OWN-SOCKET-ANSWERED")
+  })
+
+  it("can be reached from the host (the control: the first test's socket answers outside the sandbox)", async () => {
+    const path = join(socketFolder(), "control.sock")
+    await listening(path, "CONTROL-ANSWERED")
+    // Asynchronously: the listening server is in this process.
+    const { stdout } = await promisify(execFile)("socat", ["-u", `UNIX-CONNECT:${path}`, "-"], { encoding: "utf8", timeout: 10_000 })
+    expect(stdout).toBe("CONTROL-ANSWERED")
+  })
+})
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
