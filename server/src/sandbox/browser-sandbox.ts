@@ -82,20 +82,21 @@ export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = b
   const socat = findProgram("socat")
   const proxy = socat ? startNetworkProxy(join(root, "proxy.sock"), decide) : undefined
   const notes = socat ? [] : ["The browser has no network: socat is not installed (fix: sudo apt-get install socat)."]
+  const masked = maskedHostPaths({ home: request.home, stateDir: request.stateDir })
   const args = bwrapArgs({
     // Bound (a workspace under /tmp would be hidden by the private /tmp otherwise), but read-only.
     workspaceFolders: request.workspaceFolders,
     workspaceReadOnly: true,
     tempDir,
     emptyFile,
-    maskedHostPaths: maskedHostPaths({ home: request.home, stateDir: request.stateDir }),
+    maskedHostPaths: masked,
     scans,
     // No placeholders for missing protected paths: with the workspace read-only nothing can be created in it.
     placeholders: [],
     emptyFolders: [],
     // The browser's own folder, at its host path, so its command lines name it (kill and cleanup find them).
     extraWritablePaths: [home],
-    hostSockets: hostSocketPaths([...request.workspaceFolders, home]),
+    hostSockets: hostSocketPaths([...request.workspaceFolders, home], masked),
     proxySocket: proxy?.socketPath,
     cwd: request.workspaceFolders[0] ?? "/",
     // Started detached (its own session) by the launcher, whose process-group kill must reach every process.

@@ -12,7 +12,7 @@ import { PRIVATE_RUNTIME_DIRS, SANDBOX_TMP } from "./policy"
  * then covered by an empty read-only file. Abstract sockets are out of reach already (the sandbox has a
  * network namespace of its own).
  */
-export function hostSocketPaths(visible: readonly string[], procNetUnix = "/proc/net/unix"): string[] {
+export function hostSocketPaths(visible: readonly string[], masked: readonly string[] = [], procNetUnix = "/proc/net/unix"): string[] {
   let table: string
   try {
     table = readFileSync(procNetUnix, "latin1")
@@ -25,6 +25,7 @@ export function hostSocketPaths(visible: readonly string[], procNetUnix = "/proc
     const path = line.trim().split(/\s+/).slice(7).join(" ")
     if (!path.startsWith("/")) continue // unbound, or abstract ("@…")
     if (hiddenAnyway(path) && !visible.some((root) => isInside(root, path))) continue
+    if (masked.some((dir) => isInside(dir, path))) continue // in a hidden credential folder (~/.gnupg's agent)
     paths.add(path)
   }
   return [...paths].filter((path) => lstatSync(path, { throwIfNoEntry: false })?.isSocket())

@@ -139,16 +139,17 @@ export function sandboxCommand(
     const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
     const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable, policy.home ?? homedir())
     const knownGit = knownGitPaths(scans)
+    const masked = maskedHostPaths(policy)
     const args = bwrapArgs({
       workspaceFolders: policy.workspaceFolders,
       tempDir,
       emptyFile: root.emptyFile,
-      maskedHostPaths: maskedHostPaths(policy),
+      maskedHostPaths: masked,
       scans,
       placeholders: held.readOnly,
       emptyFolders: held.emptyFolders,
       extraWritablePaths: extraWritable,
-      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable]),
+      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable], masked),
       proxySocket: proxy?.socketPath,
       cwd,
       newSession: options.newSession ?? true,

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { accessSync, constants, mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { promisify } from "node:util"
@@ -58,6 +58,15 @@ describe("the host's Unix sockets", () => {
     await listening(path, "SESSION-BUS-ANSWERED")
     const result = await run(`${connect(path)}; ls /run`)
     expect(result.output).not.toContain("SESSION-BUS-ANSWERED")
+  })
+
+  it("is not listed to cover when it lies in a hidden credential folder already (no mount point appears there)", async () => {
+    const home = socketFolder()
+    const path = join(home, ".gnupg", "S.gpg-agent")
+    mkdirSync(join(home, ".gnupg"))
+    await listening(path, "GPG-AGENT-ANSWERED")
+    expect(hostSocketPaths([], [join(home, ".gnupg")])).not.toContain(path)
+    expect(hostSocketPaths([])).toContain(path)
   })
 
   it("can still be made and used inside the sandbox by the command itself", async () => {
