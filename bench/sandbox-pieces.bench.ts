@@ -12,6 +12,8 @@ import { performance } from "node:perf_hooks"
 import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
 import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
 import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../server/src/sandbox/placeholders"
+import { hostSocketPaths } from "../server/src/sandbox/host-sockets"
+import { knownGitPaths, neutralizeNewGitDirs } from "../server/src/sandbox/new-git-dirs"
 import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
 import { benchHome, benchRepository } from "./sandbox.bench"
@@ -91,6 +93,10 @@ export default async function bench(): Promise<BenchTable[]> {
     for (let i = 0; i < RUNS; i++) for (const [k, [, run]] of pieces.entries()) times[k]!.push(await run())
     const server = {
       argv: stats(await timeRuns(RUNS * 10, () => sandboxCommand(SHELL, ws.root, policy(true)).dispose(), 5)),
+      // Part of the above: after the command, the workspace scanned again for repositories it made.
+      newRepositories: stats(await timeRuns(RUNS * 10, () => neutralizeNewGitDirs([ws.root], knownGitPaths([scanWorkspace(ws.root)])), 5)),
+      // Part of the above: the host's Unix sockets to cover (/proc/net/unix).
+      sockets: stats(await timeRuns(RUNS * 10, () => hostSocketPaths([ws.root]), 5)),
       rescan: stats(
         await timeRuns(RUNS, () => {
           // A new entry in the root folder: the next scan re-reads that folder only.
@@ -142,10 +148,16 @@ export default async function bench(): Promise<BenchTable[]> {
         columns: ["what", "median ms", "p90 ms"],
         rows: [
           [
-            "sandbox argv (workspace scan from its cache, node_modules not walked; masks, temp folder)",
+            "sandbox argv and the checks after the command (workspace scan from its cache, node_modules not walked; masks, temp folder)",
             server.argv.median,
             server.argv.p90,
           ],
+          [
+            "of which: the check after the command for repositories it made (the workspace scan again)",
+            server.newRepositories.median,
+            server.newRepositories.p90,
+          ],
+          ["of which: the host's Unix sockets to cover (/proc/net/unix)", server.sockets.median, server.sockets.p90],
           ["workspace scan after an entry was added to one folder (that folder re-read)", server.rescan.median, server.rescan.p90],
           [
             "workspace scan after .rooignore changed (the whole walk: 10,000 files in 100 folders; node_modules not walked)",
