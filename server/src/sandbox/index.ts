@@ -85,7 +85,8 @@ export interface SandboxedCommand {
   /**
    * Stops the command's network proxy, releases its placeholders and removes its private files; call once,
    * after the command ended. Returns lines for the command's output: the protected symlinks it removed or
-   * replaced and that were put back (./protected-links.ts).
+   * replaced and that were put back (./protected-links.ts), and what was taken out of repositories it made
+   * (./new-git-dirs.ts).
    */
   dispose(): string[]
 }
@@ -164,7 +165,7 @@ export function sandboxCommand(
         if (disposed) return []
         disposed = true
         proxy?.close()
-        // Before the placeholders go: a link put back must not race another server's look at the folder.
+        // While the placeholders still stand, so the checks see the workspace as the command left it.
         const repairs = [...repairLinks(held.links), ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit)]
         held.release()
         unmark()
