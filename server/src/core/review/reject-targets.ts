@@ -17,8 +17,6 @@ export type RejectOutcome =
   | { failure: Failure }
   | {
       file: RejectedFile
-      whole: boolean
-      created: boolean
       count: number
       droppedUserEdits: boolean
       problems: NonNullable<DecideResult["problems"]>
@@ -40,12 +38,16 @@ const WATCH_LANES = 16
 /**
  * Rejects each target's hunks: every file's text back, written together (ReviewIo.writeMany: each still
  * checked and version-checked on its own), then the problems each reject brought. Outcomes in the
- * targets' order, so the result reads the same as one file after another.
+ * targets' order, so the result reads the same as one file after another. `record` gets what the reject is
+ * about to change (the same objects the outcomes hold) before any file changes, and no file changes until
+ * it is done (the review saves it, so the reject can be undone whatever happens next); its work overlaps
+ * the writes' own.
  */
 export async function rejectTargets(
   targets: { entry: Listed; hunks: Hunk[] }[],
   { io, diagnostics, texts }: { io: ReviewIo; diagnostics: DiagnosticsPort | undefined; texts: DiskTexts },
   signal: AbortSignal,
+  record?: (files: RejectedFile[]) => Promise<void>,
 ): Promise<RejectOutcome[]> {
   const planned = await mapLimit(targets, WATCH_LANES, async ({ entry, hunks }): Promise<RejectPlan | { failure: Failure }> => {
     const uri = pathToFileURL(entry.path).toString()
@@ -56,10 +58,17 @@ export async function rejectTargets(
     return { entry, hunks, uri, whole, next, watch }
   })
   const writes = planned.flatMap((p) => ("failure" in p ? [] : [p]))
+  const files = writes.map(
+    ({ entry, next }): RejectedFile => ({ path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } }),
+  )
+  const recorded = (files.length > 0 ? record?.(files) : undefined)?.catch((e: Error) =>
+    Promise.reject(new Error(`the review could not record the reject first, so it could not be undone: ${e.message}`)),
+  )
   const written = await io.writeMany(
     writes.map(({ entry, next }) => ({ path: entry.path, expected: entry.current, text: next })),
     "agent: reject change",
     texts,
+    recorded,
   )
   const outcomes = new Map(
     await mapLimit(writes, WATCH_LANES, async (plan, i): Promise<[RejectPlan, RejectOutcome]> => {
@@ -73,9 +82,7 @@ export async function rejectTargets(
       return [
         plan,
         {
-          file: { path: entry.path, before: entry.current, after: next, tracked: { ...entry.file } },
-          whole,
-          created: entry.file.baseline === undefined,
+          file: files[i]!,
           count: hunks.length,
           droppedUserEdits: hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
           problems: watch && next !== undefined ? newProblems(uri, watch.before, after) : [],

@@ -57,9 +57,20 @@ export class ReviewIo {
    * write() of many files (a reject or its undo), outcomes in the writes' order. Files the editor holds or
    * writes itself go through it as one by one (side by side); files only on disk are each checked the same
    * way, then written together (workspace/atomic-write.ts writeFilesAtomic: flushed side by side, each
-   * still renamed over its target only once its text is on disk).
+   * still renamed over its target only once its text is on disk). Nothing is changed, on disk or in the
+   * editor, before `beforeChanges` is done (its work overlaps the temps' writes); if it fails, nothing is.
    */
-  async writeMany(writes: readonly ReviewWrite[], label: string, texts?: DiskTexts): Promise<EditOutcome[]> {
+  async writeMany(
+    writes: readonly ReviewWrite[],
+    label: string,
+    texts?: DiskTexts,
+    beforeChanges?: Promise<unknown>,
+  ): Promise<EditOutcome[]> {
+    // Its outcome as a value from the start: a failure while the files are checked is not "unhandled".
+    const gate = beforeChanges?.then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    )
     const outcomes: EditOutcome[] = new Array(writes.length)
     const viaEditor: number[] = []
     const toDisk: number[] = []
@@ -73,11 +84,16 @@ export class ReviewIo {
     }
     const written = await writeFilesAtomic(
       toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.text! })),
-      { workspaceFolders: this.folders() },
+      { workspaceFolders: this.folders(), ...(beforeChanges ? { beforeRenames: beforeChanges } : {}) },
     )
     for (const [n, i] of toDisk.entries()) {
       const result = written[n]!
       outcomes[i] = "error" in result ? { ok: false, reason: result.error.message } : { ok: true }
+    }
+    const held = await gate
+    if (held) {
+      for (const i of viaEditor) outcomes[i] = { ok: false, reason: `${writes[i]!.path} was not written: ${held.message}` }
+      return outcomes
     }
     await mapLimit(viaEditor, EDITOR_LANES, async (i) => {
       const { path, expected, text } = writes[i]!

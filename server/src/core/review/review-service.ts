@@ -134,6 +134,11 @@ export class ReviewService {
       const dropped = new Set<string>()
       const signal = AbortSignal.timeout(15_000)
       const problems: NonNullable<DecideResult["problems"]> = []
+      const state = await this.state(root)
+      const previousReject = state.lastReject
+      // What the store holds of this decision: nothing yet; a keep changes the state, a reject saves its record.
+      let unsaved = false
+      let savedReject: RejectedFile[] | undefined
       for (const decision of decisions) {
         const listed = await this.listed(root)
         const targets = targetsOf(listed, decision)
@@ -145,19 +150,27 @@ export class ReviewService {
           })
           continue
         }
-        const state = await this.state(root)
         if (decision.action === "keep") {
           for (const { entry, hunks } of targets) {
             if (hunks.length === entry.hunks.length) delete state.files[entry.path]
             else entry.file.baseline = [...hunks].reverse().reduce((base, h) => keepHunk(base, h), entry.file.baseline ?? "")
             result.kept += hunks.length
+            unsaved = true
           }
           continue
         }
+        // The record of the reject is saved before any file changes (while the files' temps are written), so
+        // that it can be undone even if the server stops right after: no save is left for after the answer.
         const outcomes = await rejectTargets(
           targets,
           { io: this.io, diagnostics: this.deps.diagnostics, texts: this.cachesOf(root).texts },
           signal,
+          async (files) => {
+            const record = [...rejected, ...files]
+            state.lastReject = record
+            await this.persist(root)
+            if (!unsaved) savedReject = record
+          },
         )
         for (const outcome of outcomes) {
           if ("failure" in outcome) {
@@ -167,13 +180,16 @@ export class ReviewService {
           const { file } = outcome
           rejected.push(file)
           if (outcome.droppedUserEdits) dropped.add(pathToFileURL(file.path).toString())
-          if (outcome.whole && outcome.created) delete state.files[file.path]
+          // A deleted created file's entry stays: the next listing finds it has no hunks and drops it.
           result.rejected += outcome.count
           problems.push(...outcome.problems)
         }
       }
-      if (rejected.length > 0) (await this.state(root)).lastReject = rejected
-      await this.saved(root)
+      state.lastReject = rejected.length > 0 ? rejected : previousReject
+      // Saved again only when the store holds other than this: a keep, or a file not rejected after all.
+      const stored = savedReject ?? []
+      if (unsaved || rejected.length !== stored.length || rejected.some((file, i) => file !== stored[i])) await this.persist(root)
+      this.scheduleSave(root, "all", false)
       if (dropped.size > 0) result.droppedUserEdits = [...dropped]
       if (problems.length > 0) result.problems = problems
       return result
