@@ -22,8 +22,8 @@ afterEach(async () => {
   api = ws = undefined
 })
 
-const ORIGINAL = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("")
-const EDITED = ORIGINAL.replace("line 2\n", "line 2 by agent\n").replace("line 10\n", "line 10 by agent\n")
+const ORIGINAL = Array.from({ length: 12 }, (_, i) => `line ${i + 1} café 日本\n`).join("")
+const EDITED = ORIGINAL.replace("line 2 café", "line 2 by agent").replace("line 10 café", "line 10 by agent")
 
 /** A server whose task rewrote a.txt and b.txt, with its review listed and saved. */
 async function reviewedTask(env?: Record<string, string>): Promise<{ server: ServerHarness; taskId: string }> {
@@ -61,6 +61,24 @@ describe("the record of a reject", () => {
     const again = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
     servers.push(again)
     const undone = await again.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
+    expect(undone.failed).toEqual([])
+    expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(EDITED)
+    expect(readFileSync(ws!.path("b.txt"), "utf8")).toBe(EDITED)
+  }, 60_000)
+
+  it("rejects and undoes in a restarted server, writing back the texts it kept as bytes (UTF-8 included)", async () => {
+    const { server, taskId } = await reviewedTask()
+    await server.stop()
+    const again = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
+    servers.push(again)
+    const result = await again.request("agent/reviewDecide", { taskId, decisions: [{ all: true, action: "reject" }] })
+    expect(result).toMatchObject({ rejected: 4, failed: [] })
+    expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(ORIGINAL)
+    await again.stop()
+    // And once more restarted: the record of that reject, loaded, undoes it.
+    const third = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
+    servers.push(third)
+    const undone = await third.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
     expect(undone.failed).toEqual([])
     expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(EDITED)
     expect(readFileSync(ws!.path("b.txt"), "utf8")).toBe(EDITED)

@@ -14,6 +14,8 @@ export interface ReviewWrite {
   expected: string | undefined
   /** undefined: delete the file. */
   text: string | undefined
+  /** The same text as UTF-8 bytes, where the caller holds them: written to disk as they are (never decoded). */
+  bytes?: Uint8Array
 }
 
 /** Files read before the event loop gets a turn (each read is synchronous, a few microseconds). */
@@ -75,15 +77,18 @@ export class ReviewIo {
     const viaEditor: number[] = []
     const toDisk: number[] = []
     const realDirs = new Map<string, string>()
-    for (const [i, { path, expected, text }] of writes.entries()) {
-      const diskOnly = text !== undefined && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
+    for (const [i, write] of writes.entries()) {
+      const { path, expected } = write
+      // bytes first: a text given as bytes may decode itself when read.
+      const deletes = write.bytes === undefined && write.text === undefined
+      const diskOnly = !deletes && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
       if (!diskOnly) viaEditor.push(i)
       else if (!this.insideWorkspace(path, realDirs)) outcomes[i] = outside(path)
       else if ((texts ? texts.read(path, readDisk) : readDisk(path)) !== expected) outcomes[i] = changedOnDisk()
       else toDisk.push(i)
     }
     const written = await writeFilesAtomic(
-      toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.text! })),
+      toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.bytes ?? writes[i]!.text! })),
       { workspaceFolders: this.folders(), ...(beforeChanges ? { beforeRenames: beforeChanges } : {}) },
     )
     for (const [n, i] of toDisk.entries()) {

@@ -5,6 +5,7 @@ import { writeFileAtomic } from "../../workspace/atomic-write"
 import type { FileHunks } from "./hunk-cache"
 import { decodeReview, encodeReview } from "./review-file"
 import { packHunks, unpackHunks } from "./stored-hunks"
+import { assignText, copyKeepingStoredTexts, holdsText, sameText } from "./stored-texts"
 
 /** One file of a task's review, as persisted. */
 export interface TrackedFile {
@@ -101,8 +102,8 @@ interface StoredReject extends RejectedFile {
 function sameEntry(a: TrackedFile | undefined, b: TrackedFile): boolean {
   return (
     a !== undefined &&
-    a.baseline === b.baseline &&
-    a.agentText === b.agentText &&
+    sameText(a, "baseline", b, "baseline") &&
+    sameText(a, "agentText", b, "agentText") &&
     a.byCommand === b.byCommand &&
     a.userTouched.length === b.userTouched.length &&
     a.userTouched.every((key, i) => key === b.userTouched[i])
@@ -114,12 +115,13 @@ function encoded(state: TaskReviewState): TaskReviewState {
   const lastReject = state.lastReject.map((reject): StoredReject => {
     const { tracked } = reject
     if (!tracked) return reject
-    const out: StoredReject = { ...reject }
-    if (reject.before !== undefined && reject.before === tracked.agentText) {
+    // Texts still stored are compared and copied as bytes: a reject-all of a restarted review decodes none.
+    const out: StoredReject = copyKeepingStoredTexts(reject)
+    if (holdsText(reject, "before") && sameText(reject, "before", tracked, "agentText")) {
       delete out.before
       out.beforeIs = "agentText"
     }
-    if (reject.after !== undefined && reject.after === tracked.baseline) {
+    if (holdsText(reject, "after") && sameText(reject, "after", tracked, "baseline")) {
       delete out.after
       out.afterIs = "baseline"
     }
@@ -135,11 +137,21 @@ function encoded(state: TaskReviewState): TaskReviewState {
 function decoded(state: TaskReviewState): TaskReviewState {
   if (!Array.isArray(state.lastReject)) return state
   state.lastReject = state.lastReject.map((stored: StoredReject) => {
-    const { beforeIs, afterIs, trackedIs, ...reject } = stored
+    // Copied with its texts still stored (a rest spread would decode them).
+    const reject: StoredReject = copyKeepingStoredTexts(stored)
+    const { beforeIs, afterIs, trackedIs } = stored
+    delete reject.beforeIs
+    delete reject.afterIs
+    delete reject.trackedIs
     const entry = state.files[reject.path]
-    if (trackedIs === "entry" && entry) reject.tracked = { ...entry, userTouched: [...entry.userTouched] }
-    if (beforeIs === "agentText") reject.before = reject.tracked?.agentText
-    if (afterIs === "baseline") reject.after = reject.tracked?.baseline
+    if (trackedIs === "entry" && entry) {
+      reject.tracked = copyKeepingStoredTexts(entry)
+      reject.tracked.userTouched = [...entry.userTouched]
+    }
+    if (beforeIs === "agentText" && reject.tracked) assignText(reject, "before", reject.tracked, "agentText")
+    else if (beforeIs === "agentText") reject.before = undefined
+    if (afterIs === "baseline" && reject.tracked) assignText(reject, "after", reject.tracked, "baseline")
+    else if (afterIs === "baseline") reject.after = undefined
     return reject
   })
   return state
