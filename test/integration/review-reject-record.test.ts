@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
@@ -57,6 +57,35 @@ describe("the record of a reject", () => {
     crash(server)
     expect(result).toMatchObject({ rejected: 4, failed: [] })
     expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(ORIGINAL)
+    // Recorded beside the review file, which held everything else already.
+    const record = join(server.stateHome, "state", "agent-lsp", "reviews", `${taskId}.reject`)
+    expect(existsSync(record)).toBe(true)
+
+    const again = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
+    servers.push(again)
+    const undone = await again.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
+    expect(undone.failed).toEqual([])
+    expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(EDITED)
+    expect(readFileSync(ws!.path("b.txt"), "utf8")).toBe(EDITED)
+    expect(existsSync(record)).toBe(false) // the undo saved the whole review, which replaces the record
+  }, 60_000)
+
+  it("saves the whole review with the reject when the same request kept a hunk first, and the undo survives a crash too", async () => {
+    const { server, taskId } = await reviewedTask()
+    const review = await server.request("agent/reviewChanges", { taskId })
+    const a = review.files.find((f: any) => f.uri.endsWith("/a.txt"))
+    const result = await server.request("agent/reviewDecide", {
+      taskId,
+      decisions: [
+        { hunkId: a.hunks[0].hunkId, action: "keep" },
+        { all: true, action: "reject" },
+      ],
+    })
+    crash(server)
+    expect(result).toMatchObject({ kept: 1, rejected: 3, failed: [] })
+    const kept = ORIGINAL.replace("line 2 café", "line 2 by agent")
+    expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(kept)
+    expect(existsSync(join(server.stateHome, "state", "agent-lsp", "reviews", `${taskId}.reject`))).toBe(false)
 
     const again = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
     servers.push(again)
@@ -86,10 +115,9 @@ describe("the record of a reject", () => {
 
   it("changes no file when the review cannot record the reject first, and says why", async () => {
     const { server, taskId } = await reviewedTask()
-    // The review file becomes a folder: saving it fails (as on a full disk or a read-only state folder).
-    const reviewFile = join(server.stateHome, "state", "agent-lsp", "reviews", `${taskId}.json`)
-    rmSync(reviewFile)
-    mkdirSync(reviewFile)
+    // Where the record goes is a folder: writing it fails (as on a full disk or a read-only state folder).
+    const recordFile = join(server.stateHome, "state", "agent-lsp", "reviews", `${taskId}.reject`)
+    mkdirSync(recordFile)
     const refused = await server.request("agent/reviewDecide", { taskId, decisions: [{ all: true, action: "reject" }] })
     expect(refused.rejected).toBe(0)
     expect(refused.failed).toHaveLength(2)
@@ -98,7 +126,7 @@ describe("the record of a reject", () => {
     expect(readFileSync(ws!.path("b.txt"), "utf8")).toBe(EDITED)
 
     // Once the review can be saved again, the same reject goes through.
-    rmSync(reviewFile, { recursive: true })
+    rmSync(recordFile, { recursive: true })
     const result = await server.request("agent/reviewDecide", { taskId, decisions: [{ all: true, action: "reject" }] })
     expect(result).toMatchObject({ rejected: 4, failed: [] })
     expect(readFileSync(ws!.path("a.txt"), "utf8")).toBe(ORIGINAL)

@@ -47,6 +47,8 @@ export class ReviewService {
   private readonly touched = new Map<string, Set<string> | "all">()
   /** Reviews with changes not yet written to the store. */
   private readonly unsaved = new Set<string>()
+  /** Reviews whose file may not hold what is in memory (a change since the last save that succeeded). */
+  private readonly diverged = new Set<string>()
   /** Hunks per file at the last count, per review: what the `review` update reports. */
   private readonly counts = new Map<string, Map<string, number>>()
   /** Per review, each tracked file's hunks for the texts they were computed from, and its text on disk. */
@@ -168,7 +170,9 @@ export class ReviewService {
           async (files) => {
             const record = [...rejected, ...files]
             state.lastReject = record
-            await this.persist(root)
+            // Where the review file holds everything else, only the reject is written beside it.
+            const alone = !unsaved && !this.diverged.has(root) && (await this.store.saveReject(root, state))
+            if (!alone) await this.persist(root)
             if (!unsaved) savedReject = record
           },
         )
@@ -340,7 +344,11 @@ export class ReviewService {
   /** Writes the review with the hunks listed for its files as the agent left them (a restart lists those without diffing). */
   private async persist(root: string): Promise<void> {
     const state = await this.state(root)
-    await this.store.save(root, state, this.cachesOf(root).hunks.storable(state.files))
+    this.diverged.delete(root)
+    await this.store.save(root, state, this.cachesOf(root).hunks.storable(state.files)).catch((error: unknown) => {
+      this.diverged.add(root)
+      throw error
+    })
   }
 
   /**
@@ -351,7 +359,10 @@ export class ReviewService {
   private scheduleSave(root: string, paths: string[] | "all", save = true): void {
     const pending = this.touched.get(root)
     this.touched.set(root, paths === "all" || pending === "all" ? "all" : new Set([...(pending ?? []), ...paths]))
-    if (save) this.unsaved.add(root)
+    if (save) {
+      this.unsaved.add(root)
+      this.diverged.add(root)
+    }
     clearTimeout(this.announce.get(root))
     this.announce.set(
       root,
