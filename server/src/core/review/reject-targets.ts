@@ -95,7 +95,7 @@ export async function rejectTargets(
         {
           file: files[i]!,
           count: hunks.length,
-          droppedUserEdits: hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
+          droppedUserEdits: entry.file.userTouched.length > 0 && hunks.some((h) => entry.file.userTouched.includes(hunkContentKey(h))),
           problems: watch && next !== undefined ? newProblems(uri, watch.before, after) : [],
         },
       ]
