@@ -1,7 +1,8 @@
 import { describe, expect, it, onTestFinished } from "vitest"
 import { execFileSync } from "node:child_process"
-import { lstatSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { pollUntil } from "../support/poll"
 import { startSession } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
 
@@ -57,6 +58,9 @@ describe("checkpoints through the built server", () => {
 
     const { restored } = await server.request("agent/restoreCheckpoint", { id: listed.checkpoints[0]!.id })
     expect([...restored].sort()).toEqual([ws.path("a.txt"), ws.path("third.txt"), ws.path("vendor/lib/lib.txt")].sort())
+    // The command's sandbox placeholders (the nested repository's .git/commondir among them) linger half a
+    // second after it for a next command (docs/sandbox.md); this snapshot reads inside .git, so it waits.
+    await pollUntil("the placeholders are gone", () => !existsSync(ws.path("vendor/lib/.git/commondir")), 10_000)
     expect(snapshot(ws.root)).toEqual(before)
     expect(server.docText(ws.path("a.txt"))).toBe("alpha\n")
     expect(git(ws.path("vendor/lib"), "status", "--porcelain")).toBe("")
