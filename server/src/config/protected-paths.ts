@@ -67,9 +67,14 @@ export const HOME_STARTUP_PATHS: readonly string[] = [
   ".local/bin/",
 ]
 
+/** HOME_STARTUP_PATHS in `home`: each absolute path (without a folder's trailing "/"), and whether it is a folder. */
+export function homeStartupEntries(home: string = homedir()): { path: string; folder: boolean }[] {
+  return HOME_STARTUP_PATHS.map((rel) => ({ path: join(home, rel.replace(/\/$/, "")), folder: rel.endsWith("/") }))
+}
+
 /** HOME_STARTUP_PATHS in `home` (absolute, without the folders' trailing "/"). */
 export function homeStartupPaths(home: string = homedir()): string[] {
-  return HOME_STARTUP_PATHS.map((rel) => join(home, rel.replace(/\/$/, "")))
+  return homeStartupEntries(home).map((entry) => entry.path)
 }
 
 /** What is protected outside the workspace's own names: the agent's config folder and the home's startup files. */

@@ -7,10 +7,10 @@ import type { WorkspaceScan } from "./workspace-scan"
 /**
  * The one translation of a sandbox into bubblewrap arguments. Order matters: later mounts cover earlier
  * ones, and a bind shows the host's folder without what was mounted over paths inside it. So the whole file
- * system comes first (read-only), then the private runtime folders, then the writable roots, then what is read-only inside them, then what
- * the user approved writing, and last what is hidden: the credential folders, the host's sockets, then the
- * `.rooignore` masks.
- * Nothing may uncover those, not a workspace folder that is the home itself (an editor opened on `~`).
+ * system comes first (read-only), then the private runtime folders, then the writable roots, then what is
+ * read-only inside them, then what the user approved writing, and last what is hidden: the credential
+ * folders, the host's sockets, then the `.rooignore` masks. Nothing may uncover those, not a workspace
+ * folder that is the home itself (an editor opened on `~`).
  */
 
 export interface BwrapMounts {

@@ -1,9 +1,8 @@
 import { existsSync, lstatSync } from "node:fs"
 import { dirname } from "node:path"
-import { HOME_STARTUP_PATHS } from "../config/protected-paths"
+import { homeStartupEntries } from "../config/protected-paths"
 import { isInside } from "../workspace/sandbox"
 import type { Placeholder } from "./placeholders"
-import { join } from "node:path"
 
 /**
  * The home's startup files (config/protected-paths.ts HOME_STARTUP_PATHS) that lie inside a writable
@@ -17,14 +16,13 @@ export function homeStartupHolds(
   workspaceFolders: readonly string[],
 ): { readOnly: string[]; links: string[]; placeholders: Placeholder[] } {
   const out = { readOnly: [] as string[], links: [] as string[], placeholders: [] as Placeholder[] }
-  for (const rel of HOME_STARTUP_PATHS) {
-    const path = join(home, rel.replace(/\/$/, ""))
+  for (const { path, folder: isFolder } of homeStartupEntries(home)) {
     const folder = workspaceFolders.find((f) => f !== path && isInside(f, path))
     if (folder === undefined) continue
     const stat = lstatSync(path, { throwIfNoEntry: false })
     if (stat?.isSymbolicLink()) out.links.push(path)
     else if (stat) out.readOnly.push(path)
-    else out.placeholders.push(firstMissing(path, folder, rel.endsWith("/") ? "dir" : "file"))
+    else out.placeholders.push(firstMissing(path, folder, isFolder ? "dir" : "file"))
   }
   return out
 }

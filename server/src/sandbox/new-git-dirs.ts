@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process"
-import { copyFileSync, lstatSync, readdirSync, readFileSync, renameSync } from "node:fs"
+import { copyFileSync, lstatSync, readFileSync, renameSync } from "node:fs"
 import { basename, dirname, resolve } from "node:path"
 import { insideAny } from "./placeholder-holders"
 import { PLAIN_GIT_CONFIG_KEYS } from "./policy"
 import { keptAsidePath } from "./protected-links"
-import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
+import { safeList, scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
 /**
  * A repository a command creates (`git init sub`, a `.git` file pointing elsewhere) is the command's own:
@@ -54,7 +54,7 @@ function checkGitDir(dir: string, folders: readonly string[], seen = new Set<str
     else if (unsafe.length > 0) notes.push(removeKeys(config, unsafe))
   }
   const hooks = `${dir}/hooks`
-  const active = listing(hooks).filter((name) => !name.endsWith(".sample"))
+  const active = safeList(hooks).filter((name) => !name.endsWith(".sample"))
   if (active.length > 0) notes.push(moveAside(hooks, `it has hooks (${active.join(", ")})`))
   // A worktree's git directory takes its config and hooks from the one its commondir file names.
   const common = pointer(`${dir}/commondir`, /^(.+?)\s*$/)
@@ -120,14 +120,6 @@ function git(args: string[]): string {
 }
 
 const MADE = "the command made a repository that would run programs when git is used there outside the sandbox:"
-
-function listing(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-  } catch {
-    return []
-  }
-}
 
 function moveAside(path: string, why: string): string {
   const aside = keptAsidePath(path)

@@ -41,25 +41,25 @@ export function keptAsidePath(path: string, now: number = Date.now()): string {
 export function repairLinks(records: readonly LinkRecord[]): string[] {
   const notes: string[] = []
   for (const { path, target } of records) {
-    let now: string | undefined
+    let kept: string | undefined
     try {
       const stat = lstatSync(path, { throwIfNoEntry: false })
       if (stat?.isSymbolicLink() && readlinkSync(path) === target) continue
       if (stat) {
-        now = keptAsidePath(path)
-        renameSync(path, now)
+        kept = keptAsidePath(path)
+        renameSync(path, kept)
       }
       symlinkSync(target, path)
       notes.push(
         `the command removed or replaced the protected symlink ${path} (→ ${target}); it is put back` +
-          (now ? `, and what the command left there is kept at ${now}` : "") +
+          (kept ? `, and what the command left there is kept at ${kept}` : "") +
           ". Protected paths are changed with the file tools, which ask the user.",
       )
     } catch (error) {
       notes.push(
         `the command removed or replaced the protected symlink ${path} (→ ${target}) and it could not be put back` +
           ` (${error instanceof Error ? error.message : String(error)})` +
-          (now ? `; what the command left there is at ${now}` : "") +
+          (kept ? `; what the command left there is at ${kept}` : "") +
           ". Check it before anything reads it.",
       )
     }

@@ -193,7 +193,8 @@ function safeEntries(dir: string): Dirent[] {
   }
 }
 
-function safeList(dir: string): string[] {
+/** A folder's entry names; none when it cannot be read. */
+export function safeList(dir: string): string[] {
   try {
     return readdirSync(dir)
   } catch {
