@@ -94,6 +94,18 @@ describe("a repository a command makes", () => {
     expect(aside(ws.path("linked/.git"), "commondir")).toHaveLength(1)
   })
 
+  it("has a config git cannot read moved aside whole, and a .git file naming no git directory left alone", async () => {
+    const ws = await folders.gitWorkspace()
+    const result = await run(
+      ws,
+      "git init -q broken && printf '[core\\n\\tfsmonitor = evil' > broken/.git/config && mkdir odd && echo 'not a pointer' > odd/.git",
+    )
+    expect(existsSync(ws.path("broken/.git/config"))).toBe(false)
+    expect(aside(ws.path("broken/.git"), "config")).toHaveLength(1)
+    expect(result.output).toContain("is one git cannot read")
+    expect(readFileSync(ws.path("odd/.git"), "utf8")).toBe("not a pointer\n")
+  })
+
   it("has a .git file moved aside when it points to a git directory outside the workspace", async () => {
     const ws = await folders.gitWorkspace()
     // The sandbox's /tmp is a host folder the command can learn from its mount table.
