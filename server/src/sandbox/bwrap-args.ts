@@ -55,10 +55,16 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   // Before the workspace folders, so that one under /run (unlikely) still shows.
   for (const dir of PRIVATE_RUNTIME_DIRS) if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) args.push("--tmpfs", dir)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
+  // An approved write outside the workspace folders comes before them and their protections: when it holds
+  // a workspace folder (an approved `cp x ~`), binding it later would lay the host's unprotected tree over
+  // the read-only paths below, which that approval never named.
+  const [insideFolders, outsideFolders] = partition(mounts.extraWritablePaths, (path) =>
+    mounts.workspaceFolders.some((folder) => isInside(folder, path)),
+  )
+  for (const path of outsideFolders) args.push("--bind", path, path)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
   // Each path gets one cover: an empty folder's tmpfs, else one read-only bind (a placeholder a just-ended
-  // command left is also an existing protected path to the scan; every extra mount costs bwrap another read
-  // of the whole mount table).
+  // command left is also an existing protected path to the scan).
   const emptyFolders = new Set(mounts.emptyFolders)
   const readOnly = [...new Set([...mounts.scans.flatMap((scan) => scan.readOnly), ...mounts.placeholders])].filter(
     (path) => !emptyFolders.has(path),
@@ -66,15 +72,23 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   if (!mounts.workspaceReadOnly)
     for (const dir of pinnedParents([...readOnly, ...mounts.emptyFolders], mounts.workspaceFolders)) args.push("--bind", dir, dir)
   for (const path of readOnly) args.push("--ro-bind", path, path)
-  for (const path of mounts.emptyFolders) coverWithEmptyFolder(args, path)
-  for (const path of mounts.extraWritablePaths) args.push("--bind", path, path)
-  for (const path of mounts.maskedHostPaths) mask(args, path, kindOf(path), mounts.emptyFile)
-  for (const socket of mounts.hostSockets) args.push("--ro-bind", mounts.emptyFile, socket)
-  for (const scan of mounts.scans) {
-    for (const dir of scan.maskedDirs) coverWithEmptyFolder(args, dir)
-    for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)
+  // An approved protected path (or one inside it) after its read-only bind, so the approval wins there only.
+  for (const path of insideFolders) args.push("--bind", path, path)
+  // The credential masks and every other cover after every writable root (a workspace folder holding the
+  // home must not uncover them). Binds before the tmpfs covers: each bind makes bwrap read and parse the
+  // whole mount table again, so it costs less while the table is short (a tmpfs does not read it).
+  const maskedHostDirs: string[] = []
+  for (const path of mounts.maskedHostPaths) {
+    const kind = kindOf(path)
+    if (kind === "dir") maskedHostDirs.push(path)
+    else if (kind === "file") args.push("--ro-bind", mounts.emptyFile, path)
   }
+  for (const socket of mounts.hostSockets) args.push("--ro-bind", mounts.emptyFile, socket)
+  for (const scan of mounts.scans) for (const file of scan.maskedFiles) args.push("--ro-bind", mounts.emptyFile, file)
   if (mounts.proxySocket) args.push("--bind", mounts.proxySocket, PROXY_SOCKET_IN_SANDBOX)
+  // Nothing below is bound onto: a tmpfs hides whatever an earlier mount put beneath it, which is what a cover is for.
+  for (const path of [...mounts.emptyFolders, ...maskedHostDirs, ...mounts.scans.flatMap((scan) => scan.maskedDirs)])
+    coverWithEmptyFolder(args, path)
   // --cap-drop ALL: bwrap started by root keeps root's capabilities for the command unless told otherwise,
   // and with CAP_SYS_ADMIN a command could simply unmount every read-only bind and mask above.
   args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL")
@@ -103,14 +117,17 @@ function coverWithEmptyFolder(args: string[], path: string): void {
   args.push("--perms", EMPTY_FOLDER_COVER.mode, "--tmpfs", path)
 }
 
-function mask(args: string[], path: string, kind: "dir" | "file" | undefined, emptyFile: string): void {
-  if (kind === "dir") coverWithEmptyFolder(args, path)
-  else if (kind === "file") args.push("--ro-bind", emptyFile, path)
-}
 
 /** "dir", "file" (anything else that exists), or undefined when missing; follows symlinks like a mount does. */
 function kindOf(path: string): "dir" | "file" | undefined {
   const stat = statSync(path, { throwIfNoEntry: false })
   if (!stat) return undefined
   return stat.isDirectory() ? "dir" : "file"
+}
+
+function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {
+  const yes: T[] = []
+  const no: T[] = []
+  for (const item of items) (test(item) ? yes : no).push(item)
+  return [yes, no]
 }

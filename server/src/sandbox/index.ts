@@ -4,6 +4,7 @@ import { homedir, tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
+import { isInside } from "../workspace/sandbox"
 import { bwrapArgs } from "./bwrap-args"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
@@ -107,7 +108,7 @@ export function sandboxCommand(
   const status = sandboxStatus(bwrap)
   if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
   // Before the scan: from here on, no other server removes a placeholder this command may cover.
-  const unmark = markFolders(policy.workspaceFolders)
+  const unmark = markFolders([...policy.workspaceFolders, ...(policy.extraWritablePaths ?? [])])
   try {
     const scans = policy.workspaceFolders.map((folder) => scanWorkspace(folder))
     const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
@@ -215,18 +216,23 @@ function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Pro
 /**
  * Holds the protected paths that do not exist (./placeholders.ts), binds what protected symlinks point to and
  * records the links themselves (./protected-links.ts), and does the same for the home's startup files that
- * lie in a workspace folder (./home-startup.ts); except where the user approved a write: an approved path, or
- * one inside an approved folder. (An approved `.vscode/settings.json` does not free a missing `.vscode/`: that
- * would let the command create any file in it.)
+ * lie in a writable root (a workspace folder, or an approved folder outside them: ./home-startup.ts); except
+ * where the user approved a write: an approved path, or one inside an approved protected folder of a workspace
+ * folder. An approved folder outside the workspace frees nothing in it: approving `cp x ~` names the home, not
+ * the workspace's `.git/config` or `~/.bashrc`. (Nor does an approved `.vscode/settings.json` free a missing
+ * `.vscode/`: that would let the command create any file in it.)
  */
 function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[], home: string) {
-  const isApproved = (path: string) => approved.some((a) => a === path || path.startsWith(`${a}/`))
-  const startup = homeStartupHolds(home, folders)
+  const inWorkspace = (path: string) => folders.some((folder) => folder !== path && isInside(folder, path))
+  const isApproved = (path: string) => approved.some((a) => a === path || (inWorkspace(a) && path.startsWith(`${a}/`)))
+  // Every root the command may write: a protected link's target in any of them is bound read-only.
+  const roots = [...folders, ...approved.filter((a) => !inWorkspace(a))]
+  const startup = homeStartupHolds(home, roots)
   const readOnly: string[] = [...startup.readOnly]
   const candidates: Placeholder[] = [...startup.placeholders]
   const links = [...scans.flatMap((scan) => scan.protectedLinks), ...startup.links].filter((link) => !isApproved(link))
   for (const link of links) {
-    const target = linkTarget(link, folders)
+    const target = linkTarget(link, roots)
     if (target && "readOnly" in target) readOnly.push(target.readOnly)
     else if (target) candidates.push(target.placeholder)
   }

@@ -38,6 +38,35 @@ describe("bwrapArgs", () => {
     expect(at("--ro-bind", "/ws/.envrc-missing", "/ws/.envrc-missing")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
   })
 
+  it("binds an approved folder outside the workspace before the workspace and its read-only paths, so it cannot lay the host's tree over them", () => {
+    const withParent = bwrapArgs({
+      workspaceFolders: ["/home/u/ws"],
+      tempDir: "/run/t",
+      emptyFile: "/run/empty",
+      maskedHostPaths: [],
+      scans: [{ readOnly: ["/home/u/ws/.git/config"], maskedDirs: [], maskedFiles: [], gitDirs: ["/home/u/ws/.git"], protectedLinks: [] }],
+      placeholders: [],
+      emptyFolders: [],
+      extraWritablePaths: ["/home/u", "/home/u/ws/.envrc"],
+      hostSockets: [],
+      cwd: "/home/u/ws",
+      newSession: false,
+    })
+    const pos = (...pair: string[]) => withParent.findIndex((_, i) => pair.every((p, j) => withParent[i + j] === p))
+    expect(pos("--bind", "/home/u", "/home/u")).toBeGreaterThan(0)
+    expect(pos("--bind", "/home/u", "/home/u")).toBeLessThan(pos("--bind", "/home/u/ws", "/home/u/ws"))
+    expect(pos("--bind", "/home/u", "/home/u")).toBeLessThan(pos("--ro-bind", "/home/u/ws/.git/config", "/home/u/ws/.git/config"))
+    // An approved path inside the workspace still comes after the read-only binds: the approval wins there.
+    expect(pos("--bind", "/home/u/ws/.envrc", "/home/u/ws/.envrc")).toBeGreaterThan(pos("--ro-bind", "/home/u/ws/.git/config", "/home/u/ws/.git/config"))
+  })
+
+  it("makes every bind before the first tmpfs cover (each bind rereads the mount table; a tmpfs does not)", () => {
+    const lastBind = Math.max(...args.map((a, i) => (a === "--bind" || a === "--ro-bind" ? i : -1)))
+    const tmpfsCovers = args.map((a, i) => (a === "--tmpfs" && args[i + 1] !== "/run" ? i : -1)).filter((i) => i >= 0)
+    expect(tmpfsCovers.length).toBeGreaterThan(2)
+    expect(Math.min(...tmpfsCovers)).toBeGreaterThan(lastBind)
+  })
+
   it("hides the credential paths after every writable root, so a workspace folder holding the home cannot uncover them", () => {
     const lastWritable = Math.max(at("--bind", "/ws", "/ws"), at("--bind", "/ws/.envrc", "/ws/.envrc"), at("--bind", "/run/t", "/tmp"))
     expect(at("--perms", "0555", "--tmpfs", "/etc")).toBeGreaterThan(lastWritable)
@@ -59,7 +88,8 @@ describe("bwrapArgs", () => {
 
   it("covers a missing file name's placeholder folder with an empty tmpfs nobody may write in, pinned like the read-only ones", () => {
     expect(at("--perms", "0555", "--tmpfs", "/ws/AGENTS.md")).toBeGreaterThan(at("--bind", "/ws", "/ws"))
-    expect(at("--perms", "0555", "--tmpfs", "/ws/AGENTS.md")).toBeLessThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
+    // After the approved writes too: nothing bound later can open a path inside the cover.
+    expect(at("--perms", "0555", "--tmpfs", "/ws/AGENTS.md")).toBeGreaterThan(at("--bind", "/ws/.envrc", "/ws/.envrc"))
   })
 
   it("skips hidden paths that do not exist, drops every capability, and unshares pid, net, ipc and uts, dying with its parent", () => {
