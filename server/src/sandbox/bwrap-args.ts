@@ -117,7 +117,6 @@ function coverWithEmptyFolder(args: string[], path: string): void {
   args.push("--perms", EMPTY_FOLDER_COVER.mode, "--tmpfs", path)
 }
 
-
 /** "dir", "file" (anything else that exists), or undefined when missing; follows symlinks like a mount does. */
 function kindOf(path: string): "dir" | "file" | undefined {
   const stat = statSync(path, { throwIfNoEntry: false })

@@ -57,7 +57,9 @@ describe("bwrapArgs", () => {
     expect(pos("--bind", "/home/u", "/home/u")).toBeLessThan(pos("--bind", "/home/u/ws", "/home/u/ws"))
     expect(pos("--bind", "/home/u", "/home/u")).toBeLessThan(pos("--ro-bind", "/home/u/ws/.git/config", "/home/u/ws/.git/config"))
     // An approved path inside the workspace still comes after the read-only binds: the approval wins there.
-    expect(pos("--bind", "/home/u/ws/.envrc", "/home/u/ws/.envrc")).toBeGreaterThan(pos("--ro-bind", "/home/u/ws/.git/config", "/home/u/ws/.git/config"))
+    expect(pos("--bind", "/home/u/ws/.envrc", "/home/u/ws/.envrc")).toBeGreaterThan(
+      pos("--ro-bind", "/home/u/ws/.git/config", "/home/u/ws/.git/config"),
+    )
   })
 
   it("makes every bind before the first tmpfs cover (each bind rereads the mount table; a tmpfs does not)", () => {
