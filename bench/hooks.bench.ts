@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process"
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
@@ -13,6 +13,7 @@ import { newTurnState } from "../server/src/pipeline/types"
 import { makeToolContext } from "../test/support/tool-context"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
 import { noop } from "./pipeline.bench"
+import { withFd3 } from "../server/src/terminal/launch"
 
 /**
  * Time a PreToolUse hook adds to one tool call (issue 23): the same pipeline and no-op tool, (a) with no hooks
@@ -46,17 +47,21 @@ const SHELL = ["/bin/bash", "--noprofile", "--norc", "-c", "true"]
 async function spawnedInHookSandbox(settings: Settings, root: string): Promise<void> {
   const sandbox = commandSandbox({ settings, workspaceFolders: [root], taskId: "hooks-bench" })
   if (sandbox.kind !== "sandboxed") throw new Error(`the OS sandbox is unavailable here (${sandbox.because})`)
-  const command = sandboxCommand(SHELL, root, sandbox.policy)
+  // As hooks start it: detached, the seccomp filter passed as descriptor 3.
+  const command = sandboxCommand(SHELL, root, sandbox.policy, { newSession: false, passesFds: true })
   try {
-    await spawned([command.file, ...command.args])
+    await withFd3(command, (extraStdio) => spawned([command.file, ...command.args], extraStdio))
   } finally {
     command.dispose()
   }
 }
 
-function spawned(argv: readonly string[]): Promise<void> {
+function spawned(argv: readonly string[], extraStdio: number[] = []): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], detached: true })
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: ["pipe", "pipe", "pipe", ...extraStdio],
+      detached: true,
+    }) as ChildProcessWithoutNullStreams
     child.stdin.on("error", () => undefined)
     child.stdin.end("{}")
     child.stdout.resume()

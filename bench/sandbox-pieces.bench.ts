@@ -5,7 +5,8 @@
  * server's own work per command (the sandbox argv from a cached workspace scan, a scan after one folder
  * changed and after .rooignore changed, one network proxy started and closed). Baseline: the bare `bash -c true`, in the same run, interleaved.
  */
-import { spawn } from "node:child_process"
+import { type ChildProcessByStdio, spawn } from "node:child_process"
+import type { Readable } from "node:stream"
 import { existsSync, utimesSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
@@ -15,16 +16,20 @@ import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholders
 import { hostSocketPaths } from "../server/src/sandbox/host-sockets"
 import { knownGitPaths, neutralizeNewGitDirs } from "../server/src/sandbox/new-git-dirs"
 import { scanWorkspace } from "../server/src/sandbox/workspace-scan"
+import { withFd3 } from "../server/src/terminal/launch"
 import { ratio, stats, timeRuns, type BenchTable } from "./lib"
 import { benchHome, benchRepository } from "./sandbox.bench"
 
 const RUNS = Number(process.env.SANDBOX_BENCH_RUNS ?? 20)
 const SHELL = ["/bin/bash", "--noprofile", "--norc", "-c", "true"]
 
-function spawnAndWait(file: string, args: readonly string[]): Promise<number> {
+function spawnAndWait(file: string, args: readonly string[], fd3?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now()
-    const child = spawn(file, args, { stdio: ["ignore", "ignore", "pipe"], detached: true })
+    // As our runner starts a command: detached, the seccomp filter (if any) passed as descriptor 3.
+    const child = withFd3({ fd3 }, (extraStdio) =>
+      spawn(file, args, { stdio: ["ignore", "ignore", "pipe", ...extraStdio], detached: true }),
+    ) as ChildProcessByStdio<null, null, Readable>
     let err = ""
     child.stderr.on("data", (chunk: Buffer) => (err += chunk))
     child.on("error", reject)
@@ -51,16 +56,16 @@ export default async function bench(): Promise<BenchTable[]> {
   const flags = [...pid, "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session"]
   type Piece = [string, () => Promise<number>]
   const withSandbox = (networkUnused: boolean) => async () => {
-    const command = sandboxCommand(SHELL, ws.root, policy(networkUnused))
+    const command = sandboxCommand(SHELL, ws.root, policy(networkUnused), { newSession: false, passesFds: true })
     try {
-      return await spawnAndWait(command.file, command.args)
+      return await spawnAndWait(command.file, command.args, command.fd3)
     } finally {
       command.dispose()
     }
   }
   /** The same argv without the mounts over the placeholders (they are still made and removed on the host). */
   const withoutPlaceholderBinds = async () => {
-    const command = sandboxCommand(SHELL, ws.root, policy(true))
+    const command = sandboxCommand(SHELL, ws.root, policy(true), { newSession: false, passesFds: true })
     const held = new Set(heldPlaceholders())
     const args = command.args.filter((_, i, all) => {
       const bind = (k: number) => all[k] === "--ro-bind" && held.has(all[k + 1]!) && all[k + 1] === all[k + 2]
@@ -68,7 +73,7 @@ export default async function bench(): Promise<BenchTable[]> {
       return !(bind(i) || bind(i - 1) || bind(i - 2) || tmpfs(i) || tmpfs(i - 1) || tmpfs(i - 2) || tmpfs(i - 3))
     })
     try {
-      return await spawnAndWait(command.file, args)
+      return await spawnAndWait(command.file, args, command.fd3)
     } finally {
       command.dispose()
     }

@@ -25,8 +25,13 @@ describe("ACP client terminals", () => {
     expect(create).toHaveLength(1)
     const params = create[0]!.params
     // The editor gets the sandboxed line: bwrap (in a new session, without network) running bash without
-    // startup files, the language the approval checks read.
-    expect(params).toMatchObject({ sessionId, command: "/usr/bin/bwrap", cwd: ws.root })
+    // startup files, the language the approval checks read; /bin/sh first opens the sandbox's seccomp filter
+    // as descriptor 3 for bwrap (an editor's terminal cannot be handed one).
+    expect(params).toMatchObject({ sessionId, command: "/bin/sh", cwd: ws.root })
+    expect(params.args.slice(0, 2)).toEqual(["-c", 'exec "$@" 3<"$0"'])
+    expect(params.args[2]).toMatch(/\/seccomp\.bpf$/)
+    expect(params.args[3]).toBe("/usr/bin/bwrap")
+    expect(params.args).toEqual(expect.arrayContaining(["--seccomp", "3"]))
     expect(params.args).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]))
     expect(params.args.slice(-5)).toEqual([
       "/bin/bash",

@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process"
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import type { CommandSandbox } from "../sandbox"
 import { commandEnv } from "../terminal/env"
-import { commandLaunch } from "../terminal/launch"
+import { commandLaunch, withFd3 } from "../terminal/launch"
 import { killGroup } from "../terminal/process-group"
 
 /** What one hook process did. */
@@ -40,7 +40,7 @@ const KILL_GRACE_MS = 500
  * stdout/stderr kept apart and bounded. At the timeout (or cancellation) the whole group gets TERM, then KILL.
  */
 export function runHookProcess(options: HookProcessOptions): Promise<HookProcessResult> {
-  const launch = commandLaunch({ command: options.command, cwd: options.cwd, sandbox: options.sandbox, ownSession: true })
+  const launch = commandLaunch({ command: options.command, cwd: options.cwd, sandbox: options.sandbox, ownSession: true, passesFds: true })
   if (!launch.ok)
     return Promise.resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, truncated: false, spawnError: launch.message })
   return new Promise((resolve) => {
@@ -48,12 +48,17 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
     const err = new Bounded(options.maxOutputBytes)
     let timedOut = false
     let settled = false
-    const child = spawn(launch.file, launch.args, {
-      cwd: options.cwd,
-      env: { ...commandEnv(), ...launch.env, ...options.env },
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    })
+    // Descriptors 0-2 are pipes whatever comes after them.
+    const child = withFd3(
+      launch,
+      (extraStdio) =>
+        spawn(launch.file, launch.args, {
+          cwd: options.cwd,
+          env: { ...commandEnv(), ...launch.env, ...options.env },
+          detached: true,
+          stdio: ["pipe", "pipe", "pipe", ...extraStdio],
+        }) as ChildProcessWithoutNullStreams,
+    )
     const pid = child.pid
     const kill = () => {
       if (pid === undefined) return

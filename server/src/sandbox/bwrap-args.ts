@@ -48,6 +48,8 @@ export interface BwrapMounts {
    * kill of bwrap's process group still reaches every process of the command, with SIGTERM first.
    */
   newSession: boolean
+  /** The descriptor bwrap reads the seccomp filter from (./seccomp.ts); none where this machine has no filter. */
+  seccompFd?: number
 }
 
 export function bwrapArgs(mounts: BwrapMounts): string[] {
@@ -93,6 +95,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   // and with CAP_SYS_ADMIN a command could simply unmount every read-only bind and mask above.
   args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--cap-drop", "ALL")
   if (mounts.newSession) args.push("--new-session")
+  if (mounts.seccompFd !== undefined) args.push("--seccomp", String(mounts.seccompFd))
   args.push("--chdir", mounts.cwd)
   return args
 }

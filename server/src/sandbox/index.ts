@@ -15,6 +15,7 @@ import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
 import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
 import { recordLinks, repairLinks } from "./protected-links"
+import { seccompFilter } from "./seccomp"
 import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
 /**
@@ -84,6 +85,11 @@ export interface SandboxedCommand {
   /** Things the user should read in the command's output (the network is off because socat is missing). */
   notes: string[]
   /**
+   * A file the process must get open for reading as descriptor 3 (the seccomp filter bwrap reads), when the
+   * caller said it passes descriptors; otherwise `file` is /bin/sh, which opens it and then runs bwrap.
+   */
+  fd3?: string
+  /**
    * Stops the command's network proxy, releases its placeholders and removes its private files; call once,
    * after the command ended. Returns lines for the command's output: the protected symlinks it removed or
    * replaced and that were put back (./protected-links.ts), and what was taken out of repositories it made
@@ -102,7 +108,7 @@ export function sandboxCommand(
   shellArgv: readonly string[],
   cwd: string,
   policy: SandboxPolicy,
-  options: { bwrap?: string; newSession?: boolean } = {},
+  options: { bwrap?: string; newSession?: boolean; passesFds?: boolean } = {},
 ): SandboxedCommand {
   const bwrap = options.bwrap ?? bwrapPath()
   const status = sandboxStatus(bwrap)
@@ -155,11 +161,11 @@ export function sandboxCommand(
       proxySocket: proxy?.socketPath,
       cwd,
       newSession: options.newSession ?? true,
+      seccompFd: root.seccompFilter ? SECCOMP_FD : undefined,
     })
     let disposed = false
     return {
-      file: bwrap,
-      args: [...args, "--", ...argv],
+      ...withSeccompFilter(bwrap, [...args, "--", ...argv], root.seccompFilter, options.passesFds === true),
       env,
       notes,
       dispose() {
@@ -262,14 +268,33 @@ function writablePaths(paths: readonly string[]): string[] {
   return out
 }
 
-let root: { dir: string; emptyFile: string } | undefined
-/** This server's private folder (0700) for temp folders, proxy sockets and the empty file; removed at exit. */
-function privateRoot(): { dir: string; emptyFile: string } {
+const SECCOMP_FD = 3
+
+/**
+ * The launch of `bwrap args`, given the seccomp filter (bwrap reads it from descriptor 3): as is, for a caller
+ * that opens `fd3` for the process itself (our runner, hooks), or through /bin/sh, which opens it (an editor's
+ * terminal cannot be handed a descriptor).
+ */
+function withSeccompFilter(bwrap: string, args: string[], filter: string | undefined, passesFds: boolean) {
+  if (!filter) return { file: bwrap, args }
+  if (passesFds) return { file: bwrap, args, fd3: filter }
+  return { file: "/bin/sh", args: ["-c", `exec "$@" ${SECCOMP_FD}<"$0"`, filter, bwrap, ...args] }
+}
+
+let root: { dir: string; emptyFile: string; seccompFilter?: string } | undefined
+/**
+ * This server's private folder (0700) for temp folders, proxy sockets, the empty file and the seccomp filter
+ * (none where ./seccomp.ts has none for this machine); removed at exit.
+ */
+function privateRoot(): { dir: string; emptyFile: string; seccompFilter?: string } {
   if (root && existsSync(root.dir)) return root
   const dir = mkdtempSync(join(tmpdir(), "agent-lsp-sandbox-"))
   const emptyFile = join(dir, "empty")
   writeFileSync(emptyFile, "", { mode: 0o400 })
-  root = { dir, emptyFile }
+  const filter = seccompFilter()
+  const filterFile = join(dir, "seccomp.bpf")
+  if (filter) writeFileSync(filterFile, filter, { mode: 0o400 })
+  root = { dir, emptyFile, ...(filter ? { seccompFilter: filterFile } : {}) }
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
   return root
 }

@@ -32,6 +32,15 @@ export const MASKED_HOME_PATHS: readonly string[] = [
 ]
 
 /**
+ * System calls no sandboxed command may make (./seccomp.ts turns this into the filter bwrap loads; they fail
+ * with EPERM). The kernel keyrings: a command inherits the server's session keyring, where Kerberos tickets
+ * (`KEYRING:` credential caches), eCryptfs passphrases and other login secrets are kept, and no mount
+ * reaches it. Flatpak's sandbox refuses the same three.
+ */
+export const BLOCKED_SYSCALLS = ["add_key", "request_key", "keyctl"] as const
+export type BlockedSyscall = (typeof BLOCKED_SYSCALLS)[number]
+
+/**
  * A protected path that does not exist cannot be bound read-only, so a command could create it (a first
  * `.envrc` that direnv runs, a `.vscode/tasks.json`, an `AGENTS.md` prompt injection). These are held instead
  * by an empty placeholder made at the path for the command's length and removed after it: every protected
@@ -189,6 +198,7 @@ export function sandboxRulesText(): string {
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
     "- Environment: the server's, without API keys and tokens.",
     "- Privileges: none. Every capability is dropped, also when the server runs as root (in a container), so no command can unmount or remount what the sandbox mounted.",
+    `- Kernel keyrings: out of reach. The session keyring a command inherits (where Kerberos tickets, eCryptfs passphrases and other login secrets are kept) is beyond any mount, so a seccomp filter makes ${BLOCKED_SYSCALLS.map((name) => `\`${name}\``).join(", ")} fail with "Operation not permitted", through every system call ABI of the machine (x86-64 and arm64; elsewhere there is no filter).`,
     "- Lifetime: the command dies with the server (`--die-with-parent`) and runs in a new session (no terminal to inject keystrokes into).",
   ]
   return lines.join("\n")

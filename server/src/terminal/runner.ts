@@ -4,7 +4,7 @@ import { finished } from "node:stream/promises"
 import { newArtifact } from "./artifacts"
 import type { CommandSandbox } from "../sandbox"
 import { commandEnv } from "./env"
-import { commandLaunch } from "./launch"
+import { commandLaunch, withFd3 } from "./launch"
 import { OutputWindow } from "./output-window"
 import { killGroup, waitForGroupExit } from "./process-group"
 
@@ -80,14 +80,16 @@ export function startCommand(options: CommandOptions): RunningCommand {
   const startedAt = Date.now()
   const artifact = newArtifact()
   const window = new OutputWindow(options.maxLines, options.maxBytes)
-  const launch = commandLaunch({ ...options, ownSession: true })
+  const launch = commandLaunch({ ...options, ownSession: true, passesFds: true })
   if (!launch.ok) return notStarted(artifact, window, startedAt, `agent-lsp: the command did not run: ${launch.message}\n`)
-  const child = spawn(launch.file, launch.args, {
-    cwd: options.cwd,
-    env: { ...(options.env ?? commandEnv()), ...launch.env },
-    detached: true, // its own process group: pgid = pid (bwrap, whose --die-with-parent ends the sandbox with it)
-    stdio: ["ignore", "pipe", "pipe"],
-  })
+  const child = withFd3(launch, (extraStdio) =>
+    spawn(launch.file, launch.args, {
+      cwd: options.cwd,
+      env: { ...(options.env ?? commandEnv()), ...launch.env },
+      detached: true, // its own process group: pgid = pid (bwrap, whose --die-with-parent ends the sandbox with it)
+      stdio: ["ignore", "pipe", "pipe", ...extraStdio],
+    }),
+  )
   for (const note of launch.notes) {
     artifact.stream.write(`agent-lsp: ${note}\n`)
     window.push(Buffer.from(`agent-lsp: ${note}\n`))
