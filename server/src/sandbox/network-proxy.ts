@@ -1,6 +1,11 @@
+import { type LookupAddress, type LookupOptions, lookup } from "node:dns"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { connect, type Socket } from "node:net"
+import { BlockList, connect, type Socket } from "node:net"
 import { nodeHttp } from "../config/node-http"
+import { LOCAL_ADDRESS_RANGES } from "./policy"
+
+/** dns.lookup's callback, in both of its forms (one address, or all of them when `options.all`). */
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string, family: number) => void
 
 const { createServer, request: httpRequest } = nodeHttp
 
@@ -56,7 +61,7 @@ export function startNetworkProxy(socketPath: string, decide: HostDecider): Netw
     if (!target) return void client.end("HTTP/1.1 400 Bad Request\r\n\r\n")
     void allowed(target.host, target.port).then((ok) => {
       if (!ok) return void client.end(refusal(target.host))
-      const upstream = connect({ host: target.host, port: target.port, timeout: CONNECT_TIMEOUT_MS })
+      const upstream = connect({ host: target.host, port: target.port, timeout: CONNECT_TIMEOUT_MS, lookup: lookupNotLocal })
       track(upstream)
       upstream.once("timeout", () => upstream.destroy())
       upstream.once("connect", () => {
@@ -66,7 +71,9 @@ export function startNetworkProxy(socketPath: string, decide: HostDecider): Netw
         upstream.pipe(client)
         client.pipe(upstream)
       })
-      upstream.once("error", () => client.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"))
+      upstream.once("error", (error) =>
+        client.end(error instanceof LocalAddressRefused ? forbidden(error.message) : "HTTP/1.1 502 Bad Gateway\r\n\r\n"),
+      )
       upstream.once("close", () => client.destroy())
       client.once("close", () => upstream.destroy())
     })
@@ -103,7 +110,15 @@ async function forward(
   delete headers["proxy-connection"]
   delete headers["proxy-authorization"]
   const upstream = httpRequest(
-    { host: url.hostname, port, method: req.method, path: `${url.pathname}${url.search}`, headers, timeout: CONNECT_TIMEOUT_MS },
+    {
+      host: url.hostname.replace(/^\[|\]$/g, ""), // an IPv6 address without its URL brackets
+      port,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      timeout: CONNECT_TIMEOUT_MS,
+      lookup: lookupNotLocal,
+    },
     (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
@@ -111,9 +126,11 @@ async function forward(
   )
   upstream.on("socket", track)
   upstream.on("timeout", () => upstream.destroy(new Error("timeout")))
-  upstream.on("error", () =>
-    res.headersSent ? res.destroy() : res.writeHead(502).end("agent-lsp sandbox proxy: the host did not answer\n"),
-  )
+  upstream.on("error", (error) => {
+    if (res.headersSent) return void res.destroy()
+    if (error instanceof LocalAddressRefused) return void res.writeHead(403, { "content-type": "text/plain" }).end(error.message)
+    res.writeHead(502).end("agent-lsp sandbox proxy: the host did not answer\n")
+  })
   req.pipe(upstream)
 }
 
@@ -131,8 +148,40 @@ function refusalText(host: string): string {
 }
 
 function refusal(host: string): string {
-  const body = refusalText(host)
+  return forbidden(refusalText(host))
+}
+
+function forbidden(body: string): string {
   return `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+const localAddresses = new BlockList()
+for (const range of LOCAL_ADDRESS_RANGES) localAddresses.addSubnet(range.network, range.prefix, range.family)
+
+class LocalAddressRefused extends Error {}
+
+/**
+ * dns.lookup for the proxy's connections, refusing a name that resolves to this machine (policy.ts
+ * LOCAL_ADDRESS_RANGES): the user approved the name, not the machine. An address written as such never comes
+ * here (net connects to it directly: the question named it), and `localhost` is what it says.
+ */
+export function lookupNotLocal(hostname: string, options: LookupOptions, callback: LookupCallback): void {
+  lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return void callback(error, "", 4)
+    const local = /^localhost\.?$|\.localhost\.?$/i.test(hostname) ? undefined : addresses.find((a) => isLocal(a.address, a.family))
+    if (local) {
+      const refused = new LocalAddressRefused(
+        `agent-lsp sandbox: ${hostname} resolves to ${local.address}, an address of this machine, whose services run outside the sandbox: refused. To reach a service on this machine, ask for it by its address (${local.family === 6 ? `[${local.address}]` : local.address}:PORT) or as localhost, so the question names it.\n`,
+      )
+      return void callback(refused, "", 4)
+    }
+    if (options.all) return void (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses)
+    callback(null, addresses[0]!.address, addresses[0]!.family)
+  })
+}
+
+function isLocal(address: string, family: number): boolean {
+  return localAddresses.check(address, family === 6 ? "ipv6" : "ipv4")
 }
 
 function bounded<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {

@@ -32,6 +32,24 @@ export const MASKED_HOME_PATHS: readonly string[] = [
 ]
 
 /**
+ * Addresses of this machine itself that an approved or allowed host *name* may not lead to (the proxy,
+ * ./network-proxy.ts, checks where each name resolves): loopback, "this host" and link-local (where cloud
+ * metadata services answer). A user who approves `localtest.me`, `127.0.0.1.nip.io` or `2130706433` is not
+ * told it is their own machine, whose services (a dev server, a database, Docker's TCP socket) run outside the
+ * sandbox. Such a service is reached only by its address as written (`127.0.0.1:8080`, `[::1]:8080`) or as
+ * `localhost`, which the question then names. Private networks (10/8, 192.168/16…) are not in this list:
+ * company hosts resolve there.
+ */
+export const LOCAL_ADDRESS_RANGES: readonly { network: string; prefix: number; family: "ipv4" | "ipv6" }[] = [
+  { network: "127.0.0.0", prefix: 8, family: "ipv4" },
+  { network: "0.0.0.0", prefix: 8, family: "ipv4" },
+  { network: "169.254.0.0", prefix: 16, family: "ipv4" },
+  { network: "::1", prefix: 128, family: "ipv6" },
+  { network: "::", prefix: 128, family: "ipv6" },
+  { network: "fe80::", prefix: 10, family: "ipv6" },
+]
+
+/**
  * System calls no sandboxed command may make (./seccomp.ts turns this into the filter bwrap loads; they fail
  * with EPERM). The kernel keyrings: a command inherits the server's session keyring, where Kerberos tickets
  * (`KEYRING:` credential caches), eCryptfs passphrases and other login secrets are kept, and no mount
@@ -195,7 +213,7 @@ export function sandboxRulesText(): string {
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     `- Local services: ${PRIVATE_RUNTIME_DIRS.map((d) => `\`${d}\``).join(" and ")} are empty folders of the command's own, and every other Unix socket bound on the host (\`/proc/net/unix\`) is covered by an empty file, so no command reaches the Docker daemon, the D-Bus buses, an ssh or gpg agent, or an editor's server. (A read-only mount alone does not stop a connection to a socket.) Sockets the command makes itself work as usual.`,
-    "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them.",
+    "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them. A host name that resolves to an address of this machine (loopback, link-local: `localtest.me`, `127.0.0.1.nip.io`, `2130706433`) is refused even then, since the machine's own services run outside the sandbox; such a service is reached only by its address as written (`127.0.0.1:8080`, `[::1]:8080`) or as `localhost`, which the question names.",
     "- Environment: the server's, without API keys and tokens.",
     "- Privileges: none. Every capability is dropped, also when the server runs as root (in a container), so no command can unmount or remount what the sandbox mounted.",
     `- Kernel keyrings: out of reach. The session keyring a command inherits (where Kerberos tickets, eCryptfs passphrases and other login secrets are kept) is beyond any mount, so a seccomp filter makes ${BLOCKED_SYSCALLS.map((name) => `\`${name}\``).join(", ")} fail with "Operation not permitted", through every system call ABI of the machine (x86-64 and arm64; elsewhere there is no filter).`,
