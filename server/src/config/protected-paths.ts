@@ -30,7 +30,18 @@ export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".vscode", "
  * later is the configuration (core.fsmonitor, core.hooksPath, aliases, filters), the hooks, and `commondir`
  * (a path git then takes the config and hooks from: `echo /tmp/x > .git/commondir` makes git read /tmp/x/config).
  */
-export const GIT_DIR_READ_ONLY: readonly string[] = ["config", "hooks", "info", "commondir"]
+export const GIT_DIR_READ_ONLY: readonly string[] = ["config", "hooks", "info", "commondir", "config.worktree"]
+
+/**
+ * What the sandbox keeps read-only in a linked worktree's folder inside a git directory (`.git/worktrees/NAME`,
+ * made by `git worktree add`): `commondir` names the repository the worktree takes its config and hooks from
+ * (rewritten, the user's next git in that worktree runs another config's core.fsmonitor), and
+ * `config.worktree` is read as config once extensions.worktreeConfig is on.
+ */
+export const WORKTREE_ADMIN_READ_ONLY: readonly string[] = ["commondir", "config.worktree"]
+
+/** The config file git reads per worktree, but only where the repository's config sets extensions.worktreeConfig. */
+export const WORKTREE_CONFIG = "config.worktree"
 
 /**
  * Files and folders of the user's home that shells, git, editors, the desktop and PATH read at login or

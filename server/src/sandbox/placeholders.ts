@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
+import { WORKTREE_CONFIG } from "../config/protected-paths"
 import { foldersOfOtherServers, insideAny } from "./placeholder-holders"
 import { MISSING_PLACEHOLDERS } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
@@ -41,6 +42,7 @@ export function placeholderCandidates(folder: string, scan: WorkspaceScan): Plac
   }
   const out = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => at(folder, name))
   for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push(at(dir, name))
+  for (const dir of scan.worktreeConfigDirs) out.push(at(dir, WORKTREE_CONFIG))
   return out
 }
 

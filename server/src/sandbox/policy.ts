@@ -1,6 +1,14 @@
 import { homedir } from "node:os"
 import { join } from "node:path"
-import { GIT_DIR_READ_ONLY, HOME_STARTUP_PATHS, PROTECTED_DIRS, PROTECTED_NAMES, userConfigDir } from "../config/protected-paths"
+import {
+  GIT_DIR_READ_ONLY,
+  HOME_STARTUP_PATHS,
+  PROTECTED_DIRS,
+  PROTECTED_NAMES,
+  userConfigDir,
+  WORKTREE_ADMIN_READ_ONLY,
+  WORKTREE_CONFIG,
+} from "../config/protected-paths"
 
 /**
  * What a sandboxed command may do, as data: the one place docs/sandbox.md is written from
@@ -80,8 +88,9 @@ export const MISSING_PLACEHOLDERS: {
 } = {
   // The protected file names in the spelling their readers look for, then the protected folders.
   atWorkspaceTop: [...[...PROTECTED_NAMES].map((name) => (name === "agents.md" ? "AGENTS.md" : name)), ...PROTECTED_DIRS],
-  inGitDir: GIT_DIR_READ_ONLY,
-  files: { config: "", commondir: ".\n" },
+  // config.worktree only where git reads it (WorkspaceScan.worktreeConfigDirs): elsewhere a new one does nothing.
+  inGitDir: GIT_DIR_READ_ONLY.filter((name) => name !== WORKTREE_CONFIG),
+  files: { config: "", commondir: ".\n", [WORKTREE_CONFIG]: "" },
 }
 
 /**
@@ -205,7 +214,7 @@ export function hostAllowed(host: string, patterns: readonly string[]): boolean 
 export function sandboxRulesText(): string {
   const lines = [
     "- Writes: only in the workspace folders and a private temporary folder (`/tmp` inside the sandbox, one per task), and in a path outside them that the user approved for that command (the question names it). An approved folder frees nothing below it: the protected paths of a workspace folder inside it, and the home's startup files, stay as below.",
-    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in, or a read-only file, empty, or holding \`.\` for a git directory's \`commondir\`, which git reads as no redirection): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, a submodule's in \`.git/modules/\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit.`,
+    `- Read-only inside the workspace (at any depth, where they exist; names in any case; where one is missing at the top of a workspace folder, or in a git directory, an empty placeholder holds its place for the command's length, so it cannot be created: it shows as an empty folder nothing can be written in, or a read-only file, empty, or holding \`.\` for a git directory's \`commondir\`, which git reads as no redirection): the files ${[...PROTECTED_NAMES].map((n) => `\`${n}\``).join(", ")} and the folders ${[...PROTECTED_DIRS].map((n) => `\`${n}/\``).join(", ")}, except that in a git directory (\`.git\`, a submodule's in \`.git/modules/\`, or a folder holding \`HEAD\`, \`objects/\` and \`refs/\`) only ${GIT_DIR_READ_ONLY.map((n) => `\`${n}\``).join(", ")} are read-only, so git can still commit, and in a linked worktree's folder there (\`.git/worktrees/NAME\`) ${WORKTREE_ADMIN_READ_ONLY.map((n) => `\`${n}\``).join(" and ")}; a missing \`${WORKTREE_CONFIG}\` is held only where the repository's config turns on \`extensions.worktreeConfig\` (elsewhere git never reads it).`,
     `- Read-only where the home lies inside a workspace folder (an editor opened on \`~\`) or inside a folder the user approved writing (existing or not, as above): the startup files and folders that shells, git, editors, the desktop and \`PATH\` read later, outside the sandbox: ${HOME_STARTUP_PATHS.map((p) => `\`~/${p}\``).join(", ")}.`,
     "- Protected symlinks (`AGENTS.md` → `CLAUDE.md`, a dotfile manager's `~/.bashrc`): what they point to is read-only; the link itself cannot be held by a mount, so it is checked when the command ends, put back if the command removed or replaced it, and whatever the command left in its place is kept beside it as `NAME.replaced-by-command-TIME`; the command's output says so.",
     "- Repositories a command makes (`git init sub`, a bare repository under any name, a `.git` file): nothing holds their config while the command runs, so once it has ended, config keys that name a program git would run there outside the sandbox (anything but the plain ones `git init`, `git clone` and `git submodule` write, user name and e-mail, and a few settings that run nothing) are removed, with the file as it was kept as `config.replaced-by-command-TIME`; a hooks folder with anything but git's samples, and a `.git` file that points outside the workspace, are moved aside the same way; the command's output says so. A git run in such a repository while the command is still running (an editor that opens new repositories by itself) is not covered.",

@@ -1,7 +1,7 @@
 import { type Dirent, readdirSync, statSync } from "node:fs"
 import { join, relative, sep } from "node:path"
 import ignore, { type Ignore } from "ignore"
-import { GIT_DIR_READ_ONLY, looksLikeGitDir, PROTECTED_DIRS, PROTECTED_NAMES } from "../config/protected-paths"
+import { GIT_DIR_READ_ONLY, looksLikeGitDir, PROTECTED_DIRS, PROTECTED_NAMES, WORKTREE_ADMIN_READ_ONLY } from "../config/protected-paths"
 import { readRegularFileSync } from "../config/regular-file"
 import { ROOIGNORE_FILE } from "../workspace/ignore-rules"
 import { UNSCANNED_FOLDERS } from "./policy"
@@ -25,6 +25,8 @@ export interface WorkspaceScan {
   gitDirs: string[]
   /** Protected names that are symlinks (never followed by the walk): the sandbox binds what they point to. */
   protectedLinks: string[]
+  /** Git directories and linked worktrees' folders whose config.worktree git reads (extensions.worktreeConfig): held even when missing. */
+  worktreeConfigDirs: string[]
   /** Set when the walk stopped at MAX_ENTRIES: the result is incomplete and the sandbox must not be trusted. */
   incomplete?: string
 }
@@ -41,6 +43,7 @@ interface FolderPart {
   maskedFiles: string[]
   gitDirs: string[]
   protectedLinks: string[]
+  worktreeConfigDirs: string[]
   /** Sub-folders to walk. */
   subdirs: string[]
   entries: number
@@ -63,7 +66,7 @@ export function scanWorkspace(folder: string): WorkspaceScan {
     cache.set(folder, hit)
   }
   const rules = rulesText === undefined ? undefined : ignore().add(rulesText)
-  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [], gitDirs: [], protectedLinks: [] }
+  const scan: WorkspaceScan = { readOnly: [], maskedDirs: [], maskedFiles: [], gitDirs: [], protectedLinks: [], worktreeConfigDirs: [] }
   const parts = new Map<string, FolderPart>()
   let entries = 0
   const stack = [folder]
@@ -84,6 +87,7 @@ export function scanWorkspace(folder: string): WorkspaceScan {
     scan.maskedFiles.push(...part.maskedFiles)
     scan.gitDirs.push(...part.gitDirs)
     scan.protectedLinks.push(...part.protectedLinks)
+    scan.worktreeConfigDirs.push(...part.worktreeConfigDirs)
     stack.push(...part.subdirs)
   }
   hit.parts = parts // folders no longer walked (removed, now ignored) drop out
@@ -119,6 +123,7 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
     maskedFiles: [],
     gitDirs: [],
     protectedLinks: [],
+    worktreeConfigDirs: [],
     subdirs: [],
     entries: list.length,
   }
@@ -158,6 +163,40 @@ function listFolder(root: string, dir: string, rules: Ignore | undefined): Folde
 function addGitDir(dir: string, names: Set<string>, part: FolderPart): void {
   part.gitDirs.push(dir)
   for (const name of GIT_DIR_READ_ONLY) if (names.has(name)) part.readOnly.push(join(dir, name))
+  const worktreeConfig = readsWorktreeConfig(dir)
+  if (worktreeConfig) part.worktreeConfigDirs.push(dir)
+  if (names.has("worktrees")) addWorktreeAdminDirs(join(dir, "worktrees"), worktreeConfig, part)
+}
+
+/**
+ * The folders of linked worktrees (`worktrees/NAME`): each takes its config and hooks from the repository its
+ * `commondir` names, which the user's git in that worktree (wherever it is checked out) then trusts.
+ */
+function addWorktreeAdminDirs(dir: string, worktreeConfig: boolean, part: FolderPart): void {
+  const mtime = statSync(dir, { throwIfNoEntry: false })?.mtimeMs
+  if (mtime === undefined) return
+  part.mtimes.push([dir, mtime]) // a worktree added later is noticed
+  for (const entry of safeEntries(dir)) {
+    if (!entry.isDirectory()) continue
+    const path = join(dir, entry.name)
+    const names = new Set(safeList(path))
+    part.mtimes.push([path, statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0])
+    for (const name of WORKTREE_ADMIN_READ_ONLY) if (names.has(name)) part.readOnly.push(join(path, name))
+    if (worktreeConfig) part.worktreeConfigDirs.push(path)
+  }
+}
+
+/**
+ * Whether the repository's config turns on extensions.worktreeConfig (then git reads config.worktree too). Read
+ * loosely (any `worktreeConfig = true` line): holding a file git would not read costs one placeholder.
+ */
+function readsWorktreeConfig(dir: string): boolean {
+  try {
+    const text = readRegularFileSync(join(dir, "config")).toString("utf8")
+    return /^\s*worktreeconfig\s*(=\s*"?(true|yes|on|1)"?\s*)?([#;].*)?$/im.test(text)
+  } catch {
+    return false
+  }
 }
 
 /** How deep submodule git directories are looked for under `.git/modules` (a module's name may hold "/"). */
