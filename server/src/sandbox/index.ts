@@ -15,6 +15,7 @@ import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
 import { markFolders } from "./placeholder-holders"
 import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
 import { recordLinks, repairLinks } from "./protected-links"
+import { disableNewExecLines, recordRebaseTodos } from "./rebase-todo"
 import { seccompFilter } from "./seccomp"
 import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
 
@@ -147,6 +148,7 @@ export function sandboxCommand(
     const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
     const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable, policy.home ?? homedir())
     const knownGit = knownGitPaths(scans)
+    const rebaseTodos = recordRebaseTodos(scans.flatMap((scan) => scan.gitDirs))
     const masked = maskedHostPaths(policy)
     const args = bwrapArgs({
       workspaceFolders: policy.workspaceFolders,
@@ -173,7 +175,11 @@ export function sandboxCommand(
         disposed = true
         proxy?.close()
         // While the placeholders still stand, so the checks see the workspace as the command left it.
-        const repairs = [...repairLinks(held.links), ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit)]
+        const repairs = [
+          ...repairLinks(held.links),
+          ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit),
+          ...disableNewExecLines(rebaseTodos),
+        ]
         held.release()
         unmark()
         // Removed in the background: the command's end need not wait for it.
