@@ -59,8 +59,12 @@ export async function readRegularFile(path: string): Promise<Buffer> {
   }
 }
 
-export function readRegularFileSync(path: string): Buffer {
-  const fd = openSync(path, FLAGS)
+/**
+ * `noFollow`: refuse a symlink as the last component (ELOOP) instead of reading what it points to: for files
+ * a sandboxed command may have replaced, which the server reads with rights the command does not have.
+ */
+export function readRegularFileSync(path: string, options: { noFollow?: boolean } = {}): Buffer {
+  const fd = openSync(path, options.noFollow ? FLAGS | constants.O_NOFOLLOW : FLAGS)
   try {
     const kind = specialKind(fstatSync(fd))
     if (kind) throw new NotRegularFileError(path, kind)

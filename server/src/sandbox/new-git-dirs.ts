@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process"
-import { copyFileSync, lstatSync, readFileSync, renameSync } from "node:fs"
+import { copyFileSync, existsSync, lstatSync, realpathSync, renameSync } from "node:fs"
 import { basename, dirname, resolve } from "node:path"
+import { readRegularFileSync } from "../config/regular-file"
 import { insideAny } from "./placeholder-holders"
 import { PLAIN_GIT_CONFIG_KEYS } from "./policy"
 import { keptAsidePath } from "./protected-links"
@@ -48,7 +49,14 @@ function checkGitDir(dir: string, folders: readonly string[], seen = new Set<str
   const notes: string[] = []
   // config.worktree is read too once extensions.worktreeConfig is set.
   for (const config of [`${dir}/config`, `${dir}/config.worktree`]) {
-    if (!lstatSync(config, { throwIfNoEntry: false })) continue
+    const stat = lstatSync(config, { throwIfNoEntry: false })
+    if (!stat) continue
+    // Never read through a link: the server would read (and edit) what it points to, a masked
+    // ~/.aws/credentials or the user's ~/.gitconfig, with rights the command does not have.
+    if (!stat.isFile()) {
+      notes.push(moveAside(config, `its ${basename(config)} is not a plain file (a link git would follow)`))
+      continue
+    }
     const unsafe = unsafeKeys(config)
     if (unsafe === undefined) notes.push(moveAside(config, `its ${basename(config)} is one git cannot read`))
     else if (unsafe.length > 0) notes.push(removeKeys(config, unsafe))
@@ -57,25 +65,31 @@ function checkGitDir(dir: string, folders: readonly string[], seen = new Set<str
   const active = safeList(hooks).filter((name) => !name.endsWith(".sample"))
   if (active.length > 0) notes.push(moveAside(hooks, `it has hooks (${active.join(", ")})`))
   // A worktree's git directory takes its config and hooks from the one its commondir file names.
-  const common = pointer(`${dir}/commondir`, /^(.+?)\s*$/)
+  const common = realPointer(`${dir}/commondir`, /^(.+?)\s*$/)
   if (common !== undefined && insideAny(common, folders)) notes.push(...checkGitDir(common, folders, seen))
   else if (common !== undefined)
     notes.push(moveAside(`${dir}/commondir`, `it takes its config from a git directory outside the workspace (${common})`))
   return notes
 }
 
-/** The path a git pointer file names (resolved against its folder), or undefined when there is none. */
-function pointer(file: string, pattern: RegExp): string | undefined {
+/**
+ * The path a git pointer file names (resolved against its folder, then its links: where git will look), or
+ * undefined when there is none. The file itself is read only if it is a plain file, not through a link (its
+ * text ends up in the command's output).
+ */
+function realPointer(file: string, pattern: RegExp): string | undefined {
   try {
-    const named = pattern.exec(readFileSync(file, "utf8"))?.[1]
-    return named === undefined || named === "" ? undefined : resolve(dirname(file), named)
+    const named = pattern.exec(readRegularFileSync(file, { noFollow: true }).toString("utf8"))?.[1]
+    if (named === undefined || named === "") return undefined
+    const path = resolve(dirname(file), named)
+    return existsSync(path) ? realpathSync(path) : path
   } catch {
     return undefined
   }
 }
 
 function checkGitFile(file: string, folders: readonly string[], known: ReadonlySet<string>, found: ReadonlySet<string>): string[] {
-  const target = pointer(file, /^gitdir:\s*(.+?)\s*$/m)
+  const target = realPointer(file, /^gitdir:\s*(.+?)\s*$/m)
   if (target === undefined) return []
   if (known.has(target) || found.has(target)) return [] // held before the command, or checked as a git directory of its own
   if (insideAny(target, folders)) return checkGitDir(target, folders)

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs"
+import { closeSync, constants, lstatSync, openSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { readRegularFileSync } from "../config/regular-file"
 
@@ -35,7 +35,13 @@ export function disableNewExecLines(recorded: ReadonlyMap<string, ReadonlySet<st
     })
     if (disabled === 0) continue
     try {
-      writeFileSync(join(dir, TODO), lines.join("\n"))
+      // Not through a link the command may have left (readTodo refused one; this refuses one made since).
+      const fd = openSync(join(dir, TODO), constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW)
+      try {
+        writeSync(fd, lines.join("\n"))
+      } finally {
+        closeSync(fd)
+      }
       notes.push(
         `the command added ${disabled} exec line(s) to the rebase in progress in ${dir}; they would run outside the sandbox at \`git rebase --continue\`, so they are now comments in ${join(dir, TODO)}: read them, and restore any you meant with \`git rebase --edit-todo\`.`,
       )
@@ -48,9 +54,11 @@ export function disableNewExecLines(recorded: ReadonlyMap<string, ReadonlySet<st
   return notes
 }
 
+/** The todo's text; undefined when there is none, or when it or its folder is a link (the command made it so: never read through it). */
 function readTodo(dir: string): string | undefined {
+  if (!lstatSync(join(dir, "rebase-merge"), { throwIfNoEntry: false })?.isDirectory()) return undefined
   try {
-    return readRegularFileSync(join(dir, TODO)).toString("utf8")
+    return readRegularFileSync(join(dir, TODO), { noFollow: true }).toString("utf8")
   } catch {
     return undefined
   }

@@ -1,5 +1,5 @@
-import { execFileSync } from "node:child_process"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
 import type { TempWorkspace } from "../../support/temp-workspace"
@@ -113,5 +113,30 @@ describe("a repository a command makes", () => {
     expect(existsSync(ws.path("away/.git"))).toBe(false)
     expect(aside(ws.path("away"), ".git")).toHaveLength(1)
     expect(result.output).toContain("outside the workspace")
+  })
+
+  it("never reads or edits what a config link points to: a masked credential file stays unread and unchanged", async () => {
+    const ws = await folders.gitWorkspace()
+    // A credential file git can parse as config (~/.pypirc), hidden from the command: the server, which can read
+    // it, must not copy it into the workspace (the kept-aside copy) nor name its keys or values in the output.
+    const home = folders.home()
+    const credentials = home.path(".pypirc")
+    writeFileSync(credentials, "[pypi]\nusername = __token__\npassword = PYPI-SECRET-TOKEN\n")
+    const result = await run(ws, `git init -q sub && rm sub/.git/config && ln -s ${credentials} sub/.git/config && echo made`)
+    expect(readFileSync(credentials, "utf8")).toBe("[pypi]\nusername = __token__\npassword = PYPI-SECRET-TOKEN\n")
+    expect(result.output).not.toContain("PYPI-SECRET-TOKEN")
+    expect(result.output).not.toContain("pypi.password")
+    expect(result.output).toContain("is not a plain file")
+    // No copy anywhere in the workspace (grep -r prints the files holding it; none: empty output).
+    expect(spawnSync("grep", ["-rl", "PYPI-SECRET-TOKEN", ws.root], { encoding: "utf8" }).stdout).toBe("")
+    expect(existsSync(ws.path("sub/.git/config"))).toBe(false)
+  })
+
+  it("reads a commondir only as a plain file, never the file a link of that name points to", async () => {
+    const ws = await folders.gitWorkspace()
+    const secret = folders.home().path(".git-credentials")
+    writeFileSync(secret, "https://me:TOKEN-123@github.com\n")
+    const result = await run(ws, `git init -q sub && ln -s ${secret} sub/.git/commondir && echo made`)
+    expect(result.output).not.toContain("TOKEN-123")
   })
 })

@@ -66,4 +66,16 @@ describe("a rebase in progress", () => {
     expect(todoOf(ws.root)).toBe(before)
     expect(result.output).toBe("ran\n")
   })
+
+  it("never reads or writes through a todo the command replaced with a link (the user's ~/.bashrc stays as it was)", async () => {
+    const ws = await stoppedRebase()
+    const bashrc = folders.home().path(".bashrc")
+    writeFileSync(bashrc, "# mine\nexec zsh\n")
+    await startSandboxed(`rm .git/rebase-merge/git-rebase-todo && ln -s ${bashrc} .git/rebase-merge/git-rebase-todo`, {
+      workspaceFolders: [ws.root],
+      home: folders.home().root,
+      network: { allowedHosts: [] },
+    }).done
+    expect(readFileSync(bashrc, "utf8")).toBe("# mine\nexec zsh\n")
+  })
 })
