@@ -38,7 +38,10 @@ async function reviewedTask(env?: Record<string, string>): Promise<{ server: Ser
   const { taskId } = await server.request("agent/newTask", { text: "edit the files" })
   await server.waitForStatus(taskId, "completed", 30_000)
   await server.waitFor(async () => (await server.request("agent/reviewChanges", { taskId })).files.length === 2, 10_000, "two files")
-  await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
+  // The review is saved shortly after each change: waited for, so that the reject finds it saved (by polling, not a sleep).
+  const saved = join(server.stateHome, "state", "agent-lsp", "reviews", `${taskId}.json`)
+  const holds = (path: string) => existsSync(saved) && readFileSync(saved).includes(path)
+  await server.waitFor(() => holds(ws!.path("a.txt")) && holds(ws!.path("b.txt")), 10_000, "the review saved with both files")
   return { server, taskId }
 }
 

@@ -9,7 +9,7 @@ import { DiskTexts } from "./disk-texts"
 import { HunkCache } from "./hunk-cache"
 import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
-import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
+import { deletedCreatedFile, ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
 import { holdsText } from "./stored-texts"
 
@@ -184,7 +184,11 @@ export class ReviewService {
           const { file } = outcome
           rejected.push(file)
           if (outcome.droppedUserEdits) dropped.add(pathToFileURL(file.path).toString())
-          // A deleted created file's entry stays: the next listing finds it has no hunks and drops it.
+          if (deletedCreatedFile(file)) {
+            delete state.files[file.path]
+            // A record saved alone implies this (a load applies it), but the next reject's record would replace it.
+            this.diverged.add(root)
+          }
           result.rejected += outcome.count
           problems.push(...outcome.problems)
         }

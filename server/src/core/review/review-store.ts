@@ -75,13 +75,14 @@ export class ReviewStore {
       // chunks through the thread pool. Its texts stay bytes until read (stored-texts.ts).
       const parsed = decodeReview(readRegularFileSync(this.fileOf(taskId)))
       if (parsed) {
-        const { hunks, generation, of: _, ...state } = parsed
-        if (typeof generation === "string") {
-          this.generations.set(taskId, generation)
-          const record = this.loadReject(taskId, generation)
-          if (record) state.lastReject = record
-        }
-        return { state: decoded(state as TaskReviewState), hunks: unpackHunks(hunks) }
+        const { hunks, generation, of: _, ...stored } = parsed
+        const record = typeof generation === "string" ? this.loadReject(taskId, generation) : undefined
+        if (typeof generation === "string") this.generations.set(taskId, generation)
+        if (record) stored.lastReject = record
+        const state = decoded(stored as TaskReviewState)
+        // The review file is as it was before the recorded reject: the created files it deleted leave the review.
+        if (record) for (const reject of state.lastReject ?? []) if (deletedCreatedFile(reject)) delete state.files[reject.path]
+        return { state, hunks: unpackHunks(hunks) }
       }
     } catch {
       // none yet, or unreadable: an empty review (the task's files are unchanged by this)
@@ -129,6 +130,15 @@ export class ReviewStore {
     await chmod(record, 0o600)
     return true
   }
+}
+
+/**
+ * Whether the reject deleted a file the task created (its whole text rejected). Its entry leaves the review
+ * then, rather than waiting for a listing to find no hunks: an editor still holding the deleted file's buffer
+ * (VS Code's diff tab, until it closes) would have it listed again, as created, from that buffer.
+ */
+export function deletedCreatedFile(reject: RejectedFile): boolean {
+  return reject.tracked !== undefined && !holdsText(reject.tracked, "baseline") && !holdsText(reject, "after")
 }
 
 /**
