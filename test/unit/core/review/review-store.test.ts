@@ -123,6 +123,27 @@ describe("review store", () => {
     }
   })
 
+  it("drops, loading a record of a reject, the entries of the new files that reject deleted, and keeps the others", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const created = { agentText: AGENT, byCommand: false, userTouched: [] }
+      const modified = { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] }
+      const store = new ReviewStore(dir)
+      await store.save("t", { files: { "/w/new.ts": created, "/w/a.ts": modified } })
+      // The reject deleted new.ts (no text after) and wrote a.ts's baseline back; its entry stays, empty of hunks.
+      const lastReject = [
+        { path: "/w/new.ts", before: AGENT, tracked: { ...created, userTouched: [] } },
+        { path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: { ...modified, userTouched: [] } },
+      ]
+      expect(await store.saveReject("t", { files: { "/w/new.ts": created, "/w/a.ts": modified }, lastReject })).toBe(true)
+      const { state } = await new ReviewStore(dir).load("t")
+      expect(Object.keys(state.files)).toEqual(["/w/a.ts"])
+      expect(state.lastReject).toEqual(lastReject)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
   it("ignores a record of a reject written beside an older review file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "review-store-"))
     try {
