@@ -20,6 +20,12 @@ import { isInside, realFolders } from "./sandbox"
 export interface AtomicWriteOptions {
   /** When given, the file's real folder must lie inside one of these at the moment of the write. */
   workspaceFolders?: readonly string[]
+  /**
+   * writeFilesAtomic only: what must be done before any file is renamed over its target (the review saves
+   * the record of a reject first, so that every file it writes can be put back even after a crash). Its
+   * work overlaps the temps' writes and flushes; if it fails, no file is written and each says why.
+   */
+  beforeRenames?: Promise<unknown>
 }
 
 /** One file of writeFilesAtomic: its path and its new full text (a string is written as UTF-8). */
@@ -95,13 +101,30 @@ export async function writeFilesAtomic(files: readonly FileWrite[], options: Ato
     })
   // Pipelined: while one round's flushes wait in the thread pool, the next round's temps are written.
   let flushing = Promise.all(stageRound(0).map((s) => ("error" in s ? s : flush(s))))
+  // Its outcome as a value from the start: a failure before the first round is flushed is not "unhandled".
+  const gate = options.beforeRenames?.then(() => undefined, asError)
+  let held: Error | undefined
   for (let from = 0; from < files.length; from += ROUND) {
-    const next = from + ROUND < files.length ? stageRound(from + ROUND) : undefined
+    const next = from + ROUND < files.length && !held ? stageRound(from + ROUND) : undefined
     const flushed = await flushing
+    if (from === 0) held = await gate
     if (next) flushing = Promise.all(next.map((s) => ("error" in s ? s : flush(s))))
-    for (const s of flushed) results.push("error" in s ? s : commit(s))
+    for (const s of flushed) results.push("error" in s ? s : held ? withhold(s, held) : commit(s))
+    if (held && !next) break
   }
+  // What beforeRenames refused before it was staged.
+  for (const { path } of files.slice(results.length)) results.push({ error: notWritten(path, held!) })
   return results
+}
+
+/** A temp whose rename beforeRenames refused: removed, the target left as it was. */
+function withhold(staged: Staged, reason: Error): FileWriteResult {
+  discard(staged)
+  return { error: notWritten(staged.absPath, reason) }
+}
+
+function notWritten(path: string, reason: Error): Error {
+  return new Error(`${path} was not written: ${reason.message}`)
 }
 
 /**

@@ -81,6 +81,40 @@ describe("writeFilesAtomic", () => {
     expect(readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp"))).toEqual([])
   })
 
+  it("renames no file before beforeRenames is done, then writes them all", async () => {
+    ws = await tempWorkspace(files(300))
+    const paths = Object.keys(files(300)).map((p) => ws.path(p))
+    let open!: () => void
+    const gate = new Promise<void>((resolve) => (open = resolve))
+    const writing = writeFilesAtomic(
+      paths.map((path) => ({ path, text: newText(path) })),
+      { workspaceFolders: [ws.root], beforeRenames: gate },
+    )
+    // Two rounds of temps written (the second while the first is flushed): the writer waits for the gate.
+    const temps = () => readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp")).length
+    while (temps() < 256) await new Promise((r) => setTimeout(r, 5))
+    await new Promise((r) => setTimeout(r, 200))
+    for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`old text ${i}\n`)
+    open()
+    const results = await writing
+    expect(results.every((r) => "created" in r)).toBe(true)
+    for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
+  })
+
+  it("writes no file and removes every temp when beforeRenames fails, each file saying why", async () => {
+    ws = await tempWorkspace(files(300))
+    const paths = Object.keys(files(300)).map((p) => ws.path(p))
+    const results = await writeFilesAtomic(
+      paths.map((path) => ({ path, text: newText(path) })),
+      { workspaceFolders: [ws.root], beforeRenames: Promise.reject(new Error("the record could not be saved")) },
+    )
+    expect(results).toHaveLength(300)
+    for (const [i, result] of results.entries())
+      expect(result).toEqual({ error: new Error(`${paths[i]} was not written: the record could not be saved`) })
+    for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`old text ${i}\n`)
+    expect(readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp"))).toEqual([])
+  })
+
   it("writes through a symlink in a folder it resolved once for the batch, and refuses its neighbour that links out of the workspace", async () => {
     ws = await tempWorkspace({ "src/a.ts": "a\n", "src/real.ts": "real\n", "src/c.ts": "c\n" })
     const outside = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()

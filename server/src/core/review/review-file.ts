@@ -14,6 +14,10 @@ export interface ReviewDocument {
   files: Record<string, object>
   lastReject?: object[]
   hunks: Record<string, PackedHunks>
+  /** A review file's id, new at each save. */
+  generation?: string
+  /** A reject's record (review-store.ts): the generation of the review file it completes. */
+  of?: string
 }
 
 /** The fields that hold texts: each file's baseline and agentText, each reject's before and after and its entry's texts. */
@@ -84,7 +88,8 @@ export function encodeReview(doc: ReviewDocument): Buffer {
     if (tracked) out.tracked = copy(tracked)
     return out
   })
-  const header = JSON.stringify({ files, ...(lastReject ? { lastReject } : {}), hunks: doc.hunks, texts: spans })
+  const ids = { ...(doc.generation ? { generation: doc.generation } : {}), ...(doc.of ? { of: doc.of } : {}) }
+  const header = JSON.stringify({ files, ...(lastReject ? { lastReject } : {}), hunks: doc.hunks, ...ids, texts: spans })
   return Buffer.concat([MAGIC, Buffer.from(`${header}\n`, "utf8"), ...chunks])
 }
 

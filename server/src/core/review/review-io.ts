@@ -14,6 +14,8 @@ export interface ReviewWrite {
   expected: string | undefined
   /** undefined: delete the file. */
   text: string | undefined
+  /** The same text as UTF-8 bytes, where the caller holds them: written to disk as they are (never decoded). */
+  bytes?: Uint8Array
 }
 
 /** Files read before the event loop gets a turn (each read is synchronous, a few microseconds). */
@@ -57,27 +59,46 @@ export class ReviewIo {
    * write() of many files (a reject or its undo), outcomes in the writes' order. Files the editor holds or
    * writes itself go through it as one by one (side by side); files only on disk are each checked the same
    * way, then written together (workspace/atomic-write.ts writeFilesAtomic: flushed side by side, each
-   * still renamed over its target only once its text is on disk).
+   * still renamed over its target only once its text is on disk). Nothing is changed, on disk or in the
+   * editor, before `beforeChanges` is done (its work overlaps the temps' writes); if it fails, nothing is.
    */
-  async writeMany(writes: readonly ReviewWrite[], label: string, texts?: DiskTexts): Promise<EditOutcome[]> {
+  async writeMany(
+    writes: readonly ReviewWrite[],
+    label: string,
+    texts?: DiskTexts,
+    beforeChanges?: Promise<unknown>,
+  ): Promise<EditOutcome[]> {
+    // Its outcome as a value from the start: a failure while the files are checked is not "unhandled".
+    const gate = beforeChanges?.then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+    )
     const outcomes: EditOutcome[] = new Array(writes.length)
     const viaEditor: number[] = []
     const toDisk: number[] = []
     const realDirs = new Map<string, string>()
-    for (const [i, { path, expected, text }] of writes.entries()) {
-      const diskOnly = text !== undefined && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
+    for (const [i, write] of writes.entries()) {
+      const { path, expected } = write
+      // bytes first: a text given as bytes may decode itself when read.
+      const deletes = write.bytes === undefined && write.text === undefined
+      const diskOnly = !deletes && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
       if (!diskOnly) viaEditor.push(i)
       else if (!this.insideWorkspace(path, realDirs)) outcomes[i] = outside(path)
       else if ((texts ? texts.read(path, readDisk) : readDisk(path)) !== expected) outcomes[i] = changedOnDisk()
       else toDisk.push(i)
     }
     const written = await writeFilesAtomic(
-      toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.text! })),
-      { workspaceFolders: this.folders() },
+      toDisk.map((i) => ({ path: writes[i]!.path, text: writes[i]!.bytes ?? writes[i]!.text! })),
+      { workspaceFolders: this.folders(), ...(beforeChanges ? { beforeRenames: beforeChanges } : {}) },
     )
     for (const [n, i] of toDisk.entries()) {
       const result = written[n]!
       outcomes[i] = "error" in result ? { ok: false, reason: result.error.message } : { ok: true }
+    }
+    const held = await gate
+    if (held) {
+      for (const i of viaEditor) outcomes[i] = { ok: false, reason: `${writes[i]!.path} was not written: ${held.message}` }
+      return outcomes
     }
     await mapLimit(viaEditor, EDITOR_LANES, async (i) => {
       const { path, expected, text } = writes[i]!

@@ -9,7 +9,7 @@ import { DiskTexts } from "./disk-texts"
 import { HunkCache } from "./hunk-cache"
 import { rejectTargets } from "./reject-targets"
 import { ReviewIo } from "./review-io"
-import { ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
+import { deletedCreatedFile, ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
 import { holdsText } from "./stored-texts"
 
@@ -47,6 +47,8 @@ export class ReviewService {
   private readonly touched = new Map<string, Set<string> | "all">()
   /** Reviews with changes not yet written to the store. */
   private readonly unsaved = new Set<string>()
+  /** Reviews whose file may not hold what is in memory (a change since the last save that succeeded). */
+  private readonly diverged = new Set<string>()
   /** Hunks per file at the last count, per review: what the `review` update reports. */
   private readonly counts = new Map<string, Map<string, number>>()
   /** Per review, each tracked file's hunks for the texts they were computed from, and its text on disk. */
@@ -134,6 +136,11 @@ export class ReviewService {
       const dropped = new Set<string>()
       const signal = AbortSignal.timeout(15_000)
       const problems: NonNullable<DecideResult["problems"]> = []
+      const state = await this.state(root)
+      const previousReject = state.lastReject
+      // What the store holds of this decision: nothing yet; a keep changes the state, a reject saves its record.
+      let unsaved = false
+      let savedReject: RejectedFile[] | undefined
       for (const decision of decisions) {
         const listed = await this.listed(root)
         const targets = targetsOf(listed, decision)
@@ -145,19 +152,29 @@ export class ReviewService {
           })
           continue
         }
-        const state = await this.state(root)
         if (decision.action === "keep") {
           for (const { entry, hunks } of targets) {
             if (hunks.length === entry.hunks.length) delete state.files[entry.path]
             else entry.file.baseline = [...hunks].reverse().reduce((base, h) => keepHunk(base, h), entry.file.baseline ?? "")
             result.kept += hunks.length
+            unsaved = true
           }
           continue
         }
+        // The record of the reject is saved before any file changes (while the files' temps are written), so
+        // that it can be undone even if the server stops right after: no save is left for after the answer.
         const outcomes = await rejectTargets(
           targets,
           { io: this.io, diagnostics: this.deps.diagnostics, texts: this.cachesOf(root).texts },
           signal,
+          async (files) => {
+            const record = [...rejected, ...files]
+            state.lastReject = record
+            // Where the review file holds everything else, only the reject is written beside it.
+            const alone = !unsaved && !this.diverged.has(root) && (await this.store.saveReject(root, state))
+            if (!alone) await this.persist(root)
+            if (!unsaved) savedReject = record
+          },
         )
         for (const outcome of outcomes) {
           if ("failure" in outcome) {
@@ -167,13 +184,20 @@ export class ReviewService {
           const { file } = outcome
           rejected.push(file)
           if (outcome.droppedUserEdits) dropped.add(pathToFileURL(file.path).toString())
-          if (outcome.whole && outcome.created) delete state.files[file.path]
+          if (deletedCreatedFile(file)) {
+            delete state.files[file.path]
+            // A record saved alone implies this (a load applies it), but the next reject's record would replace it.
+            this.diverged.add(root)
+          }
           result.rejected += outcome.count
           problems.push(...outcome.problems)
         }
       }
-      if (rejected.length > 0) (await this.state(root)).lastReject = rejected
-      await this.saved(root)
+      state.lastReject = rejected.length > 0 ? rejected : previousReject
+      // Saved again only when the store holds other than this: a keep, or a file not rejected after all.
+      const stored = savedReject ?? []
+      if (unsaved || rejected.length !== stored.length || rejected.some((file, i) => file !== stored[i])) await this.persist(root)
+      this.scheduleSave(root, "all", false)
       if (dropped.size > 0) result.droppedUserEdits = [...dropped]
       if (problems.length > 0) result.problems = problems
       return result
@@ -324,7 +348,11 @@ export class ReviewService {
   /** Writes the review with the hunks listed for its files as the agent left them (a restart lists those without diffing). */
   private async persist(root: string): Promise<void> {
     const state = await this.state(root)
-    await this.store.save(root, state, this.cachesOf(root).hunks.storable(state.files))
+    this.diverged.delete(root)
+    await this.store.save(root, state, this.cachesOf(root).hunks.storable(state.files)).catch((error: unknown) => {
+      this.diverged.add(root)
+      throw error
+    })
   }
 
   /**
@@ -335,7 +363,10 @@ export class ReviewService {
   private scheduleSave(root: string, paths: string[] | "all", save = true): void {
     const pending = this.touched.get(root)
     this.touched.set(root, paths === "all" || pending === "all" ? "all" : new Set([...(pending ?? []), ...paths]))
-    if (save) this.unsaved.add(root)
+    if (save) {
+      this.unsaved.add(root)
+      this.diverged.add(root)
+    }
     clearTimeout(this.announce.get(root))
     this.announce.set(
       root,

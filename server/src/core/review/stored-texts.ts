@@ -92,3 +92,36 @@ export function storedTextOf(owner: object, key: string): StoredRef | undefined 
 export function holdsText(owner: object, key: string): boolean {
   return storedTextOf(owner, key) !== undefined || (owner as Record<string, unknown>)[key] !== undefined
 }
+
+/**
+ * A shallow copy of `owner` whose fields holding stored texts hold the same stored texts, still undecoded
+ * (a spread would decode each: a reject-all copies a thousand files' entries for its undo).
+ */
+export function copyKeepingStoredTexts<T extends object>(owner: T): T {
+  const fields = refs.get(owner)
+  const copy = {} as T
+  for (const key of Object.keys(owner)) {
+    const ref = fields?.get(key)
+    if (ref) defineStoredText(copy, key, ref.texts, ref.index)
+    else (copy as Record<string, unknown>)[key] = (owner as Record<string, unknown>)[key]
+  }
+  return copy
+}
+
+/** Whether `a[keyA]` and `b[keyB]` hold the same text (or both none), comparing stored texts as bytes, undecoded. */
+export function sameText(a: object, keyA: string, b: object, keyB: string): boolean {
+  const refA = storedTextOf(a, keyA)
+  const refB = storedTextOf(b, keyB)
+  if (refA && refB)
+    return (refA.texts === refB.texts && refA.index === refB.index) || refA.texts.bytes(refA.index).equals(refB.texts.bytes(refB.index))
+  if (refA) return refA.texts.equals(refA.index, (b as Record<string, string | undefined>)[keyB])
+  if (refB) return refB.texts.equals(refB.index, (a as Record<string, string | undefined>)[keyA])
+  return (a as Record<string, unknown>)[keyA] === (b as Record<string, unknown>)[keyB]
+}
+
+/** `to[key]` = `from[fromKey]`, a stored text staying stored (undecoded). */
+export function assignText(to: object, key: string, from: object, fromKey: string): void {
+  const ref = storedTextOf(from, fromKey)
+  if (ref) defineStoredText(to, key, ref.texts, ref.index)
+  else (to as Record<string, unknown>)[key] = (from as Record<string, unknown>)[fromKey]
+}

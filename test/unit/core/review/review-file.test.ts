@@ -5,8 +5,15 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { HunkCache } from "../../../../server/src/core/review/hunk-cache"
 import { lineHunks } from "../../../../server/src/core/review/hunks"
 import { decodeReview, encodeReview } from "../../../../server/src/core/review/review-file"
-import { ReviewStore, type TaskReviewState } from "../../../../server/src/core/review/review-store"
-import { holdsText, StoredTexts, storedTextOf } from "../../../../server/src/core/review/stored-texts"
+import { type RejectedFile, ReviewStore, type TaskReviewState } from "../../../../server/src/core/review/review-store"
+import {
+  assignText,
+  copyKeepingStoredTexts,
+  holdsText,
+  sameText,
+  StoredTexts,
+  storedTextOf,
+} from "../../../../server/src/core/review/stored-texts"
 
 const BASELINE = "const name = 'café' // 日本\n".repeat(200)
 const AGENT = BASELINE.replace("café", "thé")
@@ -45,6 +52,47 @@ describe("the review file", () => {
     const again = await roundTrip(state)
     expect(decode).not.toHaveBeenCalled()
     expect(again.state.files["/w/a.ts"]).toEqual({ baseline: AGENT, agentText: AGENT, byCommand: false, userTouched: [] })
+  })
+
+  it("records a whole-file reject of a restarted review and loads it back without decoding a text, each stored once", async () => {
+    const { state } = await roundTrip({ files: { "/w/a.ts": { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] } } })
+    const entry = state.files["/w/a.ts"]!
+    const decode = vi.spyOn(StoredTexts.prototype, "text")
+    // As a reject builds it: the file's text read from disk, the entry's copy and its baseline, still stored.
+    const reject: RejectedFile = { path: "/w/a.ts", before: `${AGENT}`, tracked: copyKeepingStoredTexts(entry) }
+    assignText(reject, "after", entry, "baseline")
+    state.lastReject = [reject]
+    await new ReviewStore(dir!).save("t", state)
+    const stored = await readFile(join(dir!, "reviews", "t.json"), "utf8")
+    const loaded = await new ReviewStore(dir!).load("t")
+    expect(decode).not.toHaveBeenCalled()
+    expect(stored.split(BASELINE)).toHaveLength(2)
+    expect(stored.split(AGENT)).toHaveLength(2)
+    const [back] = loaded.state.lastReject!
+    expect(storedTextOf(back!, "after")).toBeDefined()
+    expect(back).toEqual({
+      path: "/w/a.ts",
+      before: AGENT,
+      after: BASELINE,
+      tracked: { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] },
+    })
+  })
+
+  it("tells stored texts and strings equal or not without decoding the stored ones", async () => {
+    const { state } = await roundTrip({
+      files: {
+        "/w/a.ts": { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] },
+        "/w/b.ts": { baseline: BASELINE, agentText: `${AGENT}more\n`, byCommand: false, userTouched: [] },
+      },
+    })
+    const [a, b] = [state.files["/w/a.ts"]!, state.files["/w/b.ts"]!]
+    const decode = vi.spyOn(StoredTexts.prototype, "text")
+    expect(sameText(a, "baseline", b, "baseline")).toBe(true)
+    expect(sameText(a, "agentText", b, "agentText")).toBe(false)
+    expect(sameText(a, "agentText", { text: AGENT }, "text")).toBe(true)
+    expect(sameText({ text: AGENT.replace("thé", "the") }, "text", a, "agentText")).toBe(false)
+    expect(sameText(a, "agentText", {}, "missing")).toBe(false)
+    expect(decode).not.toHaveBeenCalled()
   })
 
   it("stores a text that several fields hold once", async () => {

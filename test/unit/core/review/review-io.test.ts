@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs"
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { afterEach, describe, expect, it } from "vitest"
 import { DiskTexts } from "../../../../server/src/core/review/disk-texts"
 import { ReviewIo } from "../../../../server/src/core/review/review-io"
@@ -33,6 +33,26 @@ describe("the review's writes of many files", () => {
     expect(readFileSync(ws.path("b.ts"), "utf8")).toBe("the user's b\n")
     expect(readFileSync(ws.path("c.ts"), "utf8")).toBe("base c.ts\n")
     expect(editor.edits).toEqual([{ path: ws.path("open.ts"), newText: "base open.ts\n", version: 4, label: "agent: reject change" }])
+  })
+
+  it("refuses a file the user rewrote after the listing to the same size, its old mtime put back, though the listing trusted its lstat", async () => {
+    ws = await tempWorkspace({ "a.ts": "agent a\n", "b.ts": "agent b\n" })
+    await new Promise((r) => setTimeout(r, 250)) // settled: the listing remembers both by their lstat
+    const io = new ReviewIo(new FakeEditor(), () => [ws.root])
+    const texts = new DiskTexts()
+    const paths = [ws.path("a.ts"), ws.path("b.ts")]
+    const listed = await io.readAll(paths, texts)
+    const { atime, mtime } = statSync(paths[1]!)
+    writeFileSync(paths[1]!, "typed b\n") // the same size
+    utimesSync(paths[1]!, atime, mtime)
+    const outcomes = await io.writeMany(
+      paths.map((path) => ({ path, expected: listed.get(path), text: "base\n" })),
+      "agent: reject change",
+      texts,
+    )
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false])
+    expect(readFileSync(paths[0]!, "utf8")).toBe("base\n")
+    expect(readFileSync(paths[1]!, "utf8")).toBe("typed b\n")
   })
 
   it("refuses a buffer the user changed since the review read it, writing nothing to it", async () => {

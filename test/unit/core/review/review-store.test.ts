@@ -99,4 +99,80 @@ describe("review store", () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it("records a reject beside the review file in a few bytes, loads it with the review, and drops it at the next whole save", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const entry = { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] }
+      const state: TaskReviewState = { files: { "/w/a.ts": entry } }
+      const store = new ReviewStore(dir)
+      await store.save("t", state)
+      state.lastReject = [{ path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: { ...entry, userTouched: [] } }]
+      expect(await store.saveReject("t", state)).toBe(true)
+      const record = join(dir, "reviews", "t.reject")
+      expect((await readFile(record)).length).toBeLessThan(300) // the texts are named by the entry they equal
+      expect((await new ReviewStore(dir).load("t")).state).toEqual(state)
+
+      // A later whole save holds the reject itself; the record goes.
+      state.lastReject = undefined
+      await store.save("t", state)
+      await expect(readFile(record)).rejects.toThrow(/ENOENT/)
+      expect((await new ReviewStore(dir).load("t")).state).toEqual({ files: state.files })
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("drops, loading a record of a reject, the entries of the new files that reject deleted, and keeps the others", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const created = { agentText: AGENT, byCommand: false, userTouched: [] }
+      const modified = { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] }
+      const store = new ReviewStore(dir)
+      await store.save("t", { files: { "/w/new.ts": created, "/w/a.ts": modified } })
+      // The reject deleted new.ts (no text after) and wrote a.ts's baseline back; its entry stays, empty of hunks.
+      const lastReject = [
+        { path: "/w/new.ts", before: AGENT, tracked: { ...created, userTouched: [] } },
+        { path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: { ...modified, userTouched: [] } },
+      ]
+      expect(await store.saveReject("t", { files: { "/w/new.ts": created, "/w/a.ts": modified }, lastReject })).toBe(true)
+      const { state } = await new ReviewStore(dir).load("t")
+      expect(Object.keys(state.files)).toEqual(["/w/a.ts"])
+      expect(state.lastReject).toEqual(lastReject)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("ignores a record of a reject written beside an older review file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      const entry = { baseline: BASELINE, agentText: AGENT, byCommand: false, userTouched: [] }
+      const store = new ReviewStore(dir)
+      await store.save("t", { files: { "/w/a.ts": entry } })
+      await store.saveReject("t", {
+        files: { "/w/a.ts": entry },
+        lastReject: [{ path: "/w/a.ts", before: AGENT, after: BASELINE, tracked: { ...entry, userTouched: [] } }],
+      })
+      const record = await readFile(join(dir, "reviews", "t.reject"))
+      // The review file saved again (say, the reject undone), and the old record put back as a crash could leave it.
+      await store.save("t", { files: { "/w/a.ts": entry } })
+      await writeFile(join(dir, "reviews", "t.reject"), record)
+      expect((await new ReviewStore(dir).load("t")).state.lastReject).toBeUndefined()
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it("records no reject alone for a task whose review file it has neither saved nor loaded", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "review-store-"))
+    try {
+      expect(await new ReviewStore(dir).saveReject("t", { files: {}, lastReject: [{ path: "/w/a.ts", before: "a", after: "b" }] })).toBe(
+        false,
+      )
+      await expect(readFile(join(dir, "reviews", "t.reject"))).rejects.toThrow(/ENOENT/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
 })
