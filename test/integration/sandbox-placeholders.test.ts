@@ -42,9 +42,10 @@ describe("placeholders of missing protected paths", () => {
     expect(readFileSync(ws.path("data.txt"), "utf8")).toBe("one\ntwo\n")
     // The command ran sandboxed, and the placeholder refused the write (the tool result the model got says so).
     expect(JSON.stringify(api.requests[1])).toMatch(/\.envrc: (Is a directory|Permission denied|Read-only file system)/)
-    // The placeholders wait half a second for a next command, then go.
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && existsSync(ws.path(".envrc")); )
-      await new Promise((r) => setTimeout(r, 50))
+    // The placeholders wait half a second for a next command, then go: the server removes them one by one, so
+    // wait for the whole folder to be as it was (seeing one gone says nothing of the rest yet).
+    const settled = () => JSON.stringify(readdirSync(ws!.root).sort()) === JSON.stringify(before)
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !settled(); ) await new Promise((r) => setTimeout(r, 50))
     expect(existsSync(ws.path(".envrc"))).toBe(false)
     expect(readdirSync(ws.root).sort()).toEqual(before)
     expect(readdirSync(ws.path(".git"))).not.toContain("hooks")

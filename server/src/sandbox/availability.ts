@@ -11,6 +11,8 @@ export interface SandboxStatus {
   available: boolean
   /** Why not, with the fix; set when `available` is false. */
   reason?: string
+  /** The probe did not finish in PROBE_TIMEOUT_MS: not remembered, the next command probes again. */
+  timedOut?: boolean
 }
 
 /** The bwrap that is used: /usr/bin/bwrap, or AGENT_LSP_BWRAP (tests point it at a missing file to check failing closed). */
@@ -46,7 +48,9 @@ export function sandboxStatus(bwrap: string = bwrapPath(), platform: NodeJS.Plat
   const hit = cache.get(key)
   if (hit) return hit
   const status = probe(bwrap, platform)
-  cache.set(key, status)
+  // A probe that ran out of time (a machine under heavy load) says nothing lasting: the next command probes
+  // again, instead of this process treating the sandbox as unavailable (every command asking) for good.
+  if (!status.timedOut) cache.set(key, status)
   return status
 }
 
@@ -62,6 +66,12 @@ function probe(bwrap: string, platform: NodeJS.Platform): SandboxStatus {
       reason: `bubblewrap is not installed (${bwrap} is missing). Fix: sudo apt-get install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch)`,
     }
   const run = spawnSync(bwrap, PROBE_ARGS, { timeout: PROBE_TIMEOUT_MS, encoding: "utf8", stdio: ["ignore", "ignore", "pipe"] })
+  if ((run.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
+    return {
+      available: false,
+      timedOut: true,
+      reason: `bubblewrap (${bwrap}) did not finish setting up a test sandbox in ${PROBE_TIMEOUT_MS / 1000} s (is the machine overloaded?); the next command tries again`,
+    }
   if (run.error) return { available: false, reason: `bubblewrap (${bwrap}) could not be started: ${run.error.message}` }
   if (run.status === 0) return { available: true }
   const said = (run.stderr ?? "").trim().split("\n").slice(-2).join(" ") || `exit status ${run.status ?? run.signal}`

@@ -19,7 +19,8 @@ function sources(dir: string): string[] {
 }
 
 const root = join(import.meta.dirname, "..", "..", "..")
-const valueImport = new RegExp(`^import\\s+(?!type\\b)[^;]*?from\\s+"(?:node:)?(${EAGER_ON_IMPORT.join("|")})"`, "gm")
+// One import statement: it may span lines, but never runs into the next `import` (files here have no semicolons).
+const valueImport = new RegExp(`^import\\s+(?!type\\b)(?:(?!^import\\b)[^;])*?from\\s+"(?:node:)?(${EAGER_ON_IMPORT.join("|")})"`, "gm")
 
 describe("built-in modules that Node 22+ loads eagerly when imported as ES modules", () => {
   it("are never imported as values by the server (require() reads only what is used)", () => {

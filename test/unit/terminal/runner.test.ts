@@ -43,10 +43,16 @@ function psGroup(pgid: number): string[] {
     .filter((l) => l && !/\sZ/.test(l))
 }
 
-/** Resolves once `predicate` holds for the streamed text. */
+/** Resolves once `predicate` holds for the streamed text; after 20 s fails with what was streamed (it says why). */
 function waitForOutput(seen: () => string, predicate: (s: string) => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => (predicate(seen()) ? resolve() : setTimeout(check, 10))
+  const deadline = Date.now() + 20_000
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (predicate(seen())) return resolve()
+      if (Date.now() > deadline)
+        return reject(new Error(`the expected output did not come in 20 s; streamed so far: ${JSON.stringify(seen())}`))
+      setTimeout(check, 10)
+    }
     check()
   })
 }
