@@ -4,9 +4,8 @@ import { resetSandboxStatus, sandboxStatus } from "../../../server/src/sandbox"
 import { type TempWorkspace, tempWorkspace } from "../../support/temp-workspace"
 
 /**
- * The sandbox's availability probe (one test sandbox, once per process): a definite answer is remembered,
- * a probe that ran out of time is not (on a machine under heavy load the next command probes again rather
- * than every later command of the session asking). Real processes standing in for bwrap.
+ * The sandbox's availability probe (one test sandbox, once per process): a definite answer is remembered, a
+ * probe that ran out of time is not. Real processes standing in for bwrap.
  */
 
 let dir: TempWorkspace
@@ -39,12 +38,12 @@ describe("the sandbox's availability probe", () => {
     expect(failing.runs()).toBe(1)
   })
 
-  it("does not remember a probe that ran out of time, and says so", () => {
+  it("does not remember a probe that ran out of time: the command goes to bwrap itself (which stops it if it must)", () => {
+    // Slow is not broken: on a loaded machine, calling the sandbox unavailable would make every later
+    // command of the session ask; the command instead runs in bwrap, which fails closed if it cannot.
     resetSandboxStatus()
     const slow = fakeBwrap("slow", "sleep 30")
-    const first = sandboxStatus(slow.path, "linux")
-    expect(first).toMatchObject({ available: false, timedOut: true })
-    expect(first.reason).toContain("the next command tries again")
+    expect(sandboxStatus(slow.path, "linux")).toEqual({ available: true, timedOut: true })
     expect(sandboxStatus(slow.path, "linux").timedOut).toBe(true)
     expect(slow.runs()).toBe(2)
   }, 30_000)
