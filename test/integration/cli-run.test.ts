@@ -136,11 +136,18 @@ describe("agent-lsp run (headless) as a child process", () => {
     expect(sleepers().length).toBeGreaterThan(0)
     cli.proc.kill("SIGINT")
     expect(await cli.exited).toBe(130)
-    await new Promise((r) => setTimeout(r, 300))
+    // Live members of the run's process group (zombies are dead already: an orphan git the run started lingers
+    // in ps until init reaps it).
+    const group = () =>
+      execFileSync("ps", ["-eo", "pgid=,stat="], { encoding: "utf8" })
+        .split("\n")
+        .map((l) => l.trim().split(/\s+/))
+        .filter(([pgid, stat]) => pgid === String(cli.proc.pid) && !stat?.startsWith("Z"))
+    // The sandbox's processes end with the run, just after (on a loaded machine later than 300 ms); a sleep left
+    // behind would live 31 s, past this bound.
+    for (const until = Date.now() + 10_000; (sleepers().length > 0 || group().length > 0) && Date.now() < until; )
+      await new Promise((r) => setTimeout(r, 100))
     expect(sleepers()).toEqual([])
-    const group = execFileSync("ps", ["-eo", "pgid="], { encoding: "utf8" })
-      .split("\n")
-      .filter((l) => l.trim() === String(cli.proc.pid))
-    expect(group).toEqual([])
+    expect(group()).toEqual([])
   })
 })

@@ -42,10 +42,11 @@ describe("placeholders of missing protected paths", () => {
     expect(readFileSync(ws.path("data.txt"), "utf8")).toBe("one\ntwo\n")
     // The command ran sandboxed, and the placeholder refused the write (the tool result the model got says so).
     expect(JSON.stringify(api.requests[1])).toMatch(/\.envrc: (Is a directory|Permission denied|Read-only file system)/)
-    // The placeholders wait half a second for a next command, then go: the server removes them one by one, so
-    // wait for the whole folder to be as it was (seeing one gone says nothing of the rest yet).
-    const settled = () => JSON.stringify(readdirSync(ws!.root).sort()) === JSON.stringify(before)
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !settled(); ) await new Promise((r) => setTimeout(r, 50))
+    // The placeholders wait half a second for a next command, then go, one after another: wait for the whole
+    // listing to be as before, not for one of them (a look between two removals sees the rest still there).
+    const folder = ws
+    const gone = () => readdirSync(folder.root).sort().join("/") === before.join("/") && !readdirSync(folder.path(".git")).includes("hooks")
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !gone(); ) await new Promise((r) => setTimeout(r, 50))
     expect(existsSync(ws.path(".envrc"))).toBe(false)
     expect(readdirSync(ws.root).sort()).toEqual(before)
     expect(readdirSync(ws.path(".git"))).not.toContain("hooks")

@@ -79,8 +79,13 @@ describe("runHooks", () => {
   })
 
   it("combines hooks that run in parallel: deny wins over allow, and both run at once", async () => {
-    const allow = `sleep 0.5; echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`
-    const deny = `sleep 0.5; echo '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"nope"}}'`
+    // Each hook marks that it started and answers only once it has seen the other's mark (waiting at most
+    // 10 s): run one after the other, the first never sees the second's mark, and its answer is missing.
+    const meeting = (me: string, other: string, decision: string) =>
+      `touch ${me}-started; for i in $(seq 200); do [ -e ${other}-started ] && break; sleep 0.05; done; ` +
+      `[ -e ${other}-started ] && touch ${me}-met && echo '{"hookSpecificOutput":${decision}}'`
+    const allow = meeting("allow", "deny", `{"permissionDecision":"allow"}`)
+    const deny = meeting("deny", "allow", `{"permissionDecision":"deny","permissionDecisionReason":"nope"}`)
     const hooks: HooksConfig = {
       PreToolUse: [
         {
@@ -92,10 +97,9 @@ describe("runHooks", () => {
         },
       ],
     }
-    const started = Date.now()
     const verdict = await runHooks(settingsWith(hooks), base(), pre)
+    expect([existsSync(join(dir, "allow-met")), existsSync(join(dir, "deny-met"))]).toEqual([true, true])
     expect(verdict.permission).toEqual({ decision: "deny", reason: "nope" })
-    expect(Date.now() - started).toBeLessThan(950)
   })
 
   it("runs only hooks whose RE2 matcher matches the whole tool name", async () => {
