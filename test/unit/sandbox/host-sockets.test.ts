@@ -1,10 +1,10 @@
-import { execFile } from "node:child_process"
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process"
 import { accessSync, constants, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
-import { createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
 import { hostSocketPaths } from "../../../server/src/sandbox/host-sockets"
+import { pollUntil } from "../../support/poll"
 import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-command"
 
 /**
@@ -14,18 +14,28 @@ import { sandboxTestFolders, startSandboxed } from "../../support/sandboxed-comm
  */
 
 const folders = sandboxTestFolders()
-const servers: Server[] = []
+const listeners: ChildProcess[] = []
 const dirs: string[] = []
-afterAll(() => {
-  for (const server of servers) server.close()
+afterAll(async () => {
+  // Other test files run sandboxed commands meanwhile, and each covers every host socket it lists: a socket
+  // file removed between that listing and bwrap's mount stops that command (docs/sandbox.md). So the sockets
+  // leave the kernel's table first (SIGKILL: socat cannot remove its file), and their files go only once any
+  // sandbox set up with them listed has had time to finish (bounded).
+  for (const listener of listeners) listener.kill("SIGKILL")
+  await new Promise((resolve) => setTimeout(resolve, 3000))
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-})
+}, 20_000)
 
-/** A host socket at `path` that answers every connection with `reply`. */
+/** A host socket at `path` (socat) that answers every connection with `reply`; resolves once it answers. */
 async function listening(path: string, reply: string): Promise<void> {
-  const server = createServer((socket) => socket.end(reply))
-  servers.push(server)
-  await new Promise<void>((resolve) => server.listen(path, resolve))
+  listeners.push(spawn("socat", [`UNIX-LISTEN:${path},fork`, `SYSTEM:printf ${reply}`], { stdio: "ignore" }))
+  await pollUntil(`${path} to answer`, () => answers(path, reply), 10_000)
+}
+
+/** Whether the socket at `path` answers `reply` to a host client now. */
+function answers(path: string, reply: string): boolean {
+  const run = spawnSync("socat", ["-u", `UNIX-CONNECT:${path}`, "-"], { encoding: "utf8", timeout: 2000 })
+  return run.stdout === reply
 }
 
 /** A folder for sockets outside /tmp (which the sandbox replaces whole) and outside /run. */
@@ -81,7 +91,6 @@ describe("the host's Unix sockets", () => {
   it("can be reached from the host (the control: the first test's socket answers outside the sandbox)", async () => {
     const path = join(socketFolder(), "control.sock")
     await listening(path, "CONTROL-ANSWERED")
-    // Asynchronously: the listening server is in this process.
     const { stdout } = await promisify(execFile)("socat", ["-u", `UNIX-CONNECT:${path}`, "-"], { encoding: "utf8", timeout: 10_000 })
     expect(stdout).toBe("CONTROL-ANSWERED")
   })
