@@ -61,7 +61,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   // a workspace folder (an approved `cp x ~`), binding it later would lay the host's unprotected tree over
   // the read-only paths below, which that approval never named.
   const [insideFolders, outsideFolders] = partition(mounts.extraWritablePaths, (path) =>
-    mounts.workspaceFolders.some((folder) => isInside(folder, path)),
+    approvedInsideFolders(path, mounts.workspaceFolders),
   )
   for (const path of outsideFolders) args.push("--bind", path, path)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
@@ -125,6 +125,15 @@ function kindOf(path: string): "dir" | "file" | undefined {
   const stat = statSync(path, { throwIfNoEntry: false })
   if (!stat) return undefined
   return stat.isDirectory() ? "dir" : "file"
+}
+
+/**
+ * Whether an approved write path lies inside a workspace folder (strictly: the folder itself is no protected
+ * path). Such an approval names a protected path there, and wins over its protection; one outside names a
+ * folder of its own and frees nothing below it (./index.ts holdMissingProtected, and the bind order above).
+ */
+export function approvedInsideFolders(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => folder !== path && isInside(folder, path))
 }
 
 function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {

@@ -4,8 +4,7 @@ import { homedir, tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
-import { isInside } from "../workspace/sandbox"
-import { bwrapArgs } from "./bwrap-args"
+import { approvedInsideFolders, bwrapArgs } from "./bwrap-args"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
@@ -235,7 +234,7 @@ function hostDecider(policy: SandboxPolicy): (host: string, port: number) => Pro
  * `.vscode/`: that would let the command create any file in it.)
  */
 function holdMissingProtected(folders: readonly string[], scans: readonly WorkspaceScan[], approved: readonly string[], home: string) {
-  const inWorkspace = (path: string) => folders.some((folder) => folder !== path && isInside(folder, path))
+  const inWorkspace = (path: string) => approvedInsideFolders(path, folders)
   const isApproved = (path: string) => approved.some((a) => a === path || (inWorkspace(a) && path.startsWith(`${a}/`)))
   // Every root the command may write: a protected link's target in any of them is bound read-only.
   const roots = [...folders, ...approved.filter((a) => !inWorkspace(a))]
