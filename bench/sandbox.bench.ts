@@ -77,6 +77,10 @@ export async function benchHome(): Promise<{ home: string; stateDir: string; cle
     ".npmrc": "//registry.npmjs.org/:_authToken=x\n",
     ".netrc": "machine example.com\n",
     ".git-credentials": "https://x@example.com\n",
+    // A browser profile, an AI agent's login and a shell history: most developers' homes have these too.
+    ".config/google-chrome/Default/Cookies": "",
+    ".claude/.credentials.json": "{}\n",
+    ".bash_history": "ls\n",
   })
   return { home: home.root, stateDir: home.path(".local/state/agent-lsp"), cleanup: () => home.cleanup() }
 }
@@ -176,7 +180,7 @@ export default async function bench(): Promise<BenchTable[]> {
   }
   return [
     {
-      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository with a 3,000-folder node_modules, a home with 13 credential paths to hide, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
+      title: `Sandbox cost per command (runner in-process, ${FILES}-file git repository with a 3,000-folder node_modules, a home with 16 credential, profile and history paths to hide, ${RUNS} interleaved runs each; load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on this machine)`,
       columns: [
         "command",
         "how",

@@ -9,6 +9,13 @@ import { z } from "zod"
 export const DEFAULT_MODEL = "claude-sonnet-5-5"
 
 const prefixList = z.array(z.string())
+/** A path on this machine in a setting: absolute, or "~/" for the user's home. */
+const hostPath = z
+  .string()
+  .refine(
+    (path) => path.startsWith("/") || path.startsWith("~/"),
+    'must be absolute ("/srv/secrets") or start with "~/" ("~/.config/tool")',
+  )
 
 /** The model APIs agent-lsp speaks. */
 export const ProviderName = z.enum(["anthropic", "openai"])
@@ -261,6 +268,18 @@ export const SettingsSchema = z.object({
             ),
         })
         .prefault({}),
+      hiddenPaths: z
+        .array(hostPath)
+        .default([])
+        .describe(
+          'More paths every command finds empty, beside the credential, browser and history paths hidden by default (docs/sandbox.md): absolute, or "~/" for the home ("~/.config/mytool/token", "/srv/secrets"). A folder shows as an empty folder, a file as an empty read-only file. Trusted sources only; inside the workspace, .rooignore does the same.',
+        ),
+      visiblePaths: z
+        .array(hostPath)
+        .default([])
+        .describe(
+          'Paths of the ones hidden by default that commands may read after all, written as docs/sandbox.md lists them ("~/.m2/settings.xml" for a build that needs its mirrors, "~/.npmrc" for a private registry). Trusted sources only; the agent-lsp configuration and state folders stay hidden.',
+        ),
     })
     .prefault({}),
   approval: z

@@ -34,6 +34,9 @@ export interface BrowserSandboxRequest {
   home?: string
   /** The agent's state folder, masked. */
   stateDir?: string
+  /** agent.sandbox.hiddenPaths and visiblePaths, as for commands. */
+  hiddenPaths?: readonly string[]
+  visiblePaths?: readonly string[]
 }
 
 /** A browser made ready to start inside the sandbox. */
@@ -82,7 +85,7 @@ export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = b
   const socat = findProgram("socat")
   const proxy = socat ? startNetworkProxy(join(root, "proxy.sock"), decide) : undefined
   const notes = socat ? [] : ["The browser has no network: socat is not installed (fix: sudo apt-get install socat)."]
-  const masked = maskedHostPaths({ home: request.home, stateDir: request.stateDir })
+  const masked = maskedHostPaths(request)
   const args = bwrapArgs({
     // Bound (a workspace under /tmp would be hidden by the private /tmp otherwise), but read-only.
     workspaceFolders: request.workspaceFolders,

@@ -71,6 +71,8 @@ export function commandSandbox(request: CommandSandboxRequest): CommandSandbox {
         ...(request.networkUnused ? { unused: true } : {}),
       },
       stateDir: settings.stateDir ?? defaultStateDir(),
+      hiddenPaths: settings.sandbox.hiddenPaths,
+      visiblePaths: settings.sandbox.visiblePaths,
     },
   }
 }

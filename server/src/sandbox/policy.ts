@@ -1,5 +1,5 @@
 import { homedir } from "node:os"
-import { join } from "node:path"
+import { isAbsolute, join, normalize } from "node:path"
 import {
   GIT_DIR_READ_ONLY,
   HOME_STARTUP_PATHS,
@@ -16,28 +16,102 @@ import {
  */
 
 /**
- * Credential and agent folders under the user's home, hidden from every command (an empty tmpfs over a
- * folder, an empty read-only file over a file). Relative to $HOME; the ones that do not exist are skipped.
+ * What under the user's home is hidden from every command (an empty tmpfs over a folder, an empty read-only
+ * file over a file), by what it holds. Relative to $HOME; the ones that do not exist are skipped (a missing
+ * name costs one stat per command, an existing one a mount). Files are named rather than their folders where
+ * the folder also holds what builds need (`~/.cargo` its registry, `~/.m2` its repository, `~/.claude` its
+ * settings). Users add their own with agent.sandbox.hiddenPaths.
  */
-export const MASKED_HOME_PATHS: readonly string[] = [
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".azure",
-  ".kube",
-  ".docker",
-  ".netrc",
-  ".git-credentials",
-  ".npmrc",
-  ".pypirc",
-  ".pgpass",
-  ".config/gcloud",
-  ".config/gh",
-  ".config/hub",
-  ".config/agent-lsp",
-  ".local/share/keyrings",
-  ".password-store",
-]
+export const MASKED_HOME_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  "keys and cloud credentials": [
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".oci",
+    ".config/gcloud",
+    ".config/doctl",
+    ".config/sops",
+    ".config/containers/auth.json",
+    ".s3cfg",
+    ".boto",
+    ".vault-token",
+    ".password-store",
+    ".local/share/keyrings",
+    ".config/op",
+    ".config/Bitwarden CLI",
+  ],
+  "package registry and service tokens": [
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".yarnrc.yml",
+    ".pypirc",
+    ".pgpass",
+    ".my.cnf",
+    ".databrickscfg",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".m2/settings.xml",
+    ".m2/settings-security.xml",
+    ".gradle/gradle.properties",
+    ".nuget/NuGet/NuGet.Config",
+    ".config/composer/auth.json",
+    ".composer/auth.json",
+    ".terraform.d/credentials.tfrc.json",
+    ".config/helm",
+    ".config/rclone",
+    ".config/gh",
+    ".config/hub",
+    ".config/glab-cli",
+    ".config/netlify",
+    ".config/ngrok",
+    ".config/stripe",
+    ".config/.wrangler",
+    ".wrangler",
+    ".fly",
+    ".local/share/com.vercel.cli",
+  ],
+  "AI agents' logins": [
+    ".config/agent-lsp",
+    ".claude/.credentials.json",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".config/github-copilot",
+  ],
+  "browser, mail and chat profiles (session cookies, saved passwords)": [
+    ".mozilla",
+    ".thunderbird",
+    ".config/google-chrome",
+    ".config/chromium",
+    ".config/BraveSoftware",
+    ".config/microsoft-edge",
+    ".config/vivaldi",
+    ".config/opera",
+    ".config/Slack",
+    ".config/discord",
+    ".config/Signal",
+    ".local/share/TelegramDesktop",
+  ],
+  "shell and REPL histories (commands typed with a token in them)": [
+    ".bash_history",
+    ".zsh_history",
+    ".histfile",
+    ".local/share/fish/fish_history",
+    ".python_history",
+    ".node_repl_history",
+    ".psql_history",
+    ".mysql_history",
+    ".sqlite_history",
+    ".rediscli_history",
+  ],
+}
+
+/** Every path of MASKED_HOME_GROUPS. */
+export const MASKED_HOME_PATHS: readonly string[] = Object.values(MASKED_HOME_GROUPS).flat()
 
 /**
  * Addresses of this machine itself that an approved or allowed host *name* may not lead to (the proxy,
@@ -185,19 +259,37 @@ export interface SandboxPolicy {
      */
     unused?: boolean
   }
-  /** The user's home (default: os.homedir()), for MASKED_HOME_PATHS. */
+  /** The user's home (default: os.homedir()), for MASKED_HOME_PATHS and `~/` in hiddenPaths. */
   home?: string
+  /** agent.sandbox.hiddenPaths: more paths to hide (absolute, or `~/…`), from trusted settings only. */
+  hiddenPaths?: readonly string[]
+  /** agent.sandbox.visiblePaths: paths of MASKED_HOME_PATHS to show after all, from trusted settings only. */
+  visiblePaths?: readonly string[]
   /** The agent's state folder (tasks, checkpoints), masked like a credential folder. */
   stateDir?: string
 }
 
-/** Absolute paths to mask for `policy`: the credential folders, the user's agent-lsp config and the state folder. */
-export function maskedHostPaths(policy: Pick<SandboxPolicy, "home" | "stateDir">): string[] {
+/**
+ * Absolute paths to mask for `policy`: the home's credential paths (less the user's visiblePaths), the
+ * user's agent-lsp config, the state folder and the user's own hiddenPaths.
+ */
+export function maskedHostPaths(policy: Pick<SandboxPolicy, "home" | "stateDir" | "hiddenPaths" | "visiblePaths">): string[] {
   const home = policy.home ?? homedir()
-  const paths = MASKED_HOME_PATHS.map((rel) => join(home, rel))
+  const visible = new Set((policy.visiblePaths ?? []).map((path) => settingPath(path, home)))
+  const paths = MASKED_HOME_PATHS.map((rel) => join(home, rel)).filter((path) => !visible.has(path))
   paths.push(userConfigDir())
   if (policy.stateDir) paths.push(policy.stateDir)
+  for (const path of policy.hiddenPaths ?? []) {
+    const absolute = settingPath(path, home)
+    if (absolute) paths.push(absolute)
+  }
   return [...new Set(paths)]
+}
+
+/** A path of a setting (absolute, or `~/` for the home) as an absolute path; undefined for any other (the settings refuse those). */
+function settingPath(path: string, home: string): string | undefined {
+  const absolute = path.startsWith("~/") ? join(home, path.slice(2)) : isAbsolute(path) ? normalize(path) : undefined
+  return absolute && absolute.length > 1 ? absolute.replace(/\/+$/, "") : absolute
 }
 
 /** True when `host` matches one of `patterns` (exact, or `*.domain` for its subdomains), case-insensitively. */
@@ -219,7 +311,11 @@ export function sandboxRulesText(): string {
     "- Protected symlinks (`AGENTS.md` → `CLAUDE.md`, a dotfile manager's `~/.bashrc`): what they point to is read-only; the link itself cannot be held by a mount, so it is checked when the command ends, put back if the command removed or replaced it, and whatever the command left in its place is kept beside it as `NAME.replaced-by-command-TIME`; the command's output says so.",
     "- Repositories a command makes (`git init sub`, a bare repository under any name, a `.git` file): nothing holds their config while the command runs, so once it has ended, config keys that name a program git would run there outside the sandbox (anything but the plain ones `git init`, `git clone` and `git submodule` write, user name and e-mail, and a few settings that run nothing) are removed, with the file as it was kept as `config.replaced-by-command-TIME`; a hooks folder with anything but git's samples, and a `.git` file that points outside the workspace, are moved aside the same way; the command's output says so. A git run in such a repository while the command is still running (an editor that opens new repositories by itself) is not covered.",
     "- A rebase in progress: its todo list stays writable (git in the sandbox rebases too), but an `exec` line a command adds to it (it would run at the user's `git rebase --continue`, outside the sandbox) is turned into a comment once the command ends, and the command's output says so; `git rebase --edit-todo` brings back one you meant.",
-    `- Hidden (empty): ${MASKED_HOME_PATHS.map((p) => `\`~/${p}\``).join(", ")}, the agent-lsp configuration folder, the agent's state folder, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file); also where a workspace folder, or a write the user approved, holds them.`,
+    `- Hidden (empty): in the home, ${Object.entries(MASKED_HOME_GROUPS)
+      .map(([what, paths]) => `${what}: ${paths.map((p) => `\`~/${p}\``).join(", ")}`)
+      .join(
+        "; ",
+      )}; the agent-lsp configuration folder, the agent's state folder, the paths in \`agent.sandbox.hiddenPaths\`, and every path the workspace's \`.rooignore\` ignores (a folder becomes an empty folder, a file an empty read-only file); also where a workspace folder, or a write the user approved, holds them.`,
     `- Not walked for the two rules above: the dependency and cache folders ${[...UNSCANNED_FOLDERS].map((n) => `\`${n}/\``).join(", ")} (package managers write them; a \`.rooignore\` rule naming the folder itself still hides it whole).`,
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     `- Local services: ${PRIVATE_RUNTIME_DIRS.map((d) => `\`${d}\``).join(" and ")} are empty folders of the command's own, and every other Unix socket bound on the host (\`/proc/net/unix\`) is covered by an empty file, so no command reaches the Docker daemon, the D-Bus buses, an ssh or gpg agent, or an editor's server. (A read-only mount alone does not stop a connection to a socket.) Sockets the command makes itself work as usual.`,

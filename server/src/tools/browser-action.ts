@@ -217,6 +217,8 @@ function browserSource(ctx: ToolContext): { ok: true; value: BrowserSource } | {
         onceLabel: "Allow while this browser is open",
       }),
       stateDir: ctx.settings.stateDir ?? defaultStateDir(),
+      hiddenPaths: ctx.settings.sandbox.hiddenPaths,
+      visiblePaths: ctx.settings.sandbox.visiblePaths,
     })
   return { ok: true, value: { kind: "sandboxed", ...base, jail } }
 }

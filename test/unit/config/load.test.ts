@@ -15,7 +15,7 @@ describe("resolveSettings", () => {
       browser: false,
       sandboxedCommands: false,
     })
-    expect(settings.sandbox).toEqual({ mode: "required", network: { allowedHosts: [] } })
+    expect(settings.sandbox).toEqual({ mode: "required", network: { allowedHosts: [] }, hiddenPaths: [], visiblePaths: [] })
     expect(settings.browser).toEqual({ viewport: "900x600" })
     expect(settings.limits.repeatedCalls).toBe(3)
     expect(problems).toEqual([])

@@ -40,6 +40,18 @@ beforeAll(async () => {
     ".aws/credentials": "AWS-SECRET\n",
     ".netrc": "NETRC-SECRET\n",
     "notes.txt": "NOT-A-SECRET\n",
+    // Tokens, a browser profile and a history beside what builds and tools need in the same folders.
+    ".cargo/credentials.toml": "CARGO-TOKEN-SECRET\n",
+    ".cargo/registry/index.txt": "CARGO-REGISTRY-VISIBLE\n",
+    ".claude/.credentials.json": "CLAUDE-LOGIN-SECRET\n",
+    ".claude/settings.json": "CLAUDE-SETTINGS-VISIBLE\n",
+    ".codex/auth.json": "CODEX-LOGIN-SECRET\n",
+    ".config/google-chrome/Default/Cookies": "BROWSER-COOKIE-SECRET\n",
+    ".mozilla/firefox/x.default/logins.json": "FIREFOX-LOGIN-SECRET\n",
+    ".bash_history": "export TOKEN=HISTORY-SECRET\n",
+    ".local/share/fish/fish_history": "- cmd: curl -H 'Authorization: FISH-HISTORY-SECRET'\n",
+    ".m2/settings.xml": "<password>MAVEN-SECRET</password>\n",
+    ".config/mytool/token": "MYTOOL-SECRET\n",
   })
   artifacts = await tempWorkspace()
   setArtifactDir(artifacts.root)
@@ -113,6 +125,42 @@ describe("the OS sandbox", () => {
 
   it("hides the credential folders of the user's home", async () => {
     expectCredentialsHidden((await run(readCredentials)).output)
+  })
+
+  it("hides tokens, AI agents' logins, browser profiles and histories, not the folders around them", async () => {
+    const { output } = await run(
+      "cat ~/.cargo/credentials.toml ~/.claude/.credentials.json ~/.codex/auth.json ~/.config/google-chrome/Default/Cookies " +
+        "~/.mozilla/firefox/*/logins.json ~/.bash_history ~/.local/share/fish/fish_history ~/.m2/settings.xml; " +
+        "grep -r SECRET ~ 2>/dev/null; cat ~/.cargo/registry/index.txt ~/.claude/settings.json ~/.config/mytool/token",
+    )
+    for (const secret of [
+      "CARGO-TOKEN",
+      "CLAUDE-LOGIN",
+      "CODEX-LOGIN",
+      "BROWSER-COOKIE",
+      "FIREFOX-LOGIN",
+      "HISTORY-SECRET",
+      "FISH-HISTORY",
+      "MAVEN",
+    ])
+      expect(output).not.toContain(secret)
+    // The control: the same folders' other files, and a token the defaults do not know, are there to read.
+    expect(output).toContain("CARGO-REGISTRY-VISIBLE")
+    expect(output).toContain("CLAUDE-SETTINGS-VISIBLE")
+    expect(output).toContain("MYTOOL-SECRET")
+  })
+
+  it("hides the paths of agent.sandbox.hiddenPaths and shows the defaults named in visiblePaths, nothing else", async () => {
+    const read = "cat ~/.config/mytool/token ~/.m2/settings.xml ~/.cargo/credentials.toml ~/.ssh/id_ed25519"
+    const { output } = await run(read, {
+      hiddenPaths: ["~/.config/mytool/token"],
+      visiblePaths: ["~/.m2/settings.xml", `${home.root}/.ssh/`],
+    })
+    expect(output).not.toContain("MYTOOL-SECRET")
+    expect(output).toContain("MAVEN-SECRET")
+    // visiblePaths names exactly what it shows: not the other defaults (the trailing slash is the same path).
+    expect(output).toContain("PRIVATE-KEY-CONTENT")
+    expect(output).not.toContain("CARGO-TOKEN-SECRET")
   })
 
   it("hides the credential folders when a workspace folder is the home itself, or holds it", async () => {
