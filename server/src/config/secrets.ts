@@ -9,7 +9,31 @@
 export const KNOWN_SECRET_NAMES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY"] as const
 
 // Broad on purpose: a name that only looks like a secret costs a command one variable; a missed one leaks a key.
-const SECRET_PATTERNS = [/_KEY$/i, /_TOKEN$/i, /SECRET/i, /PASSWORD/i, /PASSWD/i, /CREDENTIAL/i, /^ANTHROPIC_/i, /^OPENAI_/i]
+// Beside the plain *_KEY / *_TOKEN / *SECRET* / *PASSWORD*: API keys without the underscore (DD_APIKEY) or
+// with a suffix (GOOGLE_API_KEY_2; not GIT_CONFIG_KEY_0, a config name), personal access tokens (AZURE_DEVOPS_EXT_PAT), npm's base64 login
+// (npm_config__auth), password managers' unlocked sessions (OP_SESSION_<account>, BW_SESSION), passwords
+// and passphrases by other names (SMTP_PASS, GPG_PASSPHRASE), secret URLs (SLACK_WEBHOOK_URL, SENTRY_DSN)
+// and cookies.
+const SECRET_PATTERNS = [
+  /_KEY$/i,
+  /API_?KEY/i,
+  /_TOKEN$/i,
+  /SECRET/i,
+  /PASSWORD/i,
+  /PASSWD/i,
+  /PASSPHRASE/i,
+  /_PASS$/i,
+  /CREDENTIAL/i,
+  /_PAT$/i,
+  /_AUTH$/i,
+  /^OP_SESSION_/i,
+  /^BW_SESSION$/i,
+  /WEBHOOK/i,
+  /_DSN$/i,
+  /COOKIE/i,
+  /^ANTHROPIC_/i,
+  /^OPENAI_/i,
+]
 
 const extraNames = new Set<string>()
 const held = new Map<string, string>()

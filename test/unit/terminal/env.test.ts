@@ -30,6 +30,35 @@ describe("command environment", () => {
     })
   })
 
+  it("drops secrets named as real tools name them, and keeps look-alikes that hold none", () => {
+    const secrets = {
+      DD_APIKEY: "a",
+      GOOGLE_API_KEY_2: "b",
+      AZURE_DEVOPS_EXT_PAT: "c",
+      npm_config__auth: "d",
+      OP_SESSION_my: "e",
+      BW_SESSION: "f",
+      SMTP_PASS: "g",
+      GPG_PASSPHRASE: "h",
+      SLACK_WEBHOOK_URL: "i",
+      SENTRY_DSN: "j",
+      SESSION_COOKIE: "k",
+      HF_TOKEN: "l",
+      GOOGLE_APPLICATION_CREDENTIALS: "m",
+    }
+    const kept = {
+      PATH: "/bin",
+      KEYTIMEOUT: "1",
+      SSH_ASKPASS: "/usr/bin/ask",
+      XDG_SESSION_TYPE: "x11",
+      PASSAGE_DIR: "/p",
+      TOKENIZERS_PARALLELISM: "false",
+    }
+    const env = commandEnv({ ...secrets, ...kept })
+    for (const name of Object.keys(secrets)) expect(env, name).not.toHaveProperty(name)
+    for (const [name, value] of Object.entries(kept)) expect(env[name], name).toBe(value)
+  })
+
   it("drops what would make the shell read a line differently: startup files, options, exported functions (real bash)", () => {
     const dir = mkdtempSync(join(tmpdir(), "bash-env-"))
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
@@ -59,7 +88,6 @@ describe("command environment", () => {
     const env = commandEnv({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "Me" })
     expect(env).toMatchObject({
       GIT_CONFIG_COUNT: "3",
-      GIT_CONFIG_KEY_0: "user.name",
       GIT_CONFIG_VALUE_0: "Me",
       GIT_CONFIG_KEY_1: "safe.bareRepository",
       GIT_CONFIG_KEY_2: "core.fsmonitor",
