@@ -27,13 +27,23 @@ describe("ACP client terminals", () => {
     // The editor gets the sandboxed line: bwrap (in a new session, without network) running bash without
     // startup files, the language the approval checks read; /bin/sh first opens the sandbox's seccomp filter
     // as descriptor 3 for bwrap (an editor's terminal cannot be handed one).
-    expect(params).toMatchObject({ sessionId, command: "/bin/sh", cwd: ws.root })
-    expect(params.args.slice(0, 2)).toEqual(["-c", 'exec "$@" 3<"$0"'])
-    expect(params.args[2]).toMatch(/\/seccomp\.bpf$/)
-    expect(params.args[3]).toBe("/usr/bin/bwrap")
-    expect(params.args).toEqual(expect.arrayContaining(["--seccomp", "3"]))
-    expect(params.args).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]))
-    expect(params.args.slice(-5)).toEqual([
+    // With exactly our runner's environment (env -i NAME=VALUE…): the editor's own (Zed's is the user's login
+    // shell's) never reaches the command; ours comes without the agent's API key.
+    expect(params).toMatchObject({ sessionId, command: "/usr/bin/env", cwd: ws.root })
+    expect(params.args[0]).toBe("-i")
+    const sh = params.args.indexOf("/bin/sh")
+    const assignments = params.args.slice(1, sh)
+    expect(assignments.every((a: string) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))).toBe(true)
+    const names = assignments.map((a: string) => a.slice(0, a.indexOf("=")))
+    expect(names).toEqual(expect.arrayContaining(["PATH", "PAGER", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_CONFIG_COUNT", "TMPDIR"]))
+    expect(names).not.toContain("ANTHROPIC_API_KEY")
+    const inner = params.args.slice(sh)
+    expect(inner.slice(0, 3)).toEqual(["/bin/sh", "-c", 'exec "$@" 3<"$0"'])
+    expect(inner[3]).toMatch(/\/seccomp\.bpf$/)
+    expect(inner[4]).toBe("/usr/bin/bwrap")
+    expect(inner).toEqual(expect.arrayContaining(["--seccomp", "3"]))
+    expect(inner).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]))
+    expect(inner.slice(-5)).toEqual([
       "/bin/bash",
       "--noprofile",
       "--norc",
@@ -41,27 +51,6 @@ describe("ACP client terminals", () => {
       'echo "from the terminal in $(pwd)"; echo "pager=$GIT_PAGER"; ls',
     ])
     expect(params.outputByteLimit).toBeGreaterThan(0)
-    // Only what keeps the command non-interactive, git's hardening, and the sandbox's /tmp and network proxy:
-    // none of the agent's own environment (its API key).
-    expect(params.env.map((e: { name: string }) => e.name).sort()).toEqual(
-      [
-        "GIT_CONFIG_COUNT",
-        "GIT_CONFIG_KEY_0",
-        "GIT_CONFIG_KEY_1",
-        "GIT_CONFIG_VALUE_0",
-        "GIT_CONFIG_VALUE_1",
-        "GIT_PAGER",
-        "GIT_TERMINAL_PROMPT",
-        "PAGER",
-        "TMPDIR",
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-      ].sort(),
-    )
     // The approval came first, then the terminal; it was released at the end.
     const order = client.requests.map((r) => r.method)
     expect(order.indexOf("session/request_permission")).toBeLessThan(order.indexOf("terminal/create"))
@@ -81,6 +70,27 @@ describe("ACP client terminals", () => {
     expect(final.content).toContainEqual({ type: "terminal", terminalId: id })
     // The client shows the terminal's output itself: ours is not repeated as text.
     expect(JSON.stringify(final.content)).not.toContain(`from the terminal in ${ws.root}`)
+  })
+
+  it("the editor's own environment (a token its shell exported) never reaches a command run in its terminal", async () => {
+    const ws = await scopedWorkspace()
+    const api = await scopedFake([run('echo "token=[$EDITOR_SHELL_TOKEN] setting=[$EDITOR_ONLY_SETTING] pager=[$PAGER]"'), complete("ran")])
+    const { client } = await startAcpClient({ apiUrl: api.url, terminal: true })
+    // Set after the server started: only the client's terminal processes inherit these (as Zed's terminals
+    // inherit the login shell's environment the server never saw).
+    process.env.EDITOR_SHELL_TOKEN = "tok-from-the-editors-shell-0123456789"
+    process.env.EDITOR_ONLY_SETTING = "editor-only"
+    try {
+      const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
+      await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "run it" }] })
+    } finally {
+      delete process.env.EDITOR_SHELL_TOKEN
+      delete process.env.EDITOR_ONLY_SETTING
+    }
+    expect(client.requestsOf("terminal/create")).toHaveLength(1)
+    const result = toolResultText(toolResultIn(api.requests[1], "toolu_cmd"))
+    expect(result).toContain("token=[] setting=[] pager=[cat]")
+    expect(result).not.toContain("tok-from-the-editors-shell")
   })
 
   it("a client without terminal gets no terminal/* request: the command runs in our runner and its output is in the tool call", async () => {

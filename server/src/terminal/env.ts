@@ -53,6 +53,22 @@ export function gitHardeningEnv(base: NodeJS.ProcessEnv = process.env): Record<s
   return env
 }
 
+/** env(1): where every Linux and macOS system has it (the path shebangs rely on). */
+export const ENV_PROGRAM = "/usr/bin/env"
+
+/**
+ * An argv that runs `file args` with exactly `env` and nothing of the environment it is started in: for an
+ * editor's terminal (ACP terminal/create), whose processes inherit the editor's environment, not ours. Zed's
+ * is the user's login shell's, with every token ~/.bashrc exports, and the server can neither read nor filter
+ * it (nor redact what it does not know). Names env(1) could not take as an assignment are left out.
+ */
+export function withExactEnv(env: NodeJS.ProcessEnv, file: string, args: readonly string[]): { file: string; args: string[] } {
+  const assignments = Object.entries(env)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[0]))
+    .map(([name, value]) => `${name}=${value}`)
+  return { file: ENV_PROGRAM, args: ["-i", ...assignments, file, ...args] }
+}
+
 /** The shells a command line can run with (agent.terminal.shell). */
 export type ShellChoice = "sh" | "bash"
 

@@ -2,7 +2,7 @@ import { finished } from "node:stream/promises"
 import { setTimeout as sleep } from "node:timers/promises"
 import type { AgentContext, CreateTerminalRequest, TerminalExitStatus } from "@agentclientprotocol/sdk"
 import { newArtifact } from "../../terminal/artifacts"
-import { gitHardeningEnv, NON_INTERACTIVE_ENV } from "../../terminal/env"
+import { commandEnv, withExactEnv } from "../../terminal/env"
 import { commandLaunch } from "../../terminal/launch"
 import { OutputWindow } from "../../terminal/output-window"
 import type { CommandOptions, CommandOutcome, RunningCommand } from "../../terminal/runner"
@@ -84,13 +84,15 @@ export function startClientCommand(
     for (const note of launch.notes) append(`agent-lsp: ${note}\n`)
     try {
       // The same argv our own runner starts (bwrap … -- bash --noprofile --norc -c LINE by default), so the
-      // editor runs the line sandboxed, in the language the approval checks read, with the same git hardening.
+      // editor runs the line sandboxed, in the language the approval checks read, with the same git hardening,
+      // and with the environment our runner gives (ours without secrets), not the editor's (env -i).
+      const env = { ...(options.env ?? commandEnv()), ...launch.env }
+      const exact = withExactEnv(env, launch.file, launch.args)
       const params: CreateTerminalRequest = {
         sessionId,
-        command: launch.file,
-        args: launch.args,
+        command: exact.file,
+        args: exact.args,
         cwd: options.cwd,
-        env: Object.entries({ ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(), ...launch.env }).map(([name, value]) => ({ name, value })),
         outputByteLimit: OUTPUT_BYTE_LIMIT,
       }
       const created = await client.request("terminal/create", params, bounded())
