@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ContentBlock } from "@agentclientprotocol/sdk"
@@ -27,16 +27,14 @@ describe("ACP client terminals", () => {
     // The editor gets the sandboxed line: bwrap (in a new session, without network) running bash without
     // startup files, the language the approval checks read; /bin/sh first opens the sandbox's seccomp filter
     // as descriptor 3 for bwrap (an editor's terminal cannot be handed one).
-    // With exactly our runner's environment (env -i NAME=VALUE…): the editor's own (Zed's is the user's login
-    // shell's) never reaches the command; ours comes without the agent's API key.
+    // With exactly our runner's environment: env -i starts a clean sh that reads it from a private file (not
+    // the argv, which every local user can read) and runs the command; the editor's own environment (Zed's is
+    // the user's login shell's) never reaches it, and ours comes without the agent's API key.
     expect(params).toMatchObject({ sessionId, command: "/usr/bin/env", cwd: ws.root })
-    expect(params.args[0]).toBe("-i")
-    const sh = params.args.indexOf("/bin/sh")
-    const assignments = params.args.slice(1, sh)
-    expect(assignments.every((a: string) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))).toBe(true)
-    const names = assignments.map((a: string) => a.slice(0, a.indexOf("=")))
-    expect(names).toEqual(expect.arrayContaining(["PATH", "PAGER", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_CONFIG_COUNT", "TMPDIR"]))
-    expect(names).not.toContain("ANTHROPIC_API_KEY")
+    expect(params.args.slice(0, 4)).toEqual(["-i", "/bin/sh", "-c", 'set -a && . "$0" && exec "$@"'])
+    expect(params.args[4]).toMatch(/agent-lsp-env-[^/]+\/env\.sh$/)
+    expect(params.args.join(" ")).not.toContain("PAGER=")
+    const sh = 5
     const inner = params.args.slice(sh)
     expect(inner.slice(0, 3)).toEqual(["/bin/sh", "-c", 'exec "$@" 3<"$0"'])
     expect(inner[3]).toMatch(/\/seccomp\.bpf$/)
@@ -74,7 +72,10 @@ describe("ACP client terminals", () => {
 
   it("the editor's own environment (a token its shell exported) never reaches a command run in its terminal", async () => {
     const ws = await scopedWorkspace()
-    const api = await scopedFake([run('echo "token=[$EDITOR_SHELL_TOKEN] setting=[$EDITOR_ONLY_SETTING] pager=[$PAGER]"'), complete("ran")])
+    const api = await scopedFake([
+      run('echo "token=[$EDITOR_SHELL_TOKEN] setting=[$EDITOR_ONLY_SETTING] pager=[$PAGER] key=[$ANTHROPIC_API_KEY]"'),
+      complete("ran"),
+    ])
     const { client } = await startAcpClient({ apiUrl: api.url, terminal: true })
     // Set after the server started: only the client's terminal processes inherit these (as Zed's terminals
     // inherit the login shell's environment the server never saw).
@@ -89,7 +90,10 @@ describe("ACP client terminals", () => {
     }
     expect(client.requestsOf("terminal/create")).toHaveLength(1)
     const result = toolResultText(toolResultIn(api.requests[1], "toolu_cmd"))
-    expect(result).toContain("token=[] setting=[] pager=[cat]")
+    expect(result).toContain("token=[] setting=[] pager=[cat] key=[]")
+    // The private file that carried our environment is gone with the command.
+    const envFile = client.requestsOf("terminal/create")[0]!.params.args[4]
+    expect(existsSync(envFile)).toBe(false)
     expect(result).not.toContain("tok-from-the-editors-shell")
   })
 

@@ -4,7 +4,9 @@
  * that keep non-interactive runs from hanging in a pager, plus git hardening (see GIT_HARDENING).
  */
 
-import { accessSync, constants } from "node:fs"
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
@@ -57,16 +59,29 @@ export function gitHardeningEnv(base: NodeJS.ProcessEnv = process.env): Record<s
 export const ENV_PROGRAM = "/usr/bin/env"
 
 /**
- * An argv that runs `file args` with exactly `env` and nothing of the environment it is started in: for an
+ * A command that runs `file args` with exactly `env` and nothing of the environment it is started in: for an
  * editor's terminal (ACP terminal/create), whose processes inherit the editor's environment, not ours. Zed's
  * is the user's login shell's, with every token ~/.bashrc exports, and the server can neither read nor filter
- * it (nor redact what it does not know). Names env(1) could not take as an assignment are left out.
+ * it (nor redact what it does not know). `env -i` starts a clean sh that reads the values from a file only the
+ * user can read, and then runs the command: not as arguments, which any local user can read in
+ * /proc/<pid>/cmdline. Names sh could not take are left out. Call `dispose` once the command has ended.
  */
-export function withExactEnv(env: NodeJS.ProcessEnv, file: string, args: readonly string[]): { file: string; args: string[] } {
-  const assignments = Object.entries(env)
+export function withExactEnv(
+  env: NodeJS.ProcessEnv,
+  file: string,
+  args: readonly string[],
+): { file: string; args: string[]; dispose(): void } {
+  const lines = Object.entries(env)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(entry[0]))
-    .map(([name, value]) => `${name}=${value}`)
-  return { file: ENV_PROGRAM, args: ["-i", ...assignments, file, ...args] }
+    .map(([name, value]) => `${name}='${value.replaceAll("'", "'\\''")}'\n`)
+  const dir = mkdtempSync(join(tmpdir(), "agent-lsp-env-")) // mode 0700
+  const path = join(dir, "env.sh")
+  writeFileSync(path, lines.join(""), { mode: 0o600 })
+  return {
+    file: ENV_PROGRAM,
+    args: ["-i", "/bin/sh", "-c", 'set -a && . "$0" && exec "$@"', path, file, ...args],
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 /** The shells a command line can run with (agent.terminal.shell). */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
-import { commandEnv, commandShell, shellDialect, shellReadingGap } from "../../../server/src/terminal/env"
+import { commandEnv, commandShell, shellDialect, shellReadingGap, withExactEnv } from "../../../server/src/terminal/env"
 
 describe("command environment", () => {
   it("drops the Anthropic key and other API keys and auth tokens, keeps the rest", () => {
@@ -57,6 +57,33 @@ describe("command environment", () => {
     const env = commandEnv({ ...secrets, ...kept })
     for (const name of Object.keys(secrets)) expect(env, name).not.toHaveProperty(name)
     for (const [name, value] of Object.entries(kept)) expect(env[name], name).toBe(value)
+  })
+
+  it("runs a command with exactly the given environment, none of its starter's, values kept byte for byte and out of the argv (real sh)", () => {
+    const given = { PATH: "/usr/bin:/bin", QUOTED: 'it\'s $(touch pwned) `x` \\ "q"\nline two', EMPTY: "", "BAD-NAME": "skipped" }
+    const exact = withExactEnv(given, "/usr/bin/env", ["-0"])
+    onTestFinished(() => exact.dispose())
+    const run = spawnSync(exact.file, exact.args, { env: { ...process.env, EDITOR_TOKEN: "from-the-starter" }, encoding: "utf8" })
+    expect(run.status).toBe(0)
+    const seen = Object.fromEntries(
+      run.stdout
+        .split("\0")
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    )
+    expect(seen.PATH).toBe(given.PATH)
+    expect(seen.QUOTED).toBe(given.QUOTED)
+    expect(seen.EMPTY).toBe("")
+    expect(seen).not.toHaveProperty("EDITOR_TOKEN")
+    expect(seen).not.toHaveProperty("BAD-NAME")
+    // Only what a shell sets by itself besides (dash: PWD).
+    expect(
+      Object.keys(seen)
+        .filter((name) => !(name in given))
+        .every((name) => ["PWD", "OLDPWD", "SHLVL", "_"].includes(name)),
+    ).toBe(true)
+    expect(exact.args.join(" ")).not.toContain("it's")
+    expect(existsSync(join(process.cwd(), "pwned"))).toBe(false)
   })
 
   it("drops what would make the shell read a line differently: startup files, options, exported functions (real bash)", () => {

@@ -76,6 +76,7 @@ export function startClientCommand(
 
   // The editor runs the same sandboxed argv our runner would (bwrap … -- shell -c line), in a new session.
   const launch = commandLaunch(options)
+  let exact: ReturnType<typeof withExactEnv> | undefined
   const run = async (): Promise<TerminalExitStatus> => {
     if (!launch.ok) {
       append(`agent-lsp: the command did not run: ${launch.message}\n`)
@@ -86,8 +87,7 @@ export function startClientCommand(
       // The same argv our own runner starts (bwrap … -- bash --noprofile --norc -c LINE by default), so the
       // editor runs the line sandboxed, in the language the approval checks read, with the same git hardening,
       // and with the environment our runner gives (ours without secrets), not the editor's (env -i).
-      const env = { ...(options.env ?? commandEnv()), ...launch.env }
-      const exact = withExactEnv(env, launch.file, launch.args)
+      exact = withExactEnv({ ...(options.env ?? commandEnv()), ...launch.env }, launch.file, launch.args)
       const params: CreateTerminalRequest = {
         sessionId,
         command: exact.file,
@@ -135,6 +135,7 @@ export function startClientCommand(
 
   const done = run().then(async (status): Promise<CommandOutcome> => {
     await tell("terminal/release")
+    exact?.dispose()
     if (launch.ok) for (const line of launch.dispose()) append(`agent-lsp: ${line}\n`)
     const tail = window.end()
     if (tail) options.onOutput?.(tail)
