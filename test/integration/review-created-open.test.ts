@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { describe, expect, it } from "vitest"
+import { scopedFake, scopedServer, scopedWorkspace } from "../support/scoped"
+import type { FakeAnthropic } from "../support/fake-anthropic"
+import type { ServerHarness } from "../support/server-harness"
+import type { TempWorkspace } from "../support/temp-workspace"
 
 /**
  * Rejecting a file the task created while the editor has it open, as VS Code's diff editor does (its right
@@ -13,24 +14,20 @@ import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
  * client never closes the diff tab (npm run test:vscode's review scenario). Also after a restart.
  */
 
-let servers: ServerHarness[] = []
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  for (const s of servers) await s.stop()
-  await api?.close()
-  await ws?.cleanup()
-  servers = []
-  api = ws = undefined
-})
-
 const NOTES = "# Calc\n\nadd and sub convert their arguments to numbers.\n"
 const CALC = "function add(a, b) {\n  return a + b\n}\n"
 
 /** A finished task that changed calc.js and created notes.md, with both listed and notes.md open in the editor. */
-async function taskWithOpenCreatedFile(): Promise<{ server: ServerHarness; taskId: string; notes: string; notesUri: string }> {
-  ws = await tempWorkspace({ "calc.js": CALC })
-  api = await startFakeAnthropic([
+async function taskWithOpenCreatedFile(): Promise<{
+  server: ServerHarness
+  taskId: string
+  notes: string
+  notesUri: string
+  ws: TempWorkspace
+  api: FakeAnthropic
+}> {
+  const ws = await scopedWorkspace({ "calc.js": CALC })
+  const api = await scopedFake([
     {
       toolCalls: [
         { id: "t1", name: "write_to_file", input: { path: "calc.js", content: CALC.replace("a + b", "Number(a) + Number(b)") } },
@@ -39,8 +36,7 @@ async function taskWithOpenCreatedFile(): Promise<{ server: ServerHarness; taskI
     },
     { toolCalls: [{ id: "t3", name: "attempt_completion", input: { result: "done" } }] },
   ])
-  const server = await startServer({ workspace: ws.root, apiUrl: api.url })
-  servers.push(server)
+  const server = await scopedServer({ workspace: ws.root, apiUrl: api.url })
   const { taskId } = await server.request("agent/newTask", { text: "convert, and write a note" })
   await server.waitForStatus(taskId, "completed", 30_000)
   const notes = ws.path("notes.md")
@@ -50,7 +46,7 @@ async function taskWithOpenCreatedFile(): Promise<{ server: ServerHarness; taskI
   server.openDocument(notes, NOTES, "markdown")
   const listed = await server.request("agent/reviewChanges", { taskId })
   expect(listed.files.find((f: any) => f.uri === notesUri)).toMatchObject({ status: "created" })
-  return { server, taskId, notes, notesUri }
+  return { server, taskId, notes, notesUri, ws, api }
 }
 
 /** The editor closes the file's tab: didClose (the VS Code client does when the file is no longer listed). */
@@ -66,7 +62,7 @@ async function listedUris(server: ServerHarness, taskId: string): Promise<string
 
 describe("rejecting a created file the editor has open", () => {
   it("deletes it and no longer lists it, so the client closes its diff tab (Reject file through agent/reviewDecide)", async () => {
-    const { server, taskId, notes, notesUri } = await taskWithOpenCreatedFile()
+    const { server, taskId, notes, notesUri, ws } = await taskWithOpenCreatedFile()
     const updatesBefore = server.updatesOf(taskId).length
     const result = await server.request("agent/reviewDecide", { taskId, decisions: [{ uri: notesUri, action: "reject" }] })
     expect(result).toMatchObject({ kept: 0, rejected: 1, failed: [] })
@@ -75,7 +71,7 @@ describe("rejecting a created file the editor has open", () => {
     expect(server.docText(notes)).toBe(NOTES)
     const after = await listedUris(server, taskId)
     expect(after).not.toContain(notesUri)
-    expect(after).toEqual([pathToFileURL(ws!.path("calc.js")).toString()])
+    expect(after).toEqual([pathToFileURL(ws.path("calc.js")).toString()])
     // The review update tells the client one file with one change is left.
     await server.waitFor(
       () =>
@@ -96,12 +92,12 @@ describe("rejecting a created file the editor has open", () => {
   }, 60_000)
 
   it("deletes it and no longer lists it through the code action's command, and not after a restart either", async () => {
-    const { server, taskId, notes, notesUri } = await taskWithOpenCreatedFile()
+    const { server, taskId, notes, notesUri, ws, api } = await taskWithOpenCreatedFile()
     // The review saved with both files first, so that the reject is recorded on its own beside it.
     const reviews = join(server.stateHome, "state", "agent-lsp", "reviews")
     const holds = (name: string) =>
       existsSync(join(reviews, `${taskId}.json`)) && readFileSync(join(reviews, `${taskId}.json`)).includes(name)
-    await server.waitFor(() => holds(notes) && holds(ws!.path("calc.js")), 10_000, "the review file with both files")
+    await server.waitFor(() => holds(notes) && holds(ws.path("calc.js")), 10_000, "the review file with both files")
     await server.request("workspace/executeCommand", { command: "agent.review.reject", arguments: [{ uri: notesUri }, taskId] })
     expect(existsSync(notes)).toBe(false)
     expect(existsSync(join(reviews, `${taskId}.reject`))).toBe(true)
@@ -109,10 +105,9 @@ describe("rejecting a created file the editor has open", () => {
     await server.stop()
 
     // An editor that still holds the deleted file's buffer (a plain tab of it) opens it in the new server.
-    const again = await startServer({ workspace: ws!.root, apiUrl: api!.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
-    servers.push(again)
+    const again = await scopedServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(server.stateHome, "state") } })
     again.openDocument(notes, NOTES, "markdown")
-    expect(await listedUris(again, taskId)).toEqual([pathToFileURL(ws!.path("calc.js")).toString()])
+    expect(await listedUris(again, taskId)).toEqual([pathToFileURL(ws.path("calc.js")).toString()])
     closeTab(again, notesUri)
     const undone = await again.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
     expect(undone.failed).toEqual([])

@@ -2,27 +2,15 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { TextDocument } from "vscode-languageserver-textdocument"
-import { afterEach, describe, expect, it } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic } from "../support/fake-anthropic"
-import { startServer, type ServerHarness } from "../support/server-harness"
-import { tempWorkspace, type TempWorkspace } from "../support/temp-workspace"
+import { describe, expect, it } from "vitest"
+import { scopedFake, scopedServer, scopedWorkspace } from "../support/scoped"
+import type { ServerHarness } from "../support/server-harness"
 
 /**
  * The review of a task's changes through the built server, the harness as the editor: hunks listed with
  * agent/reviewChanges, decided with agent/reviewDecide and the agent.review.* commands, written back
  * through workspace/applyEdit or the disk, and surviving a restart.
  */
-
-let servers: ServerHarness[] = []
-let api: FakeAnthropic | undefined
-let ws: TempWorkspace | undefined
-afterEach(async () => {
-  for (const s of servers) await s.stop()
-  await api?.close()
-  await ws?.cleanup()
-  servers = []
-  api = ws = undefined
-})
 
 const lines = (n: number, tag = "") => Array.from({ length: n }, (_, i) => `line ${i + 1}${tag}\n`).join("")
 const ORIGINAL = lines(12)
@@ -59,8 +47,8 @@ function userTypes(server: ServerHarness, path: string, text: string): void {
 
 describe("reviewing a task's changes", () => {
   it("keeps one hunk and rejects the other, deletes a rejected new file, undoes that, and lists a command's change", async () => {
-    ws = await tempWorkspace({ "src/app.txt": ORIGINAL, "data.txt": "one\n" })
-    api = await startFakeAnthropic([
+    const ws = await scopedWorkspace({ "src/app.txt": ORIGINAL, "data.txt": "one\n" })
+    const api = await scopedFake([
       {
         toolCalls: [
           { id: "t1", name: "write_to_file", input: { path: "src/app.txt", content: EDITED } },
@@ -70,8 +58,7 @@ describe("reviewing a task's changes", () => {
       },
       { toolCalls: [{ id: "t4", name: "attempt_completion", input: { result: "done" } }] },
     ])
-    const server = await startServer({ workspace: ws.root, apiUrl: api.url })
-    servers.push(server)
+    const server = await scopedServer({ workspace: ws.root, apiUrl: api.url })
     const taskId = await runTask(server)
     const app = ws.path("src/app.txt")
     const created = ws.path("src/new.txt")
@@ -152,13 +139,12 @@ describe("reviewing a task's changes", () => {
   }, 60_000)
 
   it("keeps the user's typing between two hunks out of the review, names typing inside a hunk on reject, and refuses a stale reject", async () => {
-    ws = await tempWorkspace({ "src/app.txt": ORIGINAL })
-    api = await startFakeAnthropic([
+    const ws = await scopedWorkspace({ "src/app.txt": ORIGINAL })
+    const api = await scopedFake([
       { toolCalls: [{ id: "t1", name: "write_to_file", input: { path: "src/app.txt", content: EDITED } }] },
       { toolCalls: [{ id: "t2", name: "attempt_completion", input: { result: "done" } }] },
     ])
-    const server = await startServer({ workspace: ws.root, apiUrl: api.url })
-    servers.push(server)
+    const server = await scopedServer({ workspace: ws.root, apiUrl: api.url })
     const app = ws.path("src/app.txt")
     server.openDocument(app)
     const taskId = await runTask(server)
@@ -207,25 +193,23 @@ describe("reviewing a task's changes", () => {
   }, 60_000)
 
   it("keeps the review across a restart, and counts a hunk staged in git as kept", async () => {
-    ws = await tempWorkspace({ "app.txt": ORIGINAL })
+    const ws = await scopedWorkspace({ "app.txt": ORIGINAL })
     const { execFileSync } = await import("node:child_process")
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws!.root })
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd: ws.root })
     git("init", "-q")
     git("add", "app.txt")
     git("commit", "-qm", "start")
-    api = await startFakeAnthropic([
+    const api = await scopedFake([
       { toolCalls: [{ id: "t1", name: "write_to_file", input: { path: "app.txt", content: EDITED } }] },
       { toolCalls: [{ id: "t2", name: "attempt_completion", input: { result: "done" } }] },
     ])
-    const first = await startServer({ workspace: ws.root, apiUrl: api.url })
-    servers.push(first)
+    const first = await scopedServer({ workspace: ws.root, apiUrl: api.url })
     const taskId = await runTask(first)
     await reviewWith(first, taskId, 1)
     await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
     await first.stop()
 
-    const second = await startServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
-    servers.push(second)
+    const second = await scopedServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
     const app = ws.path("app.txt")
     expect(fileOf(await second.request("agent/reviewChanges", { taskId }), app).hunks).toHaveLength(2)
 
@@ -238,14 +222,13 @@ describe("reviewing a task's changes", () => {
   }, 60_000)
 
   it("lists after a restart the hunks it stored for files as the agent left them, and diffs a file changed since anew", async () => {
-    ws = await tempWorkspace({ "a.txt": ORIGINAL, "b.txt": ORIGINAL })
-    api = await startFakeAnthropic([
+    const ws = await scopedWorkspace({ "a.txt": ORIGINAL, "b.txt": ORIGINAL })
+    const api = await scopedFake([
       { toolCalls: [{ id: "t1", name: "write_to_file", input: { path: "a.txt", content: EDITED } }] },
       { toolCalls: [{ id: "t2", name: "write_to_file", input: { path: "b.txt", content: EDITED } }] },
       { toolCalls: [{ id: "t3", name: "attempt_completion", input: { result: "done" } }] },
     ])
-    const first = await startServer({ workspace: ws.root, apiUrl: api.url })
-    servers.push(first)
+    const first = await scopedServer({ workspace: ws.root, apiUrl: api.url })
     const taskId = await runTask(first)
     const before = await reviewWith(first, taskId, 2)
     await new Promise((r) => setTimeout(r, 300)) // the review is saved shortly after each change
@@ -257,8 +240,7 @@ describe("reviewing a task's changes", () => {
 
     // While the server is down, b.txt changes again (the user, another tool): its stored hunks no longer apply.
     writeFileSync(ws.path("b.txt"), EDITED.replace("line 6\n", "line 6 elsewhere\n"))
-    const second = await startServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
-    servers.push(second)
+    const second = await scopedServer({ workspace: ws.root, apiUrl: api.url, env: { XDG_STATE_HOME: join(first.stateHome, "state") } })
     const after = await second.request("agent/reviewChanges", { taskId })
     expect(fileOf(after, ws.path("a.txt"))).toEqual(fileOf(before, ws.path("a.txt")))
     expect(fileOf(after, ws.path("b.txt")).hunks.map((h: any) => h.newText)).toEqual([

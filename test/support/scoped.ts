@@ -1,12 +1,32 @@
 import { onTestFinished } from "vitest"
 import { startFakeAnthropic, type FakeAnthropic, type FakeReply } from "./fake-anthropic"
+import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiReply } from "./fake-openai"
+import type { Scripted } from "./loopback-api"
+import { startServer, type ServerHarness, type StartOptions } from "./server-harness"
 import { tempWorkspace, type TempWorkspace } from "./temp-workspace"
 
+// Each helper registers its teardown with onTestFinished: it runs when the test ends, pass or fail, in the
+// reverse order of the set-up (servers stop before the fake APIs they use close, then workspaces go).
+
 /** A fake Messages API with these replies, closed when the current test finishes. */
-export async function scopedFake(replies: FakeReply[]): Promise<FakeAnthropic> {
+export async function scopedFake(replies: Scripted<FakeReply>[]): Promise<FakeAnthropic> {
   const api = await startFakeAnthropic(replies)
   onTestFinished(() => api.close())
   return api
+}
+
+/** A fake Chat Completions API with these replies, closed when the current test finishes. */
+export async function scopedFakeOpenAi(replies: Scripted<FakeOpenAiReply>[]): Promise<FakeOpenAi> {
+  const api = await startFakeOpenAi(replies)
+  onTestFinished(() => api.close())
+  return api
+}
+
+/** The built server (dist/), stopped when the current test finishes. */
+export async function scopedServer(options: StartOptions): Promise<ServerHarness> {
+  const server = await startServer(options)
+  onTestFinished(async () => void (await server.stop()))
+  return server
 }
 
 /** A temp workspace with these files, removed when the current test finishes. */

@@ -1,8 +1,8 @@
-import { onTestFinished } from "vitest"
-import { startFakeAnthropic, type FakeAnthropic, type FakeReply, type RecordedRequest } from "./fake-anthropic"
-import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiReply } from "./fake-openai"
+import type { FakeAnthropic, FakeReply, RecordedRequest } from "./fake-anthropic"
+import type { FakeOpenAi, FakeOpenAiReply } from "./fake-openai"
 import type { Scripted } from "./loopback-api"
-import { startServer, type ServerHarness, type StartOptions } from "./server-harness"
+import { scopedFake, scopedFakeOpenAi, scopedServer } from "./scoped"
+import type { ServerHarness, StartOptions } from "./server-harness"
 
 export interface Session {
   server: ServerHarness
@@ -17,10 +17,8 @@ export async function startSession(
   replies: (FakeReply | ((request: RecordedRequest) => FakeReply))[],
   options: Omit<StartOptions, "apiUrl">,
 ): Promise<Session> {
-  const api = await startFakeAnthropic(replies)
-  onTestFinished(() => api.close())
-  const server = await startServer({ ...options, apiUrl: api.url })
-  onTestFinished(async () => void (await server.stop()))
+  const api = await scopedFake(replies)
+  const server = await scopedServer({ ...options, apiUrl: api.url })
   return { server, api }
 }
 
@@ -33,15 +31,13 @@ export async function startOpenAiSession(
   replies: Scripted<FakeOpenAiReply>[],
   options: Omit<StartOptions, "apiUrl" | "initializationOptions"> & { apiKey: string | undefined; agent?: Record<string, unknown> },
 ): Promise<{ server: ServerHarness; api: FakeOpenAi }> {
-  const api = await startFakeOpenAi(replies)
-  onTestFinished(() => api.close())
+  const api = await scopedFakeOpenAi(replies)
   const { apiKey, agent, ...rest } = options
-  const server = await startServer({
+  const server = await scopedServer({
     ...rest,
     env: { OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_API_KEY: apiKey, ...rest.env },
     initializationOptions: { agent: { provider: "openai", model: "gpt-4o-mini", ...agent } },
   })
-  onTestFinished(async () => void (await server.stop()))
   return { server, api }
 }
 

@@ -16,7 +16,9 @@ const TOO_BIG = Number.MAX_SAFE_INTEGER
 function describe(path: string, schema: Json): string {
   // One source for the text: the schema's .describe(). A key without one is a mistake, not a placeholder.
   if (typeof schema.description !== "string" || schema.description.trim() === "")
-    throw new Error(`agent.${path} has no description: add .describe("…") to it in server/src/config/schema.ts`)
+    throw new Error(
+      `agent.${path} has no description: add .describe("…") to it in server/src/config/schema.ts or the schema-*.ts file of its area`,
+    )
   const base = schema.description
   const trusted = TRUSTED_ONLY_KEYS.some((k) => path === k || path.startsWith(`${k}.`))
   return trusted ? `${base} User settings only: the server ignores it from workspace settings, which a cloned repository can set.` : base

@@ -2,7 +2,7 @@ import { pathToFileURL } from "node:url"
 import type { ParamsOf, ResultOf } from "@agent-lsp/protocol"
 import { unifiedDiff } from "../../edits/unified-diff"
 import type { Logger } from "../../task/service"
-import type { DiagnosticsPort, EditOutcome, EditorPort } from "../../tools/context"
+import type { DiagnosticsPort, EditorPort } from "../../tools/context"
 import { hunkContentKey, keepHunk, lineHunks, rebaseUserEdit } from "./hunks"
 import { type Listed, targetsOf } from "./decision-targets"
 import { DiskTexts } from "./disk-texts"
@@ -12,6 +12,7 @@ import { ReviewIo } from "./review-io"
 import { deletedCreatedFile, ReviewStore, type RejectedFile, type TaskReviewState } from "./review-store"
 import { keepStagedHunks, stagedTexts } from "./staged"
 import { holdsText } from "./stored-texts"
+import { type UndoRejectResult, undoLastReject } from "./undo-reject"
 
 export interface ReviewDeps {
   folders: () => readonly string[]
@@ -204,43 +205,12 @@ export class ReviewService {
     })
   }
 
-  /** agent.review.undoReject: writes back what the last reject removed, file by file (side by side). */
-  undoReject(taskId: string): Promise<{ restored: string[]; failed: { uri: string; reason: string }[] }> {
+  /** agent.review.undoReject: writes back what the last reject removed (./undo-reject.ts), then saves. */
+  undoReject(taskId: string): Promise<UndoRejectResult> {
     return this.serial(taskId, async (root) => {
-      const state = await this.state(root)
-      const last = state.lastReject
-      if (!last?.length) throw new Error("There is no reject to undo in this task's review.")
-      const restored: string[] = []
-      const failed: { uri: string; reason: string }[] = []
-      const unchanged = await this.io.readAll(
-        last.map((file) => file.path),
-        undefined,
-      )
-      const outcomes: EditOutcome[] = last.map((file) =>
-        unchanged.get(file.path) === file.after
-          ? { ok: true }
-          : { ok: false, reason: "the file changed since the reject, so it was left as it is." },
-      )
-      // What the reject wrote is still there: written back (each file checked against it once more).
-      const undo = last.flatMap((_, i) => (outcomes[i]!.ok ? [i] : []))
-      const written = await this.io.writeMany(
-        undo.map((i) => ({ path: last[i]!.path, expected: last[i]!.after, text: last[i]!.before })),
-        "agent: undo reject",
-      )
-      for (const [n, i] of undo.entries()) outcomes[i] = written[n]!
-      for (const [i, outcome] of outcomes.entries()) {
-        const file = last[i]!
-        const uri = pathToFileURL(file.path).toString()
-        if (!outcome.ok) failed.push({ uri, reason: outcome.reason })
-        else {
-          restored.push(uri)
-          // The file's entry as it was before the reject (the listing after the reject dropped it when empty).
-          if (!state.files[file.path] && file.tracked) state.files[file.path] = file.tracked
-        }
-      }
-      state.lastReject = undefined
+      const result = await undoLastReject(this.io, await this.state(root))
       await this.saved(root)
-      return { restored, failed }
+      return result
     })
   }
 
