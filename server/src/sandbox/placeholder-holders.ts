@@ -78,6 +78,7 @@ export function foldersOfOtherServers(): string[] {
     return []
   }
   for (const name of names) {
+    if (!name.endsWith(".json")) continue // a placeholder journal (./placeholder-journal.ts)
     const file = join(at, name)
     let holder: Holder
     try {
@@ -109,8 +110,7 @@ export function insideAny(path: string, folders: readonly string[]): boolean {
 function write(folder: string): void {
   const at = holdersDir()
   if (!at) return
-  ownStart ??= startTime(process.pid) ?? ""
-  const holder: Holder = { pid: process.pid, start: ownStart, folder }
+  const holder: Holder = { pid: process.pid, start: ownStartTime(), folder }
   try {
     writeFileSync(join(at, fileName(folder)), JSON.stringify(holder), { mode: 0o600 })
   } catch {
@@ -136,7 +136,14 @@ function fileName(folder: string): string {
   return `${process.pid}-${createHash("sha256").update(folder).digest("hex").slice(0, 24)}.json`
 }
 
-function isAlive(holder: Holder): boolean {
+/** This process's start time as isAlive compares it ("" where /proc cannot tell). */
+export function ownStartTime(): string {
+  ownStart ??= startTime(process.pid) ?? ""
+  return ownStart
+}
+
+/** True while the server `holder` names runs: its pid exists and started when it says ("" = any start). */
+export function isAlive(holder: { pid: number; start: string }): boolean {
   const start = startTime(holder.pid)
   return start !== undefined && (holder.start === "" || start === holder.start)
 }
@@ -152,7 +159,7 @@ function startTime(pid: number): string | undefined {
 }
 
 /** `<tmp>/agent-lsp-<uid>-sandbox-holders`, 0700 and this user's; null when it cannot be made so. */
-function holdersDir(): string | null {
+export function holdersDir(): string | null {
   if (dir !== undefined) return dir
   const uid = process.getuid?.()
   if (uid === undefined) return (dir = null)
