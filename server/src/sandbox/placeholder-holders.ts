@@ -17,7 +17,8 @@ import { isInside } from "../workspace/sandbox"
  * sandbox sees (commands get a private /tmp). A server about to remove a placeholder first looks for another
  * live server's file naming a folder that contains it, and if there is one, tries again later. A server
  * that died (its pid gone, or reused by a process started later) does not count. Where the folder cannot be
- * used safely (someone else owns it), placeholders are removed as before.
+ * used safely (someone else owns it), placeholders are removed as before. The same folder holds each server's
+ * journal of the placeholders it made (./placeholder-journal.ts; not `.json`, so not read here).
  */
 
 interface Holder {
