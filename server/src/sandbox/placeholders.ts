@@ -254,18 +254,22 @@ let deadSwept = false
 export function removeDeadServersPlaceholders(): void {
   if (deadSwept) return
   deadSwept = true
-  const journals = deadServersJournals()
-  if (journals.length === 0) return
-  const others = foldersOfOtherServers()
-  for (const { file, entries } of journals) {
-    let deferred = false
-    for (const entry of entries) {
-      const named = namedPlaceholder(entry.path)
-      if (!named || named.kind !== entry.kind || named.content !== entry.content) continue
-      if (insideAny(entry.path, others)) deferred = true
-      else removeIfUnchanged(entry.path, entry)
+  try {
+    const journals = deadServersJournals()
+    if (journals.length === 0) return
+    const others = foldersOfOtherServers()
+    for (const { file, entries } of journals) {
+      let deferred = false
+      for (const entry of entries) {
+        const named = namedPlaceholder(entry.path)
+        if (!named || named.kind !== entry.kind || named.content !== entry.content) continue
+        if (insideAny(entry.path, others)) deferred = true
+        else removeIfUnchanged(entry.path, entry)
+      }
+      if (!deferred) deleteJournal(file)
     }
-    if (!deferred) deleteJournal(file)
+  } catch {
+    // Tidying up after another server never stops this one's command from running.
   }
 }
 
