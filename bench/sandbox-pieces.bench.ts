@@ -7,11 +7,12 @@
  */
 import { type ChildProcessByStdio, spawn } from "node:child_process"
 import type { Readable } from "node:stream"
-import { existsSync, utimesSync, writeFileSync } from "node:fs"
+import { existsSync, lstatSync, utimesSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { performance } from "node:perf_hooks"
 import { bwrapPath, sandboxCommand, taskTempDir, type SandboxPolicy } from "../server/src/sandbox"
 import { startNetworkProxy } from "../server/src/sandbox/network-proxy"
+import { clearPlaceholderJournal, recordPlaceholders } from "../server/src/sandbox/placeholder-journal"
 import { heldPlaceholders, holdPlaceholders, placeholderCandidates, placeholdersSettled } from "../server/src/sandbox/placeholders"
 import { hostSocketPaths } from "../server/src/sandbox/host-sockets"
 import { knownGitPaths, neutralizeNewGitDirs } from "../server/src/sandbox/new-git-dirs"
@@ -96,6 +97,12 @@ export default async function bench(): Promise<BenchTable[]> {
   try {
     for (const [, run] of pieces) await run() // warm-up
     for (let i = 0; i < RUNS; i++) for (const [k, [, run]] of pieces.entries()) times[k]!.push(await run())
+    // What a command's journal holds: each missing protected path (an identity of the right shape).
+    await placeholdersSettled()
+    const { dev, ino, birthtimeMs } = lstatSync(ws.root)
+    const journal = placeholderCandidates(ws.root, scanWorkspace(ws.root))
+      .filter((c) => !existsSync(c.path))
+      .map(({ path, kind, content = "" }) => ({ path, kind, content, dev, ino, birthtimeMs }))
     const server = {
       argv: stats(await timeRuns(RUNS * 10, () => sandboxCommand(SHELL, ws.root, policy(true)).dispose(), 5)),
       // Part of the above: after the command, the workspace scanned again for repositories it made.
@@ -124,6 +131,17 @@ export default async function bench(): Promise<BenchTable[]> {
           async () => {
             holdPlaceholders(placeholderCandidates(ws.root, scanWorkspace(ws.root))).release()
             await placeholdersSettled()
+          },
+          5,
+        ),
+      ),
+      // Part of the above: the journal of them (./placeholder-journal.ts), written once, removed once.
+      journal: stats(
+        await timeRuns(
+          RUNS * 10,
+          () => {
+            recordPlaceholders(journal)
+            clearPlaceholderJournal()
           },
           5,
         ),
@@ -173,6 +191,11 @@ export default async function bench(): Promise<BenchTable[]> {
             `placeholders made and removed (${placeholderCandidates(ws.root, scanWorkspace(ws.root)).filter((c) => !existsSync(c.path)).length} missing protected paths, with the scan from its cache)`,
             server.placeholders.median,
             server.placeholders.p90,
+          ],
+          [
+            "of which: their journal written and removed (for a later server, should this one be killed)",
+            server.journal.median,
+            server.journal.p90,
           ],
           ["network proxy started and closed (with the bridge only)", server.proxy.median, server.proxy.p90],
         ],

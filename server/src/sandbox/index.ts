@@ -12,7 +12,7 @@ import { homeStartupHolds } from "./home-startup"
 import { hostSocketPaths } from "./host-sockets"
 import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
 import { markFolders } from "./placeholder-holders"
-import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates } from "./placeholders"
+import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates, removeDeadServersPlaceholders } from "./placeholders"
 import { recordLinks, repairLinks } from "./protected-links"
 import { disableNewExecLines, recordRebaseTodos } from "./rebase-todo"
 import { seccompFilter } from "./seccomp"
@@ -115,6 +115,8 @@ export function sandboxCommand(
   const bwrap = options.bwrap ?? bwrapPath()
   const status = sandboxStatus(bwrap)
   if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+  // Before the scan and this server's first command: what a killed server left, while nothing of ours covers it.
+  removeDeadServersPlaceholders()
   // Before the scan: from here on, no other server removes a placeholder this command may cover.
   const unmark = markFolders([...policy.workspaceFolders, ...(policy.extraWritablePaths ?? [])])
   try {

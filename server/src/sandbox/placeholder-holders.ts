@@ -17,7 +17,8 @@ import { isInside } from "../workspace/sandbox"
  * sandbox sees (commands get a private /tmp). A server about to remove a placeholder first looks for another
  * live server's file naming a folder that contains it, and if there is one, tries again later. A server
  * that died (its pid gone, or reused by a process started later) does not count. Where the folder cannot be
- * used safely (someone else owns it), placeholders are removed as before.
+ * used safely (someone else owns it), placeholders are removed as before. The same folder holds each server's
+ * journal of the placeholders it made (./placeholder-journal.ts; not `.json`, so not read here).
  */
 
 interface Holder {
@@ -78,6 +79,7 @@ export function foldersOfOtherServers(): string[] {
     return []
   }
   for (const name of names) {
+    if (!name.endsWith(".json")) continue // a placeholder journal (./placeholder-journal.ts)
     const file = join(at, name)
     let holder: Holder
     try {
@@ -109,8 +111,7 @@ export function insideAny(path: string, folders: readonly string[]): boolean {
 function write(folder: string): void {
   const at = holdersDir()
   if (!at) return
-  ownStart ??= startTime(process.pid) ?? ""
-  const holder: Holder = { pid: process.pid, start: ownStart, folder }
+  const holder: Holder = { pid: process.pid, start: ownStartTime(), folder }
   try {
     writeFileSync(join(at, fileName(folder)), JSON.stringify(holder), { mode: 0o600 })
   } catch {
@@ -136,7 +137,14 @@ function fileName(folder: string): string {
   return `${process.pid}-${createHash("sha256").update(folder).digest("hex").slice(0, 24)}.json`
 }
 
-function isAlive(holder: Holder): boolean {
+/** This process's start time as isAlive compares it ("" where /proc cannot tell). */
+export function ownStartTime(): string {
+  ownStart ??= startTime(process.pid) ?? ""
+  return ownStart
+}
+
+/** True while the server `holder` names runs: its pid exists and started when it says ("" = any start). */
+export function isAlive(holder: { pid: number; start: string }): boolean {
   const start = startTime(holder.pid)
   return start !== undefined && (holder.start === "" || start === holder.start)
 }
@@ -152,7 +160,7 @@ function startTime(pid: number): string | undefined {
 }
 
 /** `<tmp>/agent-lsp-<uid>-sandbox-holders`, 0700 and this user's; null when it cannot be made so. */
-function holdersDir(): string | null {
+export function holdersDir(): string | null {
   if (dir !== undefined) return dir
   const uid = process.getuid?.()
   if (uid === undefined) return (dir = null)

@@ -2,6 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathS
 import { basename, dirname, join, resolve } from "node:path"
 import { WORKTREE_CONFIG } from "../config/protected-paths"
 import { foldersOfOtherServers, insideAny } from "./placeholder-holders"
+import { clearPlaceholderJournal, deadServersJournals, deleteJournal, type JournalEntry, recordPlaceholders } from "./placeholder-journal"
 import { MISSING_PLACEHOLDERS } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
@@ -10,7 +11,8 @@ import type { WorkspaceScan } from "./workspace-scan"
  * mount over a path that exists, so we make an empty folder (or file) there on the host, cover it for the
  * command (read-only bind or empty tmpfs), and remove it after. Shared between concurrent commands of this server by a
  * reference count: removing a path that is a mount point in another command's namespace would detach that
- * mount there (Linux >= 3.18) and lift its protection while it still runs.
+ * mount there (Linux >= 3.18) and lift its protection while it still runs. Those named in MISSING_PLACEHOLDERS
+ * are recorded (./placeholder-journal.ts), so a later server removes them when this one is killed outright.
  */
 
 export interface Placeholder {
@@ -36,14 +38,25 @@ let exitHook = false
 
 /** The placeholders `scan` of workspace folder `folder` calls for (whether or not they exist yet). */
 export function placeholderCandidates(folder: string, scan: WorkspaceScan): Placeholder[] {
-  const at = (dir: string, name: string): Placeholder => {
-    const content = MISSING_PLACEHOLDERS.files[name]
-    return content === undefined ? { path: join(dir, name), kind: "dir" } : { path: join(dir, name), kind: "file", content }
-  }
   const out = MISSING_PLACEHOLDERS.atWorkspaceTop.map((name) => at(folder, name))
   for (const dir of scan.gitDirs) for (const name of MISSING_PLACEHOLDERS.inGitDir) out.push(at(dir, name))
   for (const dir of scan.worktreeConfigDirs) out.push(at(dir, WORKTREE_CONFIG))
   return out
+}
+
+/** The placeholder MISSING_PLACEHOLDERS calls for at `name` in `dir` (a folder, or a file with its content). */
+function at(dir: string, name: string): Placeholder {
+  const content = MISSING_PLACEHOLDERS.files[name]
+  return content === undefined ? { path: join(dir, name), kind: "dir" } : { path: join(dir, name), kind: "file", content }
+}
+
+const NAMED = new Set([...MISSING_PLACEHOLDERS.atWorkspaceTop, ...MISSING_PLACEHOLDERS.inGitDir, WORKTREE_CONFIG])
+
+/** The placeholder a journal may name at `path`: only where MISSING_PLACEHOLDERS has its name. */
+function namedPlaceholder(path: string): Required<Placeholder> | undefined {
+  if (!NAMED.has(basename(path))) return undefined
+  const { kind, content = "" } = at(dirname(path), basename(path))
+  return { path, kind, content }
 }
 
 /**
@@ -85,12 +98,13 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
   const mine: string[] = []
   const readOnly: string[] = []
   const emptyFolders: string[] = []
+  let madeNamed = false
   for (const { path, kind, content = "" } of candidates) {
     if (mine.includes(path)) continue
     let shared = held.get(path)
     if (shared && !isOurs(path, shared)) {
       // Removed or replaced by someone else since it was made: no longer a placeholder of ours.
-      held.delete(path)
+      forget(path)
       shared = undefined
     }
     if (shared) {
@@ -99,10 +113,13 @@ export function holdPlaceholders(candidates: readonly Placeholder[]): { readOnly
       const made = make(path, kind, content)
       if (!made) continue
       held.set(path, { count: 1, kind, content, ...made })
+      madeNamed ||= namedPlaceholder(path) !== undefined
     }
     mine.push(path)
     ;(kind === "dir" ? emptyFolders : readOnly).push(path)
   }
+  // One write per command that made any, with all this server holds (the placeholders' own making costs more).
+  if (madeNamed) recordPlaceholders(journalEntries())
   if (mine.length > 0 && !exitHook) {
     exitHook = true
     process.once("exit", () => {
@@ -197,22 +214,71 @@ function make(path: string, kind: "dir" | "file", content: string): { dev: numbe
   return { dev: stat.dev, ino: stat.ino, birthtimeMs: stat.birthtimeMs }
 }
 
-/** True when `path` is still the folder or file we made for `entry`: same kind, device, inode and birth time. */
-function isOurs(path: string, entry: Held): boolean {
+/** True when `path` is still the folder or file made for `entry`: same kind, device, inode and birth time. */
+function isOurs(path: string, entry: Omit<Held, "count">): boolean {
   const stat = lstatSync(path, { throwIfNoEntry: false })
   if (!stat || (entry.kind === "dir" ? !stat.isDirectory() : !stat.isFile())) return false
   return stat.dev === entry.dev && stat.ino === entry.ino && stat.birthtimeMs === entry.birthtimeMs
 }
 
-/** Removes a placeholder if it is still the one we made, as we made it (rmdir fails on a non-empty folder). */
+/** Removes a placeholder of this server's if it is still the one it made, as it made it. */
 function drop(path: string): void {
   const entry = held.get(path)
-  held.delete(path)
-  if (!entry) return
+  forget(path)
+  if (entry) removeIfUnchanged(path, entry)
+}
+
+/** Stops holding `path`; once nothing is held, the journal goes (a kill now leaves nothing behind). */
+function forget(path: string): void {
+  if (held.delete(path) && held.size === 0) clearPlaceholderJournal()
+}
+
+function journalEntries(): JournalEntry[] {
+  const out: JournalEntry[] = []
+  for (const [path, { kind, content, dev, ino, birthtimeMs }] of held) {
+    if (namedPlaceholder(path)) out.push({ path, kind, content, dev, ino, birthtimeMs })
+  }
+  return out
+}
+
+let deadSwept = false
+/**
+ * Removes the placeholders servers that are no longer running left behind (killed outright: see
+ * ./placeholder-journal.ts), once per server, at its first sandboxed command: before any command of its own
+ * can cover one of them, and without cost for a server that never runs a command. Only a path whose name is
+ * a placeholder's (MISSING_PLACEHOLDERS) and that is still exactly that placeholder (the same kind and
+ * identity, still empty or holding what it was made with) is removed, and none inside a folder where
+ * another live server runs commands: that server's sandbox may cover it, so the journal stays for a later
+ * look. A journal with nothing left to remove is deleted.
+ */
+export function removeDeadServersPlaceholders(): void {
+  if (deadSwept) return
+  deadSwept = true
+  try {
+    const journals = deadServersJournals()
+    if (journals.length === 0) return
+    const others = foldersOfOtherServers()
+    for (const { file, entries } of journals) {
+      let deferred = false
+      for (const entry of entries) {
+        const named = namedPlaceholder(entry.path)
+        if (!named || named.kind !== entry.kind || named.content !== entry.content) continue
+        if (insideAny(entry.path, others)) deferred = true
+        else removeIfUnchanged(entry.path, entry)
+      }
+      if (!deferred) deleteJournal(file)
+    }
+  } catch {
+    // Tidying up after another server never stops this one's command from running.
+  }
+}
+
+/** Removes the placeholder `entry` describes if it is still that one, as made (rmdir fails on a non-empty folder). */
+function removeIfUnchanged(path: string, entry: Omit<Held, "count">): void {
   try {
     if (!isOurs(path, entry)) return
     if (entry.kind === "dir") rmdirSync(path)
-    else if (readFileSync(path, "utf8") === entry.content) unlinkSync(path)
+    else if (lstatSync(path).size === Buffer.byteLength(entry.content) && readFileSync(path, "utf8") === entry.content) unlinkSync(path)
   } catch {
     // Not empty any more, or gone: someone else's now; left alone.
   }
