@@ -123,11 +123,12 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context"] },
     text: "diagnostics/ may import config/, workspace/, terminal/, language/ and tools/context.ts (port types)",
   },
-  // DESIGN.md's language/: the language servers the core starts, run with a command's key-free environment.
+  // DESIGN.md's language/: the language servers the core starts, run with a command's key-free environment,
+  // inside the OS sandbox (they run the workspace's own code: sandbox/language-server-sandbox.ts).
   language: {
-    ours: ["config", "workspace", "terminal", "tools"],
-    onlyFiles: { tools: ["server/src/tools/context"] },
-    text: "language/ may import config/, workspace/, terminal/ and tools/context.ts (port types)",
+    ours: ["config", "workspace", "terminal", "tools", "sandbox"],
+    onlyFiles: { tools: ["server/src/tools/context"], sandbox: ["server/src/sandbox/language-server-sandbox"] },
+    text: "language/ may import config/, workspace/, terminal/, sandbox/language-server-sandbox.ts and tools/context.ts (port types)",
   },
   model: { ours: [], text: "model/ imports @anthropic-ai/sdk, openai and protocol/ only of ours" },
   edits: { ours: [], bannedBuiltins: IO_BUILTINS, text: "edits/ imports nothing of ours but protocol/ types and does no IO" },

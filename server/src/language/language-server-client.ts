@@ -7,8 +7,10 @@ import {
   StreamMessageWriter,
   type MessageConnection,
 } from "vscode-jsonrpc/node"
-import { commandEnv } from "../terminal/env"
+import { PassThrough } from "node:stream"
+import { withFd3 } from "../terminal/launch"
 import { PublishLog } from "./publish-log"
+import type { ServerLaunch } from "./server-launch"
 
 /** An LSP Diagnostic as a language server publishes it (only the fields we read). */
 export interface LspDiagnostic {
@@ -55,11 +57,12 @@ export interface LanguageServerConfig {
 /**
  * One language server the agent started (agent.languageServers): an LSP client over the server's stdio
  * that opens documents, follows their changes, records what the server publishes and asks it the lsp
- * tool's questions. It never sees the API keys (its environment is a command's, see terminal/env.ts).
+ * tool's questions. It runs as `launch` says (./server-launch.ts: in the OS sandbox, with a command's
+ * key-free environment); when it may not start, it is a client whose `failure` says why.
  */
 export class LanguageServerClient {
   readonly diagnostics = new PublishLog()
-  private readonly process: ChildProcess
+  private readonly process: ChildProcess | undefined
   private readonly connection: MessageConnection
   private readonly ready: Promise<void>
   private readonly versions = new Map<string, number>()
@@ -71,15 +74,29 @@ export class LanguageServerClient {
     readonly config: LanguageServerConfig,
     readonly rootPath: string,
     private readonly log: (message: string) => void,
+    launch: ServerLaunch,
   ) {
-    const [program, ...args] = config.command
-    this.process = spawn(program!, args, { cwd: rootPath, env: commandEnv(), stdio: ["pipe", "pipe", "pipe"] })
-    this.process.stderr?.resume() // servers log freely on stderr; reading it keeps them from blocking
-    this.process.on("error", (error) => this.onExit(`could not start: ${error.message}`))
-    this.process.on("exit", (code, signal) => this.onExit(`exited (${signal ?? `code ${code}`})`))
+    if (!launch.ok) {
+      // Nothing started: a connection to nothing, and every request fails with why.
+      this.process = undefined
+      this.exited = `could not start: ${launch.message}`
+      this.log(`${this.name} ${this.exited}`)
+      this.connection = createMessageConnection(new StreamMessageReader(new PassThrough()), new StreamMessageWriter(new PassThrough()))
+      this.ready = Promise.reject(new Error(`${this.name} ${this.exited}`))
+      this.ready.catch(() => undefined)
+      return
+    }
+    const child = withFd3(launch, (extraStdio) =>
+      spawn(launch.file, launch.args, { cwd: rootPath, env: launch.env, stdio: ["pipe", "pipe", "pipe", ...extraStdio] }),
+    )
+    this.process = child
+    child.stderr?.resume() // servers log freely on stderr; reading it keeps them from blocking
+    child.on("error", (error) => this.onExit(`could not start: ${error.message}`))
+    child.on("exit", (code, signal) => this.onExit(`exited (${signal ?? `code ${code}`})`))
+    child.on("close", () => launch.dispose())
     // A server that dies mid-write must not take the agent down with an EPIPE.
-    this.process.stdin?.on("error", () => undefined)
-    this.connection = createMessageConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!))
+    child.stdin?.on("error", () => undefined)
+    this.connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!))
     this.connection.onNotification("textDocument/publishDiagnostics", (params: { uri: string; diagnostics: LspDiagnostic[] }) => {
       if (params && typeof params.uri === "string" && Array.isArray(params.diagnostics))
         this.diagnostics.record(params.uri, params.diagnostics)
@@ -90,13 +107,13 @@ export class LanguageServerClient {
     this.connection.onError(([error]) => this.log(`${this.name}: ${error.message}`))
     this.connection.listen()
     const rootUri = pathToFileURL(rootPath).toString()
-    this.ready = this.initialize(rootUri)
+    this.ready = this.initialize(rootUri, launch.sandboxed ? null : process.pid)
     this.ready.catch((error) => this.log(`${this.name}: initialize failed: ${(error as Error).message}`))
   }
 
-  private async initialize(rootUri: string): Promise<void> {
+  private async initialize(rootUri: string, processId: number | null): Promise<void> {
     await this.connection.sendRequest("initialize", {
-      processId: process.pid,
+      processId,
       clientInfo: { name: "agent-lsp" },
       rootUri,
       workspaceFolders: [{ uri: rootUri, name: "workspace" }],
@@ -111,7 +128,7 @@ export class LanguageServerClient {
 
   /** The server's process id (undefined when it could not be started). */
   get pid(): number | undefined {
-    return this.process.pid
+    return this.process?.pid
   }
 
   /** Why the server is gone, or undefined while it runs. */
@@ -220,13 +237,13 @@ export class LanguageServerClient {
       await Promise.race([polite, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref())])
     }
     this.connection.dispose()
-    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
   }
 
   /** Kills the server at once (the agent is exiting: no time for a polite shutdown). */
   killNow(): void {
     this.exited ??= "killed on exit"
-    if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) this.process.kill("SIGKILL")
   }
 
   private onExit(reason: string): void {

@@ -2,6 +2,7 @@ import { extname } from "node:path"
 import type { LanguageServersConfig, Settings } from "../config/schema"
 import { containingRoot } from "../workspace/sandbox"
 import { LanguageServerClient } from "./language-server-client"
+import { serverLaunch } from "./server-launch"
 
 /**
  * The language servers to start, by language id: agent.languageServers over the old
@@ -77,7 +78,9 @@ export class LanguageServers {
     let entry = this.clients.get(key)
     if (!entry || entry.client.failure) {
       if (entry) clearTimeout(entry.idle)
-      entry = { client: new LanguageServerClient({ languageId, command: config.command }, root, this.options.log) }
+      const settings = this.options.settings()
+      const launch = serverLaunch(settings, this.options.folders(), config.command, root)
+      entry = { client: new LanguageServerClient({ languageId, command: config.command }, root, this.options.log, launch) }
       this.clients.set(key, entry)
     }
     this.touch(key, entry)

@@ -336,4 +336,4 @@ function findProgram(name: string): string | undefined {
 }
 
 /** The browser's sandbox (./browser-sandbox.ts) bridges its network the same way. */
-export { bridgeScript, findProgram }
+export { bridgeScript, findProgram, privateRoot }

@@ -22,7 +22,7 @@ describe("a configured language server that does not work", () => {
       const watch = await diagnostics.watch("/tmp/a.ts", "const a = 1\n", new AbortController().signal)
       expect(watch?.before).toBeUndefined()
       expect(await watch?.after("const a = 2\n", new AbortController().signal)).toBeUndefined()
-      expect(log.join("\n")).toContain("could not start: spawn /nonexistent/language-server ENOENT")
+      expect(log.join("\n")).toContain("could not start: /nonexistent/language-server was not found")
     } finally {
       await diagnostics.dispose()
     }

@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs"
-import { describe, expect, it } from "vitest"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
 import { defaultSettings, type Settings } from "../../../server/src/config/schema"
 import { languageOf, LanguageServers } from "../../../server/src/language/language-servers"
 import { processAlive as isAlive } from "../../support/process-alive"
@@ -7,9 +9,13 @@ import { processAlive as isAlive } from "../../support/process-alive"
 /** A "server" that never speaks LSP: the pool must still stop it, within its bounds. */
 const SILENT = { command: ["sleep", "60"], extensions: [".ts"] }
 
+/** The workspace folder (a small one: each server's OS sandbox scans it). */
+const ws = mkdtempSync(join(tmpdir(), "lsp-pool-"))
+afterAll(() => rmSync(ws, { recursive: true, force: true }))
+
 function pool(settings: Settings) {
   const log: string[] = []
-  return { log, servers: new LanguageServers({ folders: () => ["/tmp"], settings: () => settings, log: (m) => log.push(m) }) }
+  return { log, servers: new LanguageServers({ folders: () => [ws], settings: () => settings, log: (m) => log.push(m) }) }
 }
 
 describe("the language servers the core starts", () => {
@@ -30,11 +36,11 @@ describe("the language servers the core starts", () => {
     const { servers } = pool({ ...defaultSettings(), languageServers: { typescript: SILENT } })
     try {
       expect(servers.running()).toEqual([])
-      expect(servers.forPath("/tmp/notes.py")).toBeUndefined()
+      expect(servers.forPath(`${ws}/notes.py`)).toBeUndefined()
       expect(servers.running()).toEqual([])
-      const client = servers.forPath("/tmp/a.ts")
+      const client = servers.forPath(`${ws}/a.ts`)
       expect(client?.pid).toBeGreaterThan(0)
-      expect(servers.forPath("/tmp/b.ts")).toBe(client)
+      expect(servers.forPath(`${ws}/b.ts`)).toBe(client)
     } finally {
       await servers.dispose()
     }
@@ -48,7 +54,7 @@ describe("the language servers the core starts", () => {
       lsp: { ...defaults.lsp, serverIdleSeconds: 0.3 },
     })
     try {
-      const pid = servers.forPath("/tmp/a.ts")!.pid!
+      const pid = servers.forPath(`${ws}/a.ts`)!.pid!
       expect(isAlive(pid)).toBe(true)
       // 0.3 s idle, then at most 2 s for shutdown before the kill.
       await new Promise((resolve) => setTimeout(resolve, 3500))
@@ -62,7 +68,7 @@ describe("the language servers the core starts", () => {
 
   it("kills its servers on dispose (the agent's exit), within the shutdown bound", async () => {
     const { servers } = pool({ ...defaultSettings(), languageServers: { typescript: SILENT } })
-    const pid = servers.forPath("/tmp/a.ts")!.pid!
+    const pid = servers.forPath(`${ws}/a.ts`)!.pid!
     const started = Date.now()
     await servers.dispose()
     expect(Date.now() - started).toBeLessThan(5000)
@@ -78,8 +84,8 @@ describe("a process that exits with language servers running", () => {
       import { defaultSettings } from "./server/src/config/schema.ts"
       import { LanguageServers } from "./server/src/language/language-servers.ts"
       const settings = { ...defaultSettings(), languageServers: { typescript: { command: ["sleep", "60"], extensions: [".ts"] } } }
-      const servers = new LanguageServers({ folders: () => ["/tmp"], settings: () => settings, log: () => {} })
-      console.log(servers.forPath("/tmp/a.ts").pid)
+      const servers = new LanguageServers({ folders: () => [${JSON.stringify(ws)}], settings: () => settings, log: () => {} })
+      console.log(servers.forPath(${JSON.stringify(`${ws}/a.ts`)}).pid)
       setTimeout(() => process.exit(0), 300)
     `
     const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 })

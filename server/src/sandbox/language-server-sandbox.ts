@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { bwrapPath, sandboxStatus } from "./availability"
+import { bwrapArgs } from "./bwrap-args"
+import { hostSocketPaths } from "./host-sockets"
+import { privateRoot } from "./index"
+import { maskedHostPaths, SANDBOX_TMP, type SandboxPolicy } from "./policy"
+import { scanWorkspace } from "./workspace-scan"
+
+/**
+ * The OS sandbox a language server the agent starts runs in (language/language-server-client.ts). A
+ * language server runs the workspace's own code: typescript-language-server prefers the workspace's
+ * `node_modules/typescript/lib/tsserver.js` to its own, rust-analyzer runs build scripts and proc macros,
+ * and a sandboxed command (or the repository itself) can put anything there. Unsandboxed, the next lsp tool
+ * call would run it outside every boundary the commands have. So, with the same policy data as a command:
+ * - reads: like a command (credential folders, the agent's config and state folder masked), but with the
+ *   workspace's `.rooignore`d paths (see below);
+ * - writes: only a private folder given as its caches' home (XDG_CACHE_HOME) and its private /tmp; the
+ *   workspace stays read-only (a language server answers questions, it never needs to write there, and
+ *   then no placeholder must stand in the workspace for its whole life);
+ * - network: none (the LSP connection is its stdio); processes: its own PID namespace, dying with the
+ *   server; kernel keyrings refused (the seccomp filter).
+ */
+export interface LanguageServerSandbox {
+  /** The program to start (bwrap) and its arguments, the server's own argv last. */
+  file: string
+  args: string[]
+  /** Variables to set for it (its caches' home, /tmp). */
+  env: Record<string, string>
+  /** The seccomp filter to give it open as descriptor 3 (terminal/launch.ts withFd3). */
+  fd3?: string
+  /** Removes the private folder; call after the server exited. Idempotent. */
+  dispose(): void
+}
+
+type Request = Pick<SandboxPolicy, "workspaceFolders" | "home" | "stateDir" | "hiddenPaths" | "visiblePaths">
+
+/** Sets up the sandbox of `argv` run in `cwd`; throws (naming why) when it cannot be set up, and then nothing may start. */
+export function languageServerSandbox(
+  request: Request,
+  argv: readonly string[],
+  cwd: string,
+  bwrap: string = bwrapPath(),
+): LanguageServerSandbox {
+  const status = sandboxStatus(bwrap)
+  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+  // `.rooignore`d paths stay visible to it (unlike to a command): a rename must see every reference, or it
+  // would rename in the visible files only and break the build; the tools check the paths in its answers
+  // against .rooignore instead (a rename touching an ignored file is refused whole).
+  const scans = request.workspaceFolders.map((folder) => ({ ...scanWorkspace(folder), maskedFiles: [], maskedDirs: [] }))
+  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
+  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+  const shared = privateRoot()
+  const own = mkdtempSync(join(shared.dir, "lsp-"))
+  const cache = join(own, "cache")
+  const tempDir = join(own, "tmp")
+  mkdirSync(cache, { mode: 0o700 })
+  mkdirSync(tempDir, { mode: 0o700 })
+  const masked = maskedHostPaths(request)
+  const args = bwrapArgs({
+    workspaceFolders: request.workspaceFolders,
+    workspaceReadOnly: true,
+    tempDir,
+    emptyFile: shared.emptyFile,
+    maskedHostPaths: masked,
+    scans,
+    // None: with the workspace read-only nothing can be created in it.
+    placeholders: [],
+    emptyFolders: [],
+    extraWritablePaths: [cache],
+    hostSockets: hostSocketPaths([...request.workspaceFolders, cache], masked),
+    cwd,
+    newSession: true,
+    seccompFd: shared.seccompFilter ? 3 : undefined,
+  })
+  let disposed = false
+  return {
+    file: bwrap,
+    args: [...args, "--", ...argv],
+    env: { XDG_CACHE_HOME: cache, TMPDIR: SANDBOX_TMP },
+    ...(shared.seccompFilter ? { fd3: shared.seccompFilter } : {}),
+    dispose() {
+      if (disposed) return
+      disposed = true
+      rmSync(own, { recursive: true, force: true })
+    },
+  }
+}
