@@ -19,7 +19,7 @@ export type LanguageServersConfig = z.infer<typeof LanguageServersSchema>
 
 /** agent.languageServers. */
 export const LanguageServersSetting = LanguageServersSchema.describe(
-  "Language servers the agent starts itself, by LSP language id: they check edited files (diagnostics) and answer the lsp and rename_symbol tools for editors that do not answer agent/diagnostics or agent/languageFeature, and for the ACP and headless fronts. Each starts at its language's first use and stops when idle. Trusted sources only: they are programs to run.",
+  "Language servers the agent starts itself, by LSP language id: they check edited files (diagnostics) and answer the lsp and rename_symbol tools for editors that do not answer agent/diagnostics or agent/languageFeature, and for the ACP and headless fronts. Each starts at its language's first use and stops when idle, inside the OS sandbox (it runs the workspace's own code: docs/sandbox.md, \"Language servers\"). Trusted sources only: they are programs to run.",
 )
 
 /** agent.lsp: the lsp and rename_symbol tools over the servers the agent started. */
