@@ -56,7 +56,7 @@ export async function loadMcpConfiguration(
   const errors: McpConfigError[] = []
   const byName = new Map<string, ResolvedMcpServer>()
   for (const [name, raw] of Object.entries(settings.mcpServers ?? {})) {
-    const parsed = resolveServer(name, "global", raw, env, undefined)
+    const parsed = resolveServer(name, "global", raw, env, workspaceFolder)
     if ("error" in parsed) errors.push(parsed.error)
     else byName.set(name, parsed.server)
   }

@@ -56,12 +56,14 @@ export class McpConnection {
     readonly server: ResolvedMcpServer,
     private readonly onChange: () => void,
     private readonly reconnect: ReconnectPolicy = DEFAULT_RECONNECT,
-    /** The workspace folders: the server's roots, and where a stdio server without `cwd` starts. */
+    /** The workspace folders: the server's roots. */
     private readonly folders: () => readonly string[] = () => [],
     /** Our log and agent.log.level: servers' log messages are written there (logging/setLevel follows the level). */
     private readonly logging?: { log: McpLog; level: () => OurLogLevel },
     /** How remote servers that require OAuth are signed in to; without it a 401 is a connection error. */
     private readonly auth?: McpAuthOptions,
+    /** Where a stdio server without `cwd` starts (./start-folder.ts); default: the first workspace folder. */
+    private readonly startFolder?: () => string,
   ) {}
   get name(): string {
     return this.server.name
@@ -162,7 +164,8 @@ export class McpConnection {
   ): Promise<{ client: SdkClient; signIn?: undefined } | { client?: undefined; signIn: Required<McpTransport> }> {
     const client = this.createClient(sdk)
     this.stderrTail = ""
-    const made = await makeTransport(sdk, this.server, this.folders()[0], (text) => this.keepStderr(text), this.auth)
+    const cwd = this.startFolder ? this.startFolder() : this.folders()[0]
+    const made = await makeTransport(sdk, this.server, cwd, (text) => this.keepStderr(text), this.auth)
     client.onclose = () => this.closed(client)
     try {
       await client.connect(made.transport, { timeout: Math.max(this.timeoutMs, CONNECT_TIMEOUT_FLOOR_MS) })

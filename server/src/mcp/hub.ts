@@ -1,3 +1,4 @@
+import { serverStartFolder } from "./start-folder"
 import type { Settings } from "../config/schema"
 import { loadMcpConfiguration, type McpConfigError, type ResolvedMcpServer } from "./config"
 import type { McpCallAsker } from "./elicitation"
@@ -264,6 +265,7 @@ export class McpHub implements McpPort {
           () => this.folders(),
           this.options.logging,
           this.options.auth,
+          () => serverStartFolder(this.options.stateDir),
         )
         connection.onResourceUpdated = (uri) => this.resourceUpdated(server.name, uri)
         next.set(server.name, { server, connection })

@@ -38,7 +38,7 @@ export async function makeTransport(
       command: c.command,
       args: c.args ?? [],
       env: { ...sdk.getDefaultEnvironment(), ...c.env },
-      // A server resolving "." (the filesystem server without a folder argument) means the workspace.
+      // Not the workspace unless configured (./start-folder.ts): package runners pick code from there.
       cwd: c.cwd ?? cwd,
       stderr: "pipe",
     })

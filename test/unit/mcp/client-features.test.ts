@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fromCallToolResult, fromReadResourceResult } from "../../../server/src/mcp/content"
@@ -7,22 +9,35 @@ import { argumentsSchema } from "../../../server/src/mcp/schema"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 import { EVERYTHING } from "./everything"
 
+const marks = mkdtempSync(join(tmpdir(), "mcp-start-"))
+const startedIn = join(marks, "started-in.txt")
+const plantedRan = join(marks, "planted-ran")
+const plantedModule = `require("fs").writeFileSync(${JSON.stringify(plantedRan)}, "ran")\n`
+const tryPlanted = `'${process.execPath}' -e 'try { require("planted-mcp") } catch {}'`
+afterAll(() => rmSync(marks, { recursive: true, force: true }))
+
 describe("MCP client features against server-everything", () => {
   let ws: TempWorkspace
   let extra: TempWorkspace
   let hub: McpHub
 
   beforeAll(async () => {
-    ws = await tempWorkspace()
+    // A module a repository ships (or a sandboxed command wrote) where a package runner started in the
+    // workspace would pick it up: node -e's require() searches ./node_modules, as npx does.
+    ws = await tempWorkspace({ "node_modules/planted-mcp/index.js": plantedModule })
     extra = await tempWorkspace()
     hub = new McpHub({
       workspaceFolder: ws.root,
       workspaceFolders: () => [ws.root, extra.root],
-      stateDir: ws.path("state"),
+      // Outside the workspace, as ~/.local/state/agent-lsp is (require() looks in every folder above).
+      stateDir: join(marks, "state"),
       settings: () => ({
         mcpServers: {
-          // No cwd configured: the server starts in the workspace folder (it writes where it started).
-          everything: { command: "sh", args: ["-c", `pwd > started-in.txt; exec '${process.execPath}' '${EVERYTHING}' stdio`] },
+          // No cwd configured: the server starts in a folder of its own (it says where, and tries the planted module).
+          everything: {
+            command: "sh",
+            args: ["-c", `pwd > '${startedIn}'; ${tryPlanted}; exec '${process.execPath}' '${EVERYTHING}' stdio`],
+          },
         },
       }),
     })
@@ -34,8 +49,27 @@ describe("MCP client features against server-everything", () => {
     await extra.cleanup()
   })
 
-  it("starts a stdio server without cwd in the workspace folder", () => {
-    expect(readFileSync(ws.path("started-in.txt"), "utf8").trim()).toBe(ws.root)
+  it("starts a stdio server without cwd in a folder of its own, where no workspace code is picked up", () => {
+    expect(readFileSync(startedIn, "utf8").trim()).toBe(join(marks, "state/mcp-server-start"))
+    expect(existsSync(plantedRan)).toBe(false)
+  })
+
+  it("starts one in the workspace only when its cwd says so (where the planted module runs: what the default avoids)", async () => {
+    const inWorkspace = new McpHub({
+      workspaceFolder: ws.root,
+      // Outside the workspace, as ~/.local/state/agent-lsp is (require() looks in every folder above).
+      stateDir: join(marks, "state"),
+      settings: () => ({
+        mcpServers: { here: { command: "sh", args: ["-c", `${tryPlanted}; exec '${process.execPath}' '${EVERYTHING}' stdio`], cwd: "." } },
+      }),
+    })
+    try {
+      await inWorkspace.start()
+      expect(existsSync(plantedRan)).toBe(true)
+    } finally {
+      await inWorkspace.dispose()
+      rmSync(plantedRan, { force: true })
+    }
   })
 
   it("declares roots, so the server offers its roots tool and gets every workspace folder as a root", async () => {
