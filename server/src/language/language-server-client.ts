@@ -250,5 +250,7 @@ export class LanguageServerClient {
     if (this.exited) return
     this.exited = reason
     this.log(`${this.name} ${reason}`)
+    // Requests waiting for an answer (initialize among them) fail now, not at their time limit.
+    this.connection.dispose()
   }
 }

@@ -1,5 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { join } from "node:path"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs"
+import { dirname, isAbsolute, join } from "node:path"
+import { isInside } from "../workspace/sandbox"
 import { bwrapPath, sandboxStatus } from "./availability"
 import { bwrapArgs } from "./bwrap-args"
 import { hostSocketPaths } from "./host-sockets"
@@ -57,6 +58,7 @@ export function languageServerSandbox(
   mkdirSync(cache, { mode: 0o700 })
   mkdirSync(tempDir, { mode: 0o700 })
   const masked = maskedHostPaths(request)
+  const programs = programsInPrivateTmp(argv)
   const args = bwrapArgs({
     workspaceFolders: request.workspaceFolders,
     workspaceReadOnly: true,
@@ -68,11 +70,13 @@ export function languageServerSandbox(
     placeholders: [],
     emptyFolders: [],
     extraWritablePaths: [cache],
-    hostSockets: hostSocketPaths([...request.workspaceFolders, cache], masked),
+    hostSockets: hostSocketPaths([...request.workspaceFolders, cache, ...programs], masked),
     cwd,
     newSession: true,
     seccompFd: shared.seccompFilter ? 3 : undefined,
   })
+  // After the private /tmp (bwrapArgs' --bind), so the program shows through it, read-only.
+  for (const path of programs) args.push("--ro-bind", path, path)
   let disposed = false
   return {
     file: bwrap,
@@ -85,4 +89,27 @@ export function languageServerSandbox(
       rmSync(own, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * The program files of `argv` (the server, its script) that live under the host's /tmp, which the sandbox
+ * replaces with a private one: their folders (or, for a file right in /tmp, the file alone: the host's
+ * /tmp holds other programs' sockets), to show read-only. A node installed in a temporary folder (a CI
+ * job's) would otherwise not be found inside.
+ */
+function programsInPrivateTmp(argv: readonly string[]): string[] {
+  const shown = new Set<string>()
+  for (const arg of argv) {
+    if (!isAbsolute(arg)) continue
+    let real: string
+    try {
+      real = realpathSync(arg)
+      if (!statSync(real).isFile()) continue
+    } catch {
+      continue
+    }
+    if (!isInside(SANDBOX_TMP, real)) continue
+    shown.add(dirname(real) === SANDBOX_TMP ? real : dirname(real))
+  }
+  return [...shown]
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -77,6 +77,22 @@ describe("language servers the agent starts run in the OS sandbox", () => {
     expect(existsSync(join(outside, "escaped"))).toBe(false)
     expect(existsSync(ws.path("planted.txt"))).toBe(false)
   }, 60_000)
+
+  it("finds a server program that lives under the host's /tmp (a node a CI job installed there), which the sandbox's private /tmp hides", async () => {
+    const programDir = mkdtempSync(join(tmpdir(), "agent-lsp-ls-program-"))
+    cleanups.push(() => rmSync(programDir, { recursive: true, force: true }))
+    const program = join(programDir, "fake-language-server")
+    writeFileSync(program, "#!/bin/sh\nexec sleep 30\n", { mode: 0o755 })
+    const ws = await tempWorkspace({ "a.ts": "export const a = 1\n" })
+    cleanups.push(() => ws.cleanup())
+    const settings: Settings = { ...defaultSettings(), languageServers: { typescript: { command: [program], extensions: [".ts"] } } }
+    const servers = new LanguageServers({ folders: () => [ws.root], settings: () => settings, log: () => undefined })
+    cleanups.push(() => servers.dispose())
+    const client = servers.forPath(ws.path("a.ts"))!
+    // A program bubblewrap cannot find ends at once; this one is still there (it never answers: sleep).
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(client.failure).toBeUndefined()
+  })
 
   it("where the sandbox is required but cannot start, the server is not started, and the failure says why and what to do", async () => {
     const ws = await tempWorkspace({ "a.ts": "export const a = 1\n" })
