@@ -16,7 +16,7 @@ import { scanWorkspace } from "./workspace-scan"
  * call would run it outside every boundary the commands have. So, with the same policy data as a command:
  * - reads: like a command (credential folders, the agent's config and state folder masked), but with the
  *   workspace's `.rooignore`d paths (see below);
- * - writes: only a private folder given as its caches' home (XDG_CACHE_HOME) and its private /tmp; the
+ * - writes: only a private folder given as its caches' home (XDG_CACHE_HOME, CARGO_TARGET_DIR) and its private /tmp; the
  *   workspace stays read-only (a language server answers questions, it never needs to write there, and
  *   then no placeholder must stand in the workspace for its whole life);
  * - network: none (the LSP connection is its stdio); processes: its own PID namespace, dying with the
@@ -81,7 +81,9 @@ export function languageServerSandbox(
   return {
     file: bwrap,
     args: [...args, "--", ...argv],
-    env: { XDG_CACHE_HOME: cache, TMPDIR: SANDBOX_TMP },
+    // Caches and build output where it may write: Go's build cache lives under XDG_CACHE_HOME, and
+    // rust-analyzer's cargo check writes target/, which in the read-only workspace it could not.
+    env: { XDG_CACHE_HOME: cache, CARGO_TARGET_DIR: join(cache, "cargo-target"), TMPDIR: SANDBOX_TMP },
     ...(shared.seccompFilter ? { fd3: shared.seccompFilter } : {}),
     dispose() {
       if (disposed) return
