@@ -1,9 +1,7 @@
-import { accessSync, constants } from "node:fs"
 import { delimiter, join } from "node:path"
 import type { Settings } from "../config/schema"
-import { defaultStateDir } from "../config/paths"
 import { languageServerSandbox } from "../sandbox/language-server-sandbox"
-import { commandEnv } from "../terminal/env"
+import { commandEnv, isExecutable } from "../terminal/env"
 
 /** How a language server's process starts, or why it may not. */
 export type ServerLaunch =
@@ -35,27 +33,25 @@ export function serverLaunch(settings: Settings, folders: readonly string[], arg
   if (!name) return { ok: false, message: "its command line is empty (agent.languageServers)" }
   // Looked up here, on PATH's absolute folders only: a missing program is named as such, and a relative PATH
   // entry (`node_modules/.bin`) never picks a program from the workspace, whose cwd the server starts in.
-  const program = findExecutable(name, commandEnv().PATH)
+  const env = commandEnv()
+  const program = findExecutable(name, env.PATH)
   if (!program)
     return {
       ok: false,
       message: `${name} was not found${name.includes("/") ? " (a path must be absolute)" : " on PATH"}: check agent.languageServers`,
     }
-  if (settings.sandbox.mode === "off")
-    return { ok: true, file: program, args, env: commandEnv(), sandboxed: false, dispose: () => undefined }
+  if (settings.sandbox.mode === "off") return { ok: true, file: program, args, env, sandboxed: false, dispose: () => undefined }
   try {
-    const sandbox = languageServerSandbox(
-      {
-        workspaceFolders: folders.length > 0 ? folders : [root],
-        stateDir: settings.stateDir ?? defaultStateDir(),
-        hiddenPaths: settings.sandbox.hiddenPaths,
-        visiblePaths: settings.sandbox.visiblePaths,
-      },
-      [program, ...args],
-      root,
-    )
-    const env = { ...commandEnv(), ...sandbox.env }
-    return { ok: true, file: sandbox.file, args: sandbox.args, env, fd3: sandbox.fd3, sandboxed: true, dispose: () => sandbox.dispose() }
+    const sandbox = languageServerSandbox({ workspaceFolders: folders.length > 0 ? folders : [root], settings }, [program, ...args], root)
+    return {
+      ok: true,
+      file: sandbox.file,
+      args: sandbox.args,
+      env: { ...env, ...sandbox.env },
+      fd3: sandbox.fd3,
+      sandboxed: true,
+      dispose: () => sandbox.dispose(),
+    }
   } catch (error) {
     return {
       ok: false,
@@ -71,12 +67,5 @@ function findExecutable(program: string, path = ""): string | undefined {
   if (program.includes("/") && !program.startsWith("/")) return undefined // relative to which folder? settings name absolute paths
   const folders = path.split(delimiter).filter((dir) => dir.startsWith("/"))
   const candidates = program.includes("/") ? [program] : folders.map((dir) => join(dir, program))
-  return candidates.find((candidate) => {
-    try {
-      accessSync(candidate, constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
+  return candidates.find((candidate) => isExecutable(candidate))
 }

@@ -42,6 +42,12 @@ const PROBE_ARGS = [
 const PROBE_TIMEOUT_MS = 5000
 const cache = new Map<string, SandboxStatus>()
 
+/** Throws, naming why, when the sandbox cannot start with `bwrap`: then nothing that needs it may start. */
+export function requireSandbox(bwrap: string = bwrapPath()): void {
+  const status = sandboxStatus(bwrap)
+  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+}
+
 /** The sandbox's status for `bwrap` (cached: bwrap is started at most once per path and process). */
 export function sandboxStatus(bwrap: string = bwrapPath(), platform: NodeJS.Platform = process.platform): SandboxStatus {
   const key = `${platform}:${bwrap}`

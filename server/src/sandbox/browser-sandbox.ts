@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { bwrapPath, sandboxStatus } from "./availability"
+import { bwrapPath, requireSandbox } from "./availability"
 import { bwrapArgs } from "./bwrap-args"
 import { bridgeScript, findProgram } from "./index"
 import { startNetworkProxy } from "./network-proxy"
 import { hostSocketPaths } from "./host-sockets"
 import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT } from "./policy"
-import { scanWorkspace } from "./workspace-scan"
+import { completeScans } from "./workspace-scan"
 
 /**
  * The OS sandbox the browser (browser_action's Chromium) runs in: the same bubblewrap translation and the
@@ -61,11 +61,8 @@ export interface BrowserSandbox {
 
 /** Sets up the browser's sandbox; throws (naming why) when it cannot be set up, and then nothing may start. */
 export function browserSandbox(request: BrowserSandboxRequest, bwrap: string = bwrapPath()): BrowserSandbox {
-  const status = sandboxStatus(bwrap)
-  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
-  const scans = request.workspaceFolders.map((folder) => scanWorkspace(folder))
-  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
-  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+  requireSandbox(bwrap)
+  const scans = completeScans(request.workspaceFolders)
   // The prefix is the one the browser's process guard and the tests look for (browser/chromium-process.ts).
   const root = mkdtempSync(join(tmpdir(), "agent-lsp-chromium-"))
   const home = join(root, "home")

@@ -2,12 +2,20 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSy
 import { rm } from "node:fs/promises"
 import { homedir, tmpdir } from "node:os"
 import { delimiter, join } from "node:path"
-import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
 import { approvedInsideFolders, bwrapArgs } from "./bwrap-args"
-import { bwrapPath, sandboxStatus } from "./availability"
+import { bwrapPath, requireSandbox, sandboxStatus } from "./availability"
 import { startNetworkProxy, type NetworkProxy } from "./network-proxy"
-import { type HostAsk, hostAllowed, maskedHostPaths, PROXY_PORT, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP, type SandboxPolicy } from "./policy"
+import {
+  type HostAsk,
+  hidingOf,
+  hostAllowed,
+  maskedHostPaths,
+  PROXY_PORT,
+  PROXY_SOCKET_IN_SANDBOX,
+  SANDBOX_TMP,
+  type SandboxPolicy,
+} from "./policy"
 import { homeStartupHolds } from "./home-startup"
 import { hostSocketPaths } from "./host-sockets"
 import { knownGitPaths, neutralizeNewGitDirs } from "./new-git-dirs"
@@ -16,7 +24,7 @@ import { holdPlaceholders, linkTarget, type Placeholder, placeholderCandidates, 
 import { recordLinks, repairLinks } from "./protected-links"
 import { disableNewExecLines, recordRebaseTodos } from "./rebase-todo"
 import { seccompFilter } from "./seccomp"
-import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
+import { completeScans, type WorkspaceScan } from "./workspace-scan"
 
 /**
  * The OS sandbox every command (and hook) runs in: `sandboxCommand` turns a shell argv into the bwrap argv
@@ -25,7 +33,7 @@ import { scanWorkspace, type WorkspaceScan } from "./workspace-scan"
  */
 
 export { bwrapPath, resetSandboxStatus, sandboxStatus, type SandboxStatus } from "./availability"
-export { hostAllowed, sandboxRulesText, type HostAsk, type HostDecision, type SandboxPolicy } from "./policy"
+export { hidingOf, hostAllowed, sandboxRulesText, type HostAsk, type HostDecision, type SandboxPolicy } from "./policy"
 
 /**
  * How one command runs: inside the sandbox, or (explicitly) outside it: because the user turned the sandbox
@@ -70,9 +78,7 @@ export function commandSandbox(request: CommandSandboxRequest): CommandSandbox {
         ask: request.askHost,
         ...(request.networkUnused ? { unused: true } : {}),
       },
-      stateDir: settings.stateDir ?? defaultStateDir(),
-      hiddenPaths: settings.sandbox.hiddenPaths,
-      visiblePaths: settings.sandbox.visiblePaths,
+      ...hidingOf(settings),
     },
   }
 }
@@ -113,16 +119,13 @@ export function sandboxCommand(
   options: { bwrap?: string; newSession?: boolean; passesFds?: boolean } = {},
 ): SandboxedCommand {
   const bwrap = options.bwrap ?? bwrapPath()
-  const status = sandboxStatus(bwrap)
-  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+  requireSandbox(bwrap)
   // Before the scan and this server's first command: what a killed server left, while nothing of ours covers it.
   removeDeadServersPlaceholders()
   // Before the scan: from here on, no other server removes a placeholder this command may cover.
   const unmark = markFolders([...policy.workspaceFolders, ...(policy.extraWritablePaths ?? [])])
   try {
-    const scans = policy.workspaceFolders.map((folder) => scanWorkspace(folder))
-    const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
-    if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+    const scans = completeScans(policy.workspaceFolders)
     const root = privateRoot()
     // A folder of the command's own only when it needs one (no task /tmp given, or a proxy socket).
     let commandDir: string | undefined
@@ -277,7 +280,8 @@ function writablePaths(paths: readonly string[]): string[] {
   return out
 }
 
-const SECCOMP_FD = 3
+/** The descriptor bwrap reads the seccomp filter from (`--seccomp 3`). */
+export const SECCOMP_FD = 3
 
 /**
  * The launch of `bwrap args`, given the seccomp filter (bwrap reads it from descriptor 3): as is, for a caller

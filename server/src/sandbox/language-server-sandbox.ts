@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs"
 import { dirname, isAbsolute, join } from "node:path"
 import { isInside } from "../workspace/sandbox"
-import { bwrapPath, sandboxStatus } from "./availability"
+import type { Settings } from "../config/schema"
+import { bwrapPath, requireSandbox } from "./availability"
 import { bwrapArgs } from "./bwrap-args"
 import { hostSocketPaths } from "./host-sockets"
-import { privateRoot } from "./index"
-import { maskedHostPaths, SANDBOX_TMP, type SandboxPolicy } from "./policy"
-import { scanWorkspace } from "./workspace-scan"
+import { privateRoot, SECCOMP_FD } from "./index"
+import { hidingOf, maskedHostPaths, SANDBOX_TMP } from "./policy"
+import { completeScans } from "./workspace-scan"
 
 /**
  * The OS sandbox a language server the agent starts runs in (language/language-server-client.ts). A
@@ -34,7 +35,11 @@ export interface LanguageServerSandbox {
   dispose(): void
 }
 
-type Request = Pick<SandboxPolicy, "workspaceFolders" | "home" | "stateDir" | "hiddenPaths" | "visiblePaths">
+interface Request {
+  workspaceFolders: readonly string[]
+  /** The user's settings: what to hide (policy.ts hidingOf). */
+  settings: Pick<Settings, "stateDir" | "sandbox">
+}
 
 /** Sets up the sandbox of `argv` run in `cwd`; throws (naming why) when it cannot be set up, and then nothing may start. */
 export function languageServerSandbox(
@@ -43,21 +48,18 @@ export function languageServerSandbox(
   cwd: string,
   bwrap: string = bwrapPath(),
 ): LanguageServerSandbox {
-  const status = sandboxStatus(bwrap)
-  if (!status.available) throw new Error(`the OS sandbox is unavailable: ${status.reason}`)
+  requireSandbox(bwrap)
   // `.rooignore`d paths stay visible to it (unlike to a command): a rename must see every reference, or it
   // would rename in the visible files only and break the build; the tools check the paths in its answers
   // against .rooignore instead (a rename touching an ignored file is refused whole).
-  const scans = request.workspaceFolders.map((folder) => ({ ...scanWorkspace(folder), maskedFiles: [], maskedDirs: [] }))
-  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
-  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+  const scans = completeScans(request.workspaceFolders).map((scan) => ({ ...scan, maskedFiles: [], maskedDirs: [] }))
   const shared = privateRoot()
   const own = mkdtempSync(join(shared.dir, "lsp-"))
   const cache = join(own, "cache")
   const tempDir = join(own, "tmp")
   mkdirSync(cache, { mode: 0o700 })
   mkdirSync(tempDir, { mode: 0o700 })
-  const masked = maskedHostPaths(request)
+  const masked = maskedHostPaths(hidingOf(request.settings))
   const programs = programsInPrivateTmp(argv)
   const args = bwrapArgs({
     workspaceFolders: request.workspaceFolders,
@@ -73,7 +75,7 @@ export function languageServerSandbox(
     hostSockets: hostSocketPaths([...request.workspaceFolders, cache, ...programs], masked),
     cwd,
     newSession: true,
-    seccompFd: shared.seccompFilter ? 3 : undefined,
+    seccompFd: shared.seccompFilter ? SECCOMP_FD : undefined,
   })
   // After the private /tmp (bwrapArgs' --bind), so the program shows through it, read-only.
   for (const path of programs) args.push("--ro-bind", path, path)

@@ -1,5 +1,7 @@
 import { homedir } from "node:os"
 import { isAbsolute, join, normalize } from "node:path"
+import { defaultStateDir } from "../config/paths"
+import type { Settings } from "../config/schema"
 import {
   GIT_DIR_READ_ONLY,
   HOME_STARTUP_PATHS,
@@ -267,6 +269,17 @@ export interface SandboxPolicy {
   visiblePaths?: readonly string[]
   /** The agent's state folder (tasks, checkpoints), masked like a credential folder. */
   stateDir?: string
+}
+
+/** What the user's settings say about hiding, as every sandbox (commands, browser, language servers) takes it. */
+export function hidingOf(
+  settings: Pick<Settings, "stateDir" | "sandbox">,
+): Pick<SandboxPolicy, "stateDir" | "hiddenPaths" | "visiblePaths"> {
+  return {
+    stateDir: settings.stateDir ?? defaultStateDir(),
+    hiddenPaths: settings.sandbox.hiddenPaths,
+    visiblePaths: settings.sandbox.visiblePaths,
+  }
 }
 
 /**

@@ -240,3 +240,11 @@ export function safeList(dir: string): string[] {
     return []
   }
 }
+
+/** Every folder's scan; throws, naming why, when one is incomplete (then the sandbox cannot be set up). */
+export function completeScans(folders: readonly string[]): WorkspaceScan[] {
+  const scans = folders.map((folder) => scanWorkspace(folder))
+  const incomplete = scans.find((scan) => scan.incomplete)?.incomplete
+  if (incomplete) throw new Error(`the OS sandbox cannot be set up: ${incomplete}`)
+  return scans
+}

@@ -112,7 +112,8 @@ export function shellReadingGap(choice: ShellChoice = "bash", bashPath: string =
   return `bash is not installed at ${bashPath}, so the line runs with /bin/sh, which may read it differently from the approval checks (install bash)`
 }
 
-function isExecutable(path: string): boolean {
+/** True when `path` is a file this process may execute. */
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK)
     return true

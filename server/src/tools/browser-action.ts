@@ -14,8 +14,7 @@ import {
 } from "../browser"
 import { guardPath } from "../workspace/guard"
 import { commandEnv } from "../terminal/env"
-import { defaultStateDir } from "../config/paths"
-import { sandboxStatus } from "../sandbox"
+import { hidingOf, sandboxStatus } from "../sandbox"
 import { browserSandbox } from "../sandbox/browser-sandbox"
 import { formatStep } from "./browser-step-text"
 import { askerFor } from "./command-network"
@@ -216,9 +215,7 @@ function browserSource(ctx: ToolContext): { ok: true; value: BrowserSource } | {
           "It is not the host of a URL you approved opening, nor in agent.sandbox.network.allowedHosts.",
         onceLabel: "Allow while this browser is open",
       }),
-      stateDir: ctx.settings.stateDir ?? defaultStateDir(),
-      hiddenPaths: ctx.settings.sandbox.hiddenPaths,
-      visiblePaths: ctx.settings.sandbox.visiblePaths,
+      ...hidingOf(ctx.settings),
     })
   return { ok: true, value: { kind: "sandboxed", ...base, jail } }
 }
