@@ -66,6 +66,8 @@ export const ASSIGNING = new Set([
   "export",
   "readonly",
   "let",
+  // `set -- a b` sets the positional parameters.
+  "set",
 ])
 /** Numeric comparisons of a test command, whose operands bash may evaluate as arithmetic (see ASSIGNING). */
 export const ARITHMETIC_TEST = /^-(eq|ne|lt|le|gt|ge)$/

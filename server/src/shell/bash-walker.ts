@@ -5,6 +5,16 @@ import { groupWords, joinedWord, wordValue } from "./words"
 import { changesDirectory, DirectoryTracker, wrapperMovesCommand } from "./working-dirs"
 import { programName, unwrap } from "./wrappers"
 import { ARITHMETIC_TEST, ASSIGNING, CONTAINERS, LEAVES, RESERVED } from "./bash-node-kinds"
+import {
+  arrayFindings,
+  builtinNameFindings,
+  DeclarationNames,
+  isPromptVariable,
+  type NameFindings,
+  promptReason,
+  quotedArithmeticGap,
+  testNameFindings,
+} from "./evaluated-names"
 
 /**
  * Reads a tree-sitter-bash tree into every simple command the shell would run. The walker knows each node
@@ -20,6 +30,8 @@ export class BashWalker {
   private assigns = false
   private arithmeticOnVariable = false
   private arithmeticDepth = 0
+  /** The declaration being read (`declare -A m=(…)`: its indexes are words, not arithmetic). */
+  private declaring: DeclarationNames | undefined
   /** Lines on which a here-document starts (see visit). */
   private readonly heredocRows = new Set<number>()
   /** Where the next command may run: `cd`/`pushd` within the line (see working-dirs.ts). */
@@ -78,6 +90,10 @@ export class BashWalker {
       this.heredocRows.add(node.startPosition.row)
     }
     if (LEAVES.has(type)) {
+      // A quoted text in arithmetic is evaluated with what it holds (`[[ 'a[$(rm x)]' -eq 1 ]]`).
+      const quoted = type === "raw_string" || type === "ansi_c_string" || type === "string_content"
+      const evaluated = this.arithmeticDepth > 0 && quoted ? quotedArithmeticGap(node.text) : undefined
+      if (evaluated) this.notUnderstood(evaluated, node.text)
       if (
         this.arithmeticDepth > 0 &&
         (type === "variable_name" || type === "simple_expansion" || (type === "word" && /^[A-Za-z_]/.test(node.text)))
@@ -91,8 +107,10 @@ export class BashWalker {
       return this.dirs.pipeline(node.children.filter((c): c is Node => c?.isNamed === true).map((c) => () => this.visit(c, src)))
     if (type === "list") return this.list(node, src)
     this.dirs.entering(type, node.text)
+    if (type === "array" && !this.declaring?.associative) this.found(arrayFindings(node), node.text)
     if (CONTAINERS.has(type)) {
       const arithmetic = type === "test_command" && (node.firstChild?.type === "((" || node.firstChild?.type === "[[")
+      if (type === "test_command") this.found(testNameFindings(node), node.text)
       return this.children(node, src, arithmetic)
     }
     switch (type) {
@@ -103,12 +121,15 @@ export class BashWalker {
       case "declaration_command":
       case "unset_command":
         return this.declaration(node, src)
-      case "variable_assignment":
+      case "variable_assignment": {
         this.assigns = true
+        const name = node.childForFieldName("name")
+        if (name?.type === "variable_name" && isPromptVariable(name.text)) this.notUnderstood(promptReason(name.text), node.text)
         if (node.parent?.type !== "command" && node.parent?.type !== "declaration_command") {
           this.result.commands.push({ words: [], assignments: [node.text], redirects: [], source: node.text })
         }
         return this.children(node, src, false)
+      }
       case "redirected_statement":
         return this.children(node, src, false)
       case "file_redirect":
@@ -118,8 +139,15 @@ export class BashWalker {
         return this.children(node, src, false)
       case "c_style_for_statement":
       case "arithmetic_expansion":
-      case "subscript":
         return this.children(node, src, true)
+      case "subscript": {
+        // The index is arithmetic; the element's value is evaluated too only inside arithmetic (`$(( a[0] ))`),
+        // not in `${a[0]}` or `a[0]=1`.
+        if (this.arithmeticDepth > 0) return this.children(node, src, true)
+        const name = node.childForFieldName("name")
+        for (const child of node.children) if (child && child.id !== name?.id) this.visitIn(child, src, true)
+        return
+      }
       case "expansion":
         return this.expansion(node, src)
       case "command_substitution":
@@ -154,6 +182,12 @@ export class BashWalker {
     }
   }
 
+  private visitIn(node: Node, src: string, arithmetic: boolean): void {
+    if (arithmetic) this.arithmeticDepth++
+    this.visit(node, src)
+    if (arithmetic) this.arithmeticDepth--
+  }
+
   private children(node: Node, src: string, arithmetic: boolean): void {
     if (arithmetic) this.arithmeticDepth++
     for (const child of node.children) if (child) this.visit(child, src)
@@ -168,6 +202,8 @@ export class BashWalker {
 
   private expansion(node: Node, src: string): void {
     const operators = node.children.filter((c) => c && !c.isNamed).map((c) => c!.type)
+    // `${x:=v}` assigns v to x.
+    if (operators.includes(":=") || operators.includes("=")) this.assigns = true
     if (operators.includes("!") && operators.indexOf("!") === 1)
       this.notUnderstood("an indirect expansion ${!name}, which can run code through array subscripts", node.text)
     if (operators.includes("@") && node.children.some((c) => c?.type === "P" || (c?.text === "P" && !c.isNamed)))
@@ -227,11 +263,19 @@ export class BashWalker {
     this.assigns = true
     const keyword = node.firstChild?.type ?? "declare"
     const words: ShellWord[] = [{ text: keyword, static: true }]
+    // Saved and put back: a declaration may hold another (`declare y=$(declare x=1)`).
+    const outer = this.declaring
+    const names = new DeclarationNames(keyword)
+    this.declaring = names
     for (const child of node.namedChildren) {
       if (!child) continue
       this.visit(child, src)
-      words.push(wordValue(child))
+      const word: ShellWord = child.type === "variable_name" ? { text: child.text, static: true } : wordValue(child)
+      words.push(word)
+      names.read(child, word)
     }
+    this.declaring = outer
+    this.found(names.found, node.text)
     this.result.commands.push(this.dirs.stamp<SimpleCommand>({ words, assignments: [], redirects: [], source: node.text }))
   }
 
@@ -277,6 +321,7 @@ export class BashWalker {
     if (program === "[[" || program === "[" || program === "test") {
       if (command.words.some((w) => ARITHMETIC_TEST.test(w.text))) this.arithmeticOnVariable ||= command.words.some((w) => !w.static)
     }
+    this.found(builtinNameFindings(command.words), command.source)
     const first = this.result.commands.length
     this.unwrapInto(command, 0)
     const wrappedCd = this.result.commands
@@ -304,6 +349,10 @@ export class BashWalker {
         wrappedBy: inner.via,
       }
       this.result.commands.push(this.dirs.stamp(wrapped, wrapperMovesCommand(command.words, inner.via) ? ["unknown"] : undefined))
+      this.found(builtinNameFindings(inner.words), command.source)
+      // `time PS4=…` assigns in the shell itself.
+      for (const name of inner.assignments.map((a) => a.slice(0, a.indexOf("="))))
+        if (isPromptVariable(name)) this.notUnderstood(promptReason(name), command.source)
       const innerName = inner.words[0]
       if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
       else if (innerName && RESERVED.has(innerName.text))
@@ -314,6 +363,12 @@ export class BashWalker {
         this.unwrapInto(wrapped, level + 1)
       }
     }
+  }
+
+  /** Records what evaluated-names.ts found: reasons as not understood, a name in a subscript as arithmetic on a variable. */
+  private found(findings: NameFindings, source: string): void {
+    for (const reason of findings.reasons) this.notUnderstood(reason, source)
+    if (findings.arithmetic) this.arithmeticOnVariable = true
   }
 
   private checkAlias(words: ShellWord[], source: string): void {

@@ -120,6 +120,46 @@ const delimiter = fc.constantFrom(
 )
 const endLine = fc.constantFrom("EOF", "'EOF'", '"EOF"', 'E"O"F', "\\EOF", "$'EOF'", "EOF\\", "\tEOF", "EOF ", "-EOF")
 
+/**
+ * Where bash evaluates a name or a quoted text as code (server/src/shell/evaluated-names.ts): CODE stands for
+ * a command substitution of a generated statement, COMMAND for the statement itself (in single quotes).
+ */
+const EVALUATED_FORMS = [
+  "printf -v 'a[CODE]' 1",
+  "printf -v'a[CODE]' 1",
+  "command printf -v 'a[CODE]' 1",
+  "read 'a[CODE]' <<< 1",
+  "builtin read 'a[CODE]' <<< 1",
+  "declare 'a[CODE]=1'",
+  "command declare 'a[CODE]=1'",
+  "x='a[CODE]'; declare -i y=x",
+  "x='a[CODE]'; typeset -i y; y=x",
+  "x='a[CODE]'; printf -v \"$x\" 1",
+  "x='a[CODE]'; declare \"$x\"=1",
+  "x='a[CODE]'; read \"$x\" <<< 1",
+  "f=-v; printf \"$f\" 'a[CODE]' 1",
+  "[[ 'a[CODE]' -eq 1 ]]",
+  "[[ -v 'a[CODE]' ]]",
+  "test -v 'a[CODE]'",
+  "[ -v 'a[CODE]' ]",
+  "(( 'a[CODE]' ))",
+  "a=(['CODE']=1)",
+  "echo ${a['CODE']}",
+  "x='a[CODE]'; arr+=([x]=1)",
+  "x='a[CODE]'; declare -a arr=([x]=1)",
+  "declare -n r='a[CODE]'; r=1",
+  "x='a[CODE]'; declare -n r=\"$x\"; echo $r",
+  "mapfile -t arr <<< 'a[CODE]'; echo $(( arr[0] ))",
+  "set -- 'a[CODE]'; [[ $1 -eq 0 ]]",
+  ": ${x:='a[CODE]'}; echo $((x))",
+  "PS4='CODE'; set -x; :",
+  "export PS4='CODE'; set -o xtrace; :",
+  "read PS4 <<< 'CODE'; set -x; :",
+  "true & wait -p 'a[CODE]' $!",
+  "compgen -C 'COMMAND' x",
+  "mapfile -C 'COMMAND' -c 1 m <<< 1",
+]
+
 export type Statement = fc.Arbitrary<string>
 
 /** A simple command: optional assignment, a program, words, and perhaps a redirection. */
@@ -201,6 +241,12 @@ function statementOf(depth: number): Statement {
     },
     { weight: 1, arbitrary: inner.map((s) => `a=(x $(${s}))`) },
     { weight: 1, arbitrary: quotedInner.map((s) => `trap '${s}' EXIT`) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...EVALUATED_FORMS), quotedInner)
+        .map(([form, s]) => form.replaceAll("CODE", `$(${s})`).replaceAll("COMMAND", s)),
+    },
     { weight: 1, arbitrary: inner.map((s) => `exec 3>&1; ${s}`) },
     { weight: 1, arbitrary: inner.map((s) => `i\\\nf aa; then ${s}; fi`) },
     { weight: 1, arbitrary: stub.map((p) => `{${p};}`) },

@@ -1,0 +1,214 @@
+import type { Node } from "web-tree-sitter"
+import type { ShellWord } from "./types"
+import { wordValue } from "./words"
+import { programName } from "./wrappers"
+
+/**
+ * Where bash runs code that the line writes as plain data, found by running lines under the real bash
+ * (test/unit/shell/evaluated-names.test.ts, and the differential generator's "evaluated names"):
+ * - A variable name handed to a builtin (`printf -v NAME`, `read NAME`, `declare NAME=1`, `test -v NAME`,
+ *   a `declare -n` target) may carry a subscript, `a[…]`, which bash evaluates as arithmetic, running any
+ *   `$(…)` in it: `printf -v 'a[$(rm x)]' 1` runs rm, and so does `printf -v "$x" 1` when x holds that text.
+ * - A quoted text in an arithmetic context (`[[ 'a[$(rm x)]' -eq 1 ]]`, `${a['$(rm x)']}`) is evaluated too.
+ * - `declare -i` makes every later assignment to the variable arithmetic (a name in the value is evaluated).
+ * - Some options take code or another program: `mapfile -C CODE`, `compgen -C CODE`, `hash -p PROGRAM NAME`
+ *   (NAME then runs PROGRAM), `enable -f FILE` (loads a builtin's machine code).
+ * - bash expands PS4 as a prompt (running its substitutions) before each traced command under `set -x`.
+ * The walker records each as not understood, so such a line always asks.
+ */
+
+/** How a builtin's arguments are read: which options take a variable name, code, or some other value. */
+interface ArgumentRule {
+  /** Options whose value is a variable name. */
+  nameOptions?: string
+  /** Options whose value bash runs or loads as code (or a program that a name will run). */
+  codeOptions?: string
+  /** Options that take some other value (skipped). */
+  valueOptions?: string
+  /** Which plain arguments are variable names: all, none, or the one at this position (0 = first). */
+  names: "all" | "none" | number
+}
+
+/** The builtins whose arguments name variables or carry code, as data (bash 5.2's `help` for each). */
+export const NAME_TAKING_BUILTINS: Readonly<Record<string, ArgumentRule>> = {
+  printf: { nameOptions: "v", names: "none" },
+  read: { nameOptions: "a", valueOptions: "dinNptu", names: "all" },
+  mapfile: { codeOptions: "C", valueOptions: "dnOsuc", names: "all" },
+  readarray: { codeOptions: "C", valueOptions: "dnOsuc", names: "all" },
+  getopts: { names: 1 },
+  wait: { nameOptions: "p", names: "none" },
+  unset: { names: "all" },
+  compgen: { codeOptions: "CF", valueOptions: "AGPSWXo", names: "none" },
+  complete: { codeOptions: "CF", valueOptions: "AGPSWXo", names: "none" },
+  hash: { codeOptions: "p", names: "none" },
+  enable: { codeOptions: "f", names: "none" },
+  // As words (`command declare …`); a declaration the parser reads as one is checked from its tree.
+  declare: { valueOptions: "", names: "all" },
+  typeset: { valueOptions: "", names: "all" },
+  local: { valueOptions: "", names: "all" },
+  export: { valueOptions: "", names: "all" },
+  readonly: { valueOptions: "", names: "all" },
+}
+
+/** Variables bash expands as prompts, running their command substitutions (PS4: under `set -x`). */
+const PROMPT_VARIABLES = new Set(["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND"])
+
+/** Special parameters whose value the shell sets to a number: safe where an option could stand. */
+const NUMERIC_SPECIALS = /^"?\$[!$?#]"?$/
+
+export interface NameFindings {
+  /** Why the line is not understood (empty: nothing found). */
+  reasons: string[]
+  /** True when a name's subscript names a variable: bash evaluates that variable's value as arithmetic. */
+  arithmetic: boolean
+}
+
+/** What `words` (one simple command, the program first) may run through names, code options or prompts. */
+export function builtinNameFindings(words: readonly ShellWord[]): NameFindings {
+  const found: NameFindings = { reasons: [], arithmetic: false }
+  const program = words[0]?.static ? programName(words[0].text) : undefined
+  const rule = program ? NAME_TAKING_BUILTINS[program] : undefined
+  if (!program || !rule) return testWordsFindings(words, found)
+  const declares = program in DECLARING
+  let nameref = false
+  let optionsOpen = true
+  let position = 0
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!
+    if (optionsOpen && word.static && word.text === "--") {
+      optionsOpen = false
+      continue
+    }
+    if (optionsOpen && word.static && (/^-./.test(word.text) || (declares && /^\+./.test(word.text)))) {
+      if (declares) nameref = declarationOptions(word.text, found) || nameref
+      i += optionValues(program, rule, word.text, words[i + 1], found)
+      continue
+    }
+    if (optionsOpen && !word.static && !NUMERIC_SPECIALS.test(word.text) && (rule.nameOptions || rule.codeOptions)) {
+      found.reasons.push(`a word decided at run time where ${program} reads its options (one may name a variable or carry code)`)
+    }
+    optionsOpen = false
+    if (rule.names === "all" || rule.names === position) checkName(word, declares, found)
+    // `declare -n ref=NAME`: the value is a name too.
+    if (nameref && word.static && word.text.includes("="))
+      checkName({ text: word.text.slice(word.text.indexOf("=") + 1), static: true }, false, found)
+    position++
+  }
+  return found
+}
+
+const DECLARING: Readonly<Record<string, true>> = { declare: true, typeset: true, local: true, export: true, readonly: true }
+
+/**
+ * A declaration's option cluster: `-i` makes its assignments arithmetic (recorded in `found`); returns
+ * true for `-n`, which makes each assigned value a variable name (to check like one).
+ */
+export function declarationOptions(option: string, found: NameFindings): boolean {
+  if (!option.startsWith("-")) return false
+  if (option.includes("i")) found.arithmetic = true
+  return option.includes("n")
+}
+
+/** Reads one option cluster (`-rv`, `-vNAME`); returns how many following words it consumed as its value. */
+function optionValues(program: string, rule: ArgumentRule, cluster: string, next: ShellWord | undefined, found: NameFindings): number {
+  for (let c = 1; c < cluster.length; c++) {
+    const letter = cluster[c]!
+    const rest = cluster.slice(c + 1)
+    const value: ShellWord | undefined = rest ? { text: rest, static: true } : next
+    if (rule.codeOptions?.includes(letter)) {
+      found.reasons.push(`${program} -${letter}, which runs code or another program that this line does not show`)
+      return rest ? 0 : 1
+    }
+    if (rule.nameOptions?.includes(letter)) {
+      if (value) checkName(value, false, found)
+      return rest ? 0 : 1
+    }
+    if (rule.valueOptions?.includes(letter)) return rest ? 0 : 1
+  }
+  return 0
+}
+
+/** `test -v NAME`, `[ -R NAME ]`: the operand is a variable name. */
+function testWordsFindings(words: readonly ShellWord[], found: NameFindings): NameFindings {
+  const program = words[0]?.static ? programName(words[0].text) : undefined
+  if (program !== "test" && program !== "[") return found
+  for (let i = 1; i < words.length - 1; i++) if (words[i]!.static && /^-[vR]$/.test(words[i]!.text)) checkName(words[i + 1]!, false, found)
+  return found
+}
+
+/** A declaration's children, read in order (its options come first): what its names and `-n` values may run. */
+export class DeclarationNames {
+  readonly found: NameFindings = { reasons: [], arithmetic: false }
+  /** `declare -A`: its array literal's indexes are words, not arithmetic. */
+  associative = false
+  private nameref = false
+
+  constructor(private readonly keyword: string) {}
+
+  read(child: Node, word: ShellWord): void {
+    if (child.type === "word" && /^[-+]./.test(child.text)) {
+      this.nameref = declarationOptions(child.text, this.found) || this.nameref
+      if (/^-\w*A/.test(child.text)) this.associative = true
+    } else if (child.type !== "variable_assignment") checkName(word, this.keyword !== "unset", this.found)
+    else if (this.nameref) {
+      // `declare -n ref=VALUE`: VALUE names the variable that `ref` stands for.
+      const value = child.childForFieldName("value")
+      if (value) checkName(wordValue(value), false, this.found)
+    }
+  }
+}
+
+/** One variable name (or `name=value`, for a declaration): what bash may run through it. */
+export function checkName(word: ShellWord, withValue: boolean, found: NameFindings): void {
+  if (!word.static) {
+    found.reasons.push("a variable name decided at run time (bash evaluates a subscript in it as arithmetic, which can run code)")
+    return
+  }
+  const name = withValue ? word.text.split("=")[0]! : word.text
+  const bracket = name.indexOf("[")
+  if (bracket >= 0) {
+    const subscript = name.slice(bracket)
+    if (/[$`]/.test(subscript)) found.reasons.push(`a variable name whose subscript bash evaluates, running what it holds: ${name}`)
+    else if (/[A-Za-z_]/.test(subscript)) found.arithmetic = true
+  }
+  const bare = bracket >= 0 ? name.slice(0, bracket) : name
+  if (PROMPT_VARIABLES.has(bare)) found.reasons.push(promptReason(bare))
+}
+
+export function promptReason(name: string): string {
+  return `sets ${name}, which bash expands as a prompt (running its command substitutions)`
+}
+
+export function isPromptVariable(name: string): boolean {
+  return PROMPT_VARIABLES.has(name)
+}
+
+/** A quoted text in an arithmetic context that bash would evaluate with the substitutions it holds. */
+export function quotedArithmeticGap(value: string): string | undefined {
+  return /[$`]/.test(value) ? "a quoted text in arithmetic, which bash evaluates with the substitutions it holds" : undefined
+}
+
+/** An array literal's `[index]=value`: bash evaluates the index as arithmetic (an associative array's as a word). */
+export function arrayIndexFindings(element: string, found: NameFindings): void {
+  const index = /^\[([^\]]*)\]=/.exec(element)?.[1]
+  if (index === undefined) return
+  if (/[$`]/.test(index)) found.reasons.push(`an array index that bash evaluates, running what it holds: [${index}]`)
+  else if (/[A-Za-z_]/.test(index)) found.arithmetic = true
+}
+
+/** An array literal's `[index]=value` elements (see evaluated-names.ts arrayIndexFindings). */
+export function arrayFindings(node: Node): NameFindings {
+  const found: NameFindings = { reasons: [], arithmetic: false }
+  for (const element of node.namedChildren) if (element) arrayIndexFindings(element.text, found)
+  return found
+}
+
+/** `[ -v NAME ]`, `[[ -R NAME ]]`: the operand is a variable name (see evaluated-names.ts checkName). */
+export function testNameFindings(node: Node): NameFindings {
+  const found: NameFindings = { reasons: [], arithmetic: false }
+  for (const test of node.descendantsOfType("unary_expression")) {
+    const [operator, operand] = test?.namedChildren ?? []
+    if (operator?.type === "test_operator" && /^-[vR]$/.test(operator.text) && operand) checkName(wordValue(operand), false, found)
+  }
+  return found
+}
