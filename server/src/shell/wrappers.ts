@@ -1,3 +1,4 @@
+import { programCode } from "./program-code"
 import type { ShellWord } from "./types"
 
 /**
@@ -108,8 +109,22 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
   if (name === "watch") return watch(args)
   if (name === "find") return find(args)
   if (BASH_LIKE.has(name) || OTHER_SHELLS.has(name)) return shell(name, args)
+  if (name === "." || name === "source") return sourced(name, args)
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined
-  return spec ? wrapped(name, args, spec) : undefined
+  return spec ? wrapped(name, args, spec) : programCode(name, args)
+}
+
+/** Paths through which a program reads standard input or an inherited descriptor, not a file of its own. */
+const STDIN_PATHS = /^(?:-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(?:self|\d+)\/fd\/\d+)$/
+
+/** `. FILE`: a file is checked as itself (it asks unless allowed whole), but a text from a pipe or a name decided at run time cannot be. */
+function sourced(name: string, args: ShellWord[]): Unwrapped | undefined {
+  const file = args[0]
+  if (!file) return undefined
+  if (!file.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} reads a file decided at run time` }
+  if (STDIN_PATHS.test(file.text))
+    return { transparent: false, commands: [], scripts: [], unknown: `${name} runs what it reads from a pipe` }
+  return undefined
 }
 
 function scriptOf(words: readonly ShellWord[], via: string, text: string): Unwrapped {
@@ -184,6 +199,7 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
     const word = args[i]!
     if (!word.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
     const text = word.text
+    if (text === "--version" || text === "--help") return undefined
     if (["-o", "+o", "-O", "+O", "--rcfile", "--init-file"].includes(text)) {
       i++
       continue
@@ -195,10 +211,23 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
         return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
       return scriptOf([script], `${name} -c`, script.text)
     }
+    // `bash -s`: the script comes from standard input, whatever operands follow.
+    if (/^-[A-Za-z]*s/.test(text)) return fromStdin(name)
     if (text.startsWith("-") || text.startsWith("+")) continue
+    if (STDIN_PATHS.test(text)) return fromStdin(name)
     return undefined // `bash script.sh`: an interpreter running a file, checked as itself
   }
-  return undefined
+  // No -c and no script file: the shell reads its commands from standard input (`echo 'rm x' | bash`).
+  return fromStdin(name)
+}
+
+function fromStdin(name: string): Unwrapped {
+  return {
+    transparent: false,
+    commands: [],
+    scripts: [],
+    unknown: `${name} runs the commands it reads from standard input, which cannot be checked`,
+  }
 }
 
 function find(args: ShellWord[]): Unwrapped | undefined {

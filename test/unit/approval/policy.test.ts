@@ -79,7 +79,11 @@ describe("decideCommand", () => {
     ["PATH=. ls", "ask"],
     ["GIT_CONFIG_PARAMETERS=\"'core.pager=touch x'\" git log", "ask"],
     ["x=1; ls", "ask"],
-    ["git -c core.fsmonitor='touch x' status", "allow"],
+    // git's -c wins over the hardening in the environment: the fsmonitor command runs (read as a command).
+    ["git -c core.fsmonitor='touch x' status", "ask"],
+    ["git -c core.fsmonitor='rm x' status", "deny"],
+    ["git -c core.fsmonitor=false status", "ask"],
+    ["git -c color.ui=never status", "allow"],
     ["echo hi > f", "ask"],
     ["echo hi 2>&1 >/dev/null", "allow"],
     ["xargs touch", "ask"],

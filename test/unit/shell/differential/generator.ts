@@ -241,6 +241,16 @@ function statementOf(depth: number): Statement {
     },
     { weight: 1, arbitrary: inner.map((s) => `a=(x $(${s}))`) },
     { weight: 1, arbitrary: quotedInner.map((s) => `trap '${s}' EXIT`) },
+    // Shells and `.` reading their commands from a pipe (server/src/shell/wrappers.ts).
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("echo 'S' | bash", "bash <<< 'S'", "sh -s x <<< 'S'", "bash /dev/stdin <<< 'S'", ". /dev/stdin <<< 'S'"),
+          quotedInner,
+        )
+        .map(([form, s]) => form.replace("S", s)),
+    },
     {
       weight: 3,
       arbitrary: fc

@@ -1,0 +1,222 @@
+import type { ShellWord } from "./types"
+import type { Unwrapped } from "./wrappers"
+
+/**
+ * Programs that are no wrappers but still run another program or a shell command line given in an option
+ * (`rg --pre PROG`, `sort --compress-program=PROG`, `tar --to-command=CMD`, `git -c core.pager=CMD`,
+ * `git rebase --exec CMD`), and the text tools whose inline scripts run commands (awk's `system()` and pipes,
+ * sed's `e` command and `s///e`) or write files (sed's `w`, awk's `print > F`). Found by trying them with
+ * the program allowed: `rg --pre 'rm -rf src' x` ran rm under an allow list of `rg`.
+ *
+ * An option's value is read as a shell line of its own, so what it names must be allowed and the deny list
+ * sees it; a value decided at run time, or an inline script that runs commands, is not understood.
+ */
+
+interface CodeOption {
+  /** Options whose value is a program or a shell command line (`--pre P`, `--pre=P`, `-IP`). */
+  options: string[]
+  /** Only under these subcommands (the first operand: `git rebase --exec`). */
+  subcommands?: string[]
+  /** The command follows this prefix of the value (`exec=` of `--checkpoint-action=exec=CMD`). */
+  valuePrefix?: RegExp
+}
+
+/** git configuration keys whose value git runs as a shell command (`alias.x=!cmd` only with its `!`). */
+const GIT_COMMAND_KEYS =
+  /^(?:(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|credential\.helper|pager\.[^=]+|diff\.[^=]+\.(?:command|textconv)|filter\.[^=]+\.(?:clean|smudge|process)|merge\.[^=]+\.driver)=!?|alias\.[^=]+=!)/i
+/** git configuration keys that make it run programs from a folder or read more configuration from a file. */
+const GIT_OPAQUE_KEYS = /^(?:core\.hookspath|include\.path|includeif\.[^=]*\.path)=/i
+
+export const CODE_OPTIONS: Readonly<Record<string, readonly CodeOption[]>> = {
+  rg: [{ options: ["--pre"] }],
+  sort: [{ options: ["--compress-program"] }],
+  tar: [
+    { options: ["-I", "--use-compress-program", "--to-command", "--rsh-command", "--info-script", "--new-volume-script", "-F"] },
+    { options: ["--checkpoint-action"], valuePrefix: /^exec=/ },
+  ],
+  rsync: [{ options: ["-e", "--rsh", "--rsync-path"] }],
+  ssh: [{ options: ["-o"], valuePrefix: /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i }],
+  scp: [{ options: ["-S"] }, { options: ["-o"], valuePrefix: /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i }],
+  zip: [{ options: ["-TT", "--unzip-command"] }],
+  man: [{ options: ["-P", "--pager"] }],
+  git: [
+    { options: ["-c"], valuePrefix: GIT_COMMAND_KEYS },
+    { subcommands: ["rebase"], options: ["-x", "--exec"] },
+    { subcommands: ["difftool", "mergetool"], options: ["-x", "--extcmd"] },
+    {
+      subcommands: ["filter-branch"],
+      options: [
+        "--env-filter",
+        "--tree-filter",
+        "--index-filter",
+        "--msg-filter",
+        "--commit-filter",
+        "--parent-filter",
+        "--tag-name-filter",
+      ],
+    },
+  ],
+}
+
+/** git options that take the next word as their value. */
+const GIT_OPTIONS_WITH_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"]
+
+/** The subcommand's rest is a command (`git bisect run CMD…`) or a shell line (`git submodule foreach CMD`). */
+const GIT_RUNS_REST: Readonly<Record<string, { after: string; script: boolean }>> = {
+  bisect: { after: "run", script: false },
+  submodule: { after: "foreach", script: true },
+}
+
+/** Builtins that run commands no line shows: `fc -e EDITOR` and `fc -s` re-run lines of the shell's history. */
+const OPAQUE_BUILTINS: Readonly<Record<string, string>> = {
+  fc: "fc runs commands from the shell's history (and its -e editor), which this line does not show",
+}
+
+/** What `program` (not a wrapper) runs through its options or inline script; undefined when nothing. */
+export function programCode(program: string, args: readonly ShellWord[]): Unwrapped | undefined {
+  const out: Unwrapped = { transparent: false, commands: [], scripts: [] }
+  if (Object.hasOwn(OPAQUE_BUILTINS, program)) return { ...out, unknown: OPAQUE_BUILTINS[program] }
+  const unknown: string[] = []
+  const rules = Object.hasOwn(CODE_OPTIONS, program) ? CODE_OPTIONS[program]! : []
+  const subcommand = program === "git" ? gitSubcommand(args) : undefined
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    if (!word.static) continue
+    for (const rule of rules) {
+      if (rule.subcommands && !(subcommand && rule.subcommands.includes(subcommand.name))) continue
+      const value = optionValue(rule.options, word.text, args[i + 1])
+      if (!value) continue
+      if (!value.word.static) unknown.push(`${program} ${value.option} runs a program decided at run time`)
+      else {
+        const prefix = rule.valuePrefix ? rule.valuePrefix.exec(value.word.text) : undefined
+        if (!rule.valuePrefix || prefix)
+          out.scripts.push({ text: value.word.text.slice(prefix?.[0].length ?? 0), via: `${program} ${value.option}` })
+      }
+    }
+  }
+  if (program === "git") gitRest(args, subcommand, out, unknown)
+  const script = inlineScriptGap(program, args)
+  if (script) unknown.push(script)
+  if (unknown.length > 0) out.unknown = unknown.join("; ")
+  return out.scripts.length > 0 || out.commands.length > 0 || out.unknown ? out : undefined
+}
+
+/** The value of one of `options` in `text` (`-o V`, `-oV`, `--opt V`, `--opt=V`), with the option's name. */
+function optionValue(
+  options: readonly string[],
+  text: string,
+  next: ShellWord | undefined,
+): { option: string; word: ShellWord } | undefined {
+  for (const option of options) {
+    if (text === option) return next ? { option, word: next } : undefined
+    if (option.startsWith("--") && text.startsWith(`${option}=`))
+      return { option, word: { text: text.slice(option.length + 1), static: true } }
+    // A short option joined to its value (`-IPROG`) or last in a cluster of flags (`-avze ssh`, `-avzessh`).
+    const at = /^-[A-Za-z]$/.test(option) && /^-[A-Za-z]/.test(text) && !text.startsWith("--") ? text.indexOf(option[1]!, 1) : -1
+    if (at > 0 && /^[A-Za-z]*$/.test(text.slice(1, at))) {
+      const rest = text.slice(at + 1)
+      if (rest) return { option, word: { text: rest, static: true } }
+      return next ? { option, word: next } : undefined
+    }
+  }
+  return undefined
+}
+
+function gitSubcommand(args: readonly ShellWord[]): { name: string; index: number } | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text
+    if (GIT_OPTIONS_WITH_VALUE.includes(text)) i++
+    else if (!text.startsWith("-")) return args[i]!.static ? { name: text, index: i } : undefined
+  }
+  return undefined
+}
+
+function gitRest(
+  args: readonly ShellWord[],
+  subcommand: { name: string; index: number } | undefined,
+  out: Unwrapped,
+  unknown: string[],
+): void {
+  const before = subcommand ? args.slice(0, subcommand.index) : args
+  for (let i = 0; i < before.length; i++) {
+    const word = before[i]!
+    const value = before[i - 1]?.static && GIT_OPTIONS_WITH_VALUE.includes(before[i - 1]!.text)
+    // `git "$opt" log`: a dynamic word where git reads its options could be `-ccore.pager=…`.
+    if (!word.static && !value) unknown.push("git gets an option decided at run time")
+    else if (word.static && /^--(?:exec-path|config-env)(?:=|$)/.test(word.text))
+      unknown.push(`git ${word.text.split("=")[0]}: git runs programs this line does not show`)
+    else if (
+      word.static &&
+      (word.text === "-c" || word.text.startsWith("-c")) &&
+      GIT_OPAQUE_KEYS.test(word.text === "-c" ? (before[i + 1]?.text ?? "") : word.text.slice(2))
+    )
+      unknown.push("git -c core.hooksPath or include.path: git runs or reads files this line does not show")
+  }
+  const runs = subcommand ? GIT_RUNS_REST[subcommand.name] : undefined
+  if (!subcommand || !runs) return
+  const at = args.findIndex((w, i) => i > subcommand.index && w.static && w.text === runs.after)
+  if (at < 0) return
+  const rest = args.slice(at + 1)
+  if (rest.length === 0) return
+  if (!rest.every((w) => w.static)) unknown.push(`git ${subcommand.name} ${runs.after} runs a program decided at run time`)
+  else if (runs.script) out.scripts.push({ text: rest.map((w) => w.text).join(" "), via: `git ${subcommand.name} ${runs.after}` })
+  else out.commands.push({ words: [...rest], assignments: [], via: `git ${subcommand.name} ${runs.after}` })
+}
+
+/** awk's and sed's inline scripts (the first operand, or -e's values): what in them runs a command or writes a file. */
+function inlineScriptGap(program: string, args: readonly ShellWord[]): string | undefined {
+  const awk = ["awk", "gawk", "mawk", "nawk", "busybox-awk"].includes(program)
+  if (!awk && program !== "sed") return undefined
+  const scripts = inlineScripts(
+    args,
+    awk ? ["-F", "-v", "-f", "--field-separator", "--assign", "--file"] : ["-f", "--file", "-l", "--line-length"],
+    awk ? ["-e", "--source"] : ["-e", "--expression"],
+  )
+  if (scripts.dynamic) return `${program} gets a script decided at run time`
+  for (const text of scripts.texts) {
+    // `||` is awk's "or"; any other `|` may be a pipe to or from a command.
+    if (awk && /\bsystem\s*\(|\||\bgetline\b|\bprintf?\b[^;{}]*>/.test(text.replaceAll("||", "")))
+      return `an awk script that runs commands or writes files (system(), a pipe, getline or print >)`
+    if (!awk && sedRunsOrWrites(text)) return "a sed script that runs commands or writes files (the e or w command, or s///e or s///w)"
+  }
+  return undefined
+}
+
+/** The inline scripts among `args`: each value of `scriptOptions`, else the first operand. */
+function inlineScripts(args: readonly ShellWord[], valueOptions: string[], scriptOptions: string[]): { texts: string[]; dynamic: boolean } {
+  const texts: string[] = []
+  let dynamic = false
+  let sawScriptOption = false
+  let firstOperand: ShellWord | undefined
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    const value = optionValue(scriptOptions, word.text, args[i + 1])
+    if (word.static && value) {
+      sawScriptOption = true
+      if (value.word.static) texts.push(value.word.text)
+      else dynamic = true
+      if (value.word === args[i + 1]) i++
+    } else if (word.static && valueOptions.includes(word.text)) i++
+    else if (word.static && word.text.startsWith("-") && word.text !== "-") continue
+    else if (!firstOperand) firstOperand = word
+  }
+  if (!sawScriptOption && firstOperand) {
+    if (firstOperand.static) texts.push(firstOperand.text)
+    else dynamic = true
+  }
+  return { texts, dynamic }
+}
+
+/** Whether a sed script has an `e`, `w` or `W` command, or an `s` command with the `e` or `w` flag (GNU sed). */
+function sedRunsOrWrites(script: string): boolean {
+  // s commands first (their delimiter is any character), then the other commands after their addresses.
+  const substitute = /s([^\\\n])((?:\\.|(?!\1)[^\\])*)\1((?:\\.|(?!\1)[^\\])*)\1([A-Za-z0-9]*)/g
+  let flags = false
+  const rest = script.replace(substitute, (...m: string[]) => {
+    if (/[ew]/.test(m[4] ?? "")) flags = true
+    return ";"
+  })
+  if (flags) return true
+  const withoutAddresses = rest.replace(/\\?\/(?:\\.|[^/\\\n])*\//g, "")
+  return /(?:^|[;{}\n!0-9$,~+]|\s)\s*[ewW](?:\s|;|}|$)/m.test(withoutAddresses)
+}

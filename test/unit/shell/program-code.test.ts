@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decideCommand } from "../../../server/src/approval"
+import { parseCommandLine } from "../../../server/src/shell"
+import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
+
+/**
+ * Programs that run another program through an option or an inline script (server/src/shell/program-code.ts)
+ * and shells reading their commands from a pipe (wrappers.ts). Each line first runs under the real bash in a
+ * git repository with a file to read (the control: the hidden `touch` really runs), then, with the program
+ * itself allowed and `touch` denied, the line is refused (the option's command is read and denied) or asks
+ * (what it runs cannot be read).
+ */
+
+let dir: string
+let mark: string
+beforeAll(async () => {
+  await loadShellParser()
+  dir = mkdtempSync(join(tmpdir(), "program-code-"))
+  mark = join(dir, "ran")
+  writeFileSync(join(dir, "f.txt"), "needle\n")
+  // rg --pre and sort --compress-program take a program, not a shell line: ./touch stands for any program.
+  writeFileSync(join(dir, "touch"), `#!/bin/sh\n/usr/bin/touch '${mark}'\ncat\n`, { mode: 0o755 })
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" })
+  git("init", "-q")
+  git("-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "one")
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** [what, line (MARK is the mark file), the program allowed, the decision with `touch` denied] */
+const ATTACKS: [string, string, string, "deny" | "ask"][] = [
+  ["rg --pre", "rg --pre ./touch needle f.txt", "rg", "deny"],
+  ["rg --pre=", "rg --pre=./touch needle f.txt", "rg", "deny"],
+  ["sort --compress-program", "seq 1 400000 | sort -S 1K --compress-program=./touch > /dev/null", "sort", "deny"],
+  ["tar --to-command", "tar -cf a.tar f.txt && tar -xf a.tar --to-command='touch MARK'", "tar", "deny"],
+  ["tar --checkpoint-action=exec=", "tar -cf /dev/null f.txt --checkpoint=1 --checkpoint-action=exec='touch MARK'", "tar", "deny"],
+  ["tar -I", "tar -cf b.tar -I 'touch MARK' f.txt", "tar", "deny"],
+  ["git -c core.fsmonitor", "git -c core.fsmonitor='touch MARK' status", "git", "deny"],
+  ["git -c alias with !", "git -c alias.x='!touch MARK' x", "git", "deny"],
+  ["git rebase --exec", "git rebase -q --exec 'touch MARK' --root", "git", "deny"],
+  [
+    "git -c core.hooksPath",
+    "mkdir -p h && printf '#!/bin/sh\\ntouch MARK\\n' > h/pre-commit && chmod +x h/pre-commit && git -c core.hooksPath=h -c user.email=t@t -c user.name=t commit -q --allow-empty -m two",
+    "git",
+    "ask",
+  ],
+  ["sed's e command", "sed -n '1e touch MARK' f.txt", "sed", "ask"],
+  ["sed's s///e flag", "echo x | sed 's|x|touch MARK|e'", "sed", "ask"],
+  ["sed's w command", "sed -n 'w MARK' f.txt", "sed", "ask"],
+  ["awk's system()", "awk 'BEGIN{system(\"touch MARK\")}'", "awk", "ask"],
+  ["awk's pipe to a command", 'awk \'BEGIN{print "x" | "touch MARK"}\'', "awk", "ask"],
+  ["awk's print > file", 'awk \'BEGIN{print "x" > "MARK"}\'', "awk", "ask"],
+  ["a shell reading a pipe", "echo 'touch MARK' | bash", "bash", "ask"],
+  ["a here-string to sh", "sh <<< 'touch MARK'", "sh", "ask"],
+  ["bash -s", "echo 'touch MARK' | bash -s x", "bash", "ask"],
+  ["bash /dev/stdin", "bash /dev/stdin <<< 'touch MARK'", "bash", "ask"],
+  ["source of a pipe", "source /dev/stdin <<< 'touch MARK'", "source", "ask"],
+  ["source of a process substitution", ". <(echo 'touch MARK')", ".", "ask"],
+  ["fc -e", "set -o history; history -s x; fc -e 'touch MARK' -1", "fc", "ask"],
+]
+
+describe("a program that runs another through an option or a script", () => {
+  it.each(ATTACKS)("%s", (_, template, program, decision) => {
+    const line = template.replaceAll("MARK", mark)
+    rmSync(mark, { force: true })
+    try {
+      execFileSync("/bin/bash", ["--noprofile", "--norc", "-c", line], { cwd: dir, stdio: "ignore", timeout: 20_000 })
+    } catch {
+      // Only the mark counts: some of these fail after running the hidden command.
+    }
+    expect(existsSync(mark), "control: the hidden command runs").toBe(true)
+    const allow = ["echo", "seq", "mkdir", "printf", "chmod", "set", "history", program]
+    expect(decideCommand(line, allow, ["touch"]).decision).toBe(decision)
+  })
+
+  it("reads ssh's, rsync's and zip's command options without running them", () => {
+    for (const line of [
+      "ssh -o ProxyCommand='touch x' host",
+      "rsync -avze 'touch x' a host:b",
+      "rsync --rsh='touch x' a host:b",
+      "zip -T -TT 'touch x' a.zip f",
+    ])
+      expect(decideCommand(line, ["ssh", "rsync", "zip"], ["touch"]).decision, line).toBe("deny")
+  })
+
+  it.each([
+    "rg needle f.txt",
+    "rg -n --hidden needle .",
+    "sort -u f.txt",
+    "tar -czf a.tgz f.txt",
+    "git log --oneline -5",
+    "git -c color.ui=never status",
+    "git -C sub status",
+    "sed -n '/needle/p' f.txt",
+    "sed 's/a/b/g' f.txt",
+    "awk '{print $1}' f.txt",
+    "awk '$3 > 100 {print}' f.txt",
+    'awk \'$1 == "a" || $2 == "b"\' f.txt',
+    "bash scripts/build.sh",
+    "bash --version",
+  ])("leaves %s understood", (line) => {
+    expect(parseCommandLine(line).unknown).toEqual([])
+  })
+})
