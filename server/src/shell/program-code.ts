@@ -67,15 +67,17 @@ const GIT_RUNS_REST: Readonly<Record<string, { after: string; script: boolean }>
   submodule: { after: "foreach", script: true },
 }
 
-/** Builtins that run commands no line shows: `fc -e EDITOR` and `fc -s` re-run lines of the shell's history. */
-const OPAQUE_BUILTINS: Readonly<Record<string, string>> = {
+/** Programs that run commands no line shows: `fc -e EDITOR` and `fc -s` re-run lines of the shell's history. */
+const OPAQUE_PROGRAMS: Readonly<Record<string, string>> = {
   fc: "fc runs commands from the shell's history (and its -e editor), which this line does not show",
+  gdb: "gdb runs the commands and programs its arguments and scripts name (shell, python, run), which this line does not show",
+  perf: "perf runs a program named among options this reader does not know",
 }
 
 /** What `program` (not a wrapper) runs through its options or inline script; undefined when nothing. */
 export function programCode(program: string, args: readonly ShellWord[]): Unwrapped | undefined {
   const out: Unwrapped = { transparent: false, commands: [], scripts: [] }
-  if (Object.hasOwn(OPAQUE_BUILTINS, program)) return { ...out, unknown: OPAQUE_BUILTINS[program] }
+  if (Object.hasOwn(OPAQUE_PROGRAMS, program)) return { ...out, unknown: OPAQUE_PROGRAMS[program] }
   const unknown: string[] = []
   const rules = Object.hasOwn(CODE_OPTIONS, program) ? CODE_OPTIONS[program]! : []
   const subcommand = program === "git" ? gitSubcommand(args) : undefined

@@ -70,7 +70,51 @@ const WRAPPERS: Record<string, OptionSpec> = {
   },
   flock: { withValue: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1, transparent: false },
   su: { withValue: ["-c", "-s", "-g", "-G", "--command", "--shell", "--group"], transparent: false },
+  // Tracers and namespace tools run the program named after their options.
+  strace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U"], transparent: false },
+  ltrace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-L", "-F", "-x", "-A", "-D"], transparent: false },
+  valgrind: { withValue: [], transparent: false },
+  unshare: {
+    withValue: [
+      "--propagation",
+      "--setgroups",
+      "--map-user",
+      "--map-group",
+      "-S",
+      "--setuid",
+      "-G",
+      "--setgid",
+      "-R",
+      "--root",
+      "-w",
+      "--wd",
+    ],
+    transparent: false,
+  },
+  // `script -c CMD FILE` runs CMD through a shell (without -c, an interactive shell reading its input).
+  script: {
+    withValue: [
+      "-c",
+      "--command",
+      "-E",
+      "--echo",
+      "-I",
+      "--log-in",
+      "-O",
+      "--log-out",
+      "-B",
+      "--log-io",
+      "-T",
+      "--log-timing",
+      "-m",
+      "--logging-format",
+    ],
+    transparent: false,
+  },
 }
+
+/** Wrappers whose `-c` (`--command`) value is a shell line. */
+const RUNS_A_SHELL_LINE = new Set(["su", "flock", "script"])
 
 /** Shells whose `-c` script is bash syntax (parsed); other shells' scripts are not understood. */
 const BASH_LIKE = new Set(["sh", "bash", "dash", "ash", "rbash", "posh"])
@@ -153,7 +197,7 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
       const split = inline !== undefined ? { text: inline, static: true } : args[i + 1]
       return envSplitString(split, rest, spec)
     }
-    if ((name === "su" || name === "flock") && (text === "-c" || text === "--command"))
+    if (RUNS_A_SHELL_LINE.has(name) && (text === "-c" || text === "--command" || /^-[A-Za-z]+c$/.test(text)))
       return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
     if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
       assignments.push(text)
@@ -170,6 +214,11 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
   if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text)))
     out.transparent = false
   i += Math.min(spec.operands ?? 0, args.length - i)
+  // `flock FILE -c CMD`: the option may follow the operand.
+  if (RUNS_A_SHELL_LINE.has(name) && args[i]?.static && (args[i]!.text === "-c" || args[i]!.text === "--command"))
+    return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
+  if (name === "script")
+    return { transparent: false, commands: [], scripts: [], unknown: "script without -c starts a shell reading its input" }
   const rest = args.slice(i)
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
   else if (assignments.length > 0) out.commands.push({ words: [], assignments, via: name })

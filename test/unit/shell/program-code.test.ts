@@ -60,6 +60,12 @@ const ATTACKS: [string, string, string, "deny" | "ask"][] = [
   ["source of a pipe", "source /dev/stdin <<< 'touch MARK'", "source", "ask"],
   ["source of a process substitution", ". <(echo 'touch MARK')", ".", "ask"],
   ["fc -e", "set -o history; history -s x; fc -e 'touch MARK' -1", "fc", "ask"],
+  ["strace", "strace -f -o /dev/null touch MARK", "strace", "deny"],
+  ["unshare", "unshare -r touch MARK", "unshare", "deny"],
+  ["script -c", "script -qc 'touch MARK' /dev/null", "script", "deny"],
+  ["flock FILE -c", "flock lock -c 'touch MARK'", "flock", "deny"],
+  ["gdb -ex shell", "gdb -batch -ex 'shell touch MARK'", "gdb", "ask"],
+  ["perf stat", "perf stat -o /dev/null touch MARK", "perf", "ask"],
 ]
 
 describe("a program that runs another through an option or a script", () => {
