@@ -71,13 +71,22 @@ export interface CommandPathCheck {
   unchecked: string[]
   /**
    * Why the line must ask: a file-reading command's word decided at run time (a glob, a variable, a
-   * substitution) that could name an ignored path, or a word naming a process's environ/mem/cmdline under /proc.
+   * substitution) that could name an ignored path, or a word naming a process's folder under /proc.
    */
   askReasons: string[]
 }
 
-/** A process's environment, memory or command line (API keys live in an editor's environ). */
-const PROCESS_SECRETS = /(^|\/)proc\/[^/\s]+\/(task\/[^/\s]+\/)?(environ|mem|cmdline|auxv)\b/
+/**
+ * A process's own folder under /proc, or /proc as a whole: its environ, memory and command line can hold
+ * API keys (an editor's environ), and `grep -r KEY /proc/1`, `cat /proc/./1/environ` or `/proc/1/env*`
+ * reach them as surely as `/proc/1/environ`. The word is read with `//` and `/./` collapsed; a segment
+ * decided at run time (a glob, a variable) counts as a process. Global files (`/proc/cpuinfo`) do not.
+ */
+const PROCESS_FOLDER = /(^|[/=:])proc\/+(\d|self\b|thread-self\b|[*?[{$`])|(^|[=:])\/proc\/*$/
+
+function namesProcessFolder(word: string): boolean {
+  return PROCESS_FOLDER.test(word.replace(/\/(\.\/)+/g, "/").replace(/\/{2,}/g, "/"))
+}
 
 /**
  * The first argument (as written) of a file-reading command in `command` that names a `.rooignore`d path,
@@ -140,13 +149,13 @@ export async function checkCommandPaths(
   const askReasons = new Set<string>()
   for (const redirect of line.redirects) {
     if (redirect.kind !== "read" && redirect.kind !== "readWrite") continue
-    if (redirect.target && PROCESS_SECRETS.test(redirect.target.text)) askReasons.add(processSecretReason(redirect.target.text))
+    if (redirect.target && namesProcessFolder(redirect.target.text)) askReasons.add(processSecretReason(redirect.target.text))
     if (redirect.target?.static && blockedIn(redirect.workingDirs)(redirect.target.text))
       return { ignored: redirect.target.text, unchecked, askReasons: [] }
     if (redirect.target && !redirect.target.static && hasRules) askReasons.add(dynamicReason(redirect.target.text))
   }
   for (const found of line.commands) {
-    for (const word of found.words) if (PROCESS_SECRETS.test(word.text)) askReasons.add(processSecretReason(word.text))
+    for (const word of found.words) if (namesProcessFolder(word.text)) askReasons.add(processSecretReason(word.text))
     const program = found.words[0]
     if (!program?.static) continue
     // Each static word is checked on its own; a dynamic one may name anything, so it asks where rules exist.
@@ -167,7 +176,7 @@ function dynamicReason(word: string): string {
 }
 
 function processSecretReason(word: string): string {
-  return `${word} names a process's environment, memory or command line under /proc, which can hold secrets`
+  return `${word} names a process's folder under /proc, whose environment, memory or command line can hold secrets`
 }
 
 function realPathIfExists(path: string): string | undefined {

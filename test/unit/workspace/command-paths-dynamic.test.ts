@@ -58,16 +58,29 @@ describe(".rooignore through symlinks", () => {
 })
 
 describe("process secrets under /proc", () => {
-  it("asks for a word naming a process's environ, mem or cmdline", async () => {
+  it("asks for a word naming a process's folder (its environ, mem or cmdline), however the path is spelled", async () => {
     for (const command of [
       "cat /proc/1234/environ",
       "cat /proc/self/environ",
+      "cat /proc/thread-self/environ",
       "xxd /proc/$PPID/environ",
       "tr '\\0' '\\n' < /proc/1/environ",
       "dd if=/proc/1/mem",
+      "cat /proc//1/environ",
+      "cat /proc/./1/environ",
+      "cat /proc/1/env*",
+      "cat /proc/[1]/environ",
+      "cat /proc/*/environ",
+      "grep -ra KEY /proc/1",
+      "grep -ra KEY /proc",
+      "find /proc/1 -name environ -exec cat {} +",
+      "cd /proc/1 && cat environ",
+      "cat proc/1/environ",
+      "cat /sys/../proc/1/cmdline",
     ]) {
-      expect((await check(command)).askReasons.join(" "), command).toMatch(/process's environment, memory or command line/)
+      expect((await check(command)).askReasons.join(" "), command).toMatch(/process's folder under \/proc/)
     }
-    expect((await check("cat /proc/cpuinfo")).askReasons).toEqual([])
+    for (const command of ["cat /proc/cpuinfo", "cat /proc/meminfo /proc/loadavg", "grep processor /proc/cpuinfo", "ls src/proc"])
+      expect((await check(command)).askReasons, command).toEqual([])
   })
 })
