@@ -21,7 +21,14 @@ export const COMMAND_OUTPUT_BYTES = 50 * 1024
 const STREAM_LIMIT_BYTES = 2 * 1024 * 1024
 
 const params = z.object({
-  command: z.string().min(1).describe("Shell command to run"),
+  command: z
+    .string()
+    .min(1)
+    // No program can receive a NUL byte in its argv, so the line cannot run as written (spawn would throw).
+    .refine((text) => !text.includes("\0"), {
+      message: "holds a NUL byte (\\0), which no command line can carry: remove it, or produce the byte with printf '\\0'",
+    })
+    .describe("Shell command to run"),
   cwd: z.string().optional().describe("Working directory (default: the workspace root)"),
   timeout: z
     .number()

@@ -5,6 +5,7 @@ import { tempWorkspace, type TempWorkspace } from "../../../support/temp-workspa
 import { makeToolContext } from "../../../support/tool-context"
 import { defaultSettings } from "../../../../server/src/config/schema"
 import { setArtifactDir } from "../../../../server/src/terminal/artifacts"
+import { validateParams } from "../../../../server/src/pipeline/params"
 import { executeCommand } from "../../../../server/src/tools/execute-command"
 import { readCommandOutput } from "../../../../server/src/tools/read-command-output"
 import { callTool, textOf } from "../read/run-tool"
@@ -52,6 +53,12 @@ async function until(predicate: () => boolean): Promise<void> {
 }
 
 describe("execute_command", () => {
+  it("refuses a command holding a NUL byte at validation, with an error that says what to do", () => {
+    const checked = validateParams(executeCommand, { command: "touch nul-ran\0; echo x" })
+    expect(checked.ok).toBe(false)
+    expect(checked.ok ? "" : checked.message).toMatch(/command: holds a NUL byte.*printf/)
+  })
+
   it("runs in the workspace and returns the exit code and output, with a command preview", async () => {
     const r = await callTool(executeCommand, { command: "cat a.txt; exit 2", cwd: "src" }, makeToolContext(ws.root))
     expect(r.isError).toBe(false)
