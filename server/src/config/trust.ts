@@ -41,6 +41,8 @@ export const TRUSTED_ONLY_KEYS = [
   "modes.default",
   // Shown to the model as the user's own instructions; a repository's would replace the user's (its own go in AGENTS.md).
   "prompt.customInstructions",
+  // Checkpoints are how the user undoes what the agent did: a repository may turn them on, never off.
+  "checkpoints.enabled",
 ] as const
 
 /**
@@ -50,7 +52,7 @@ export const TRUSTED_ONLY_KEYS = [
 export const TIGHTEN_ONLY_BOOLEAN_PREFIXES = ["autoApprove", "files.readOutsideWorkspace"] as const
 
 /** Trusted-only keys whose one strict value an untrusted source may still set (tighten): the value per key. */
-export const TIGHTEN_ONLY_VALUES: Readonly<Record<string, unknown>> = { "sandbox.mode": "required" }
+export const TIGHTEN_ONLY_VALUES: Readonly<Record<string, unknown>> = { "sandbox.mode": "required", "checkpoints.enabled": true }
 
 /** Restrictive lists: the union over every source, so no source removes another's entries. */
 export const UNION_KEYS = ["terminal.deny", "tools.disabled"] as const

@@ -182,6 +182,21 @@ describe("the trust rule: a workspace can only tighten", () => {
     expect(problems.map((p) => p.key)).toEqual(["agent.autoApprove.modeSwitch"])
   })
 
+  it("lets a workspace turn checkpoints on but never off, since they are how the user undoes the agent's changes", () => {
+    for (const source of untrusted) {
+      const off = resolveSettings([{ source, value: { checkpoints: { enabled: false } } }])
+      expect(off.settings.checkpoints.enabled).toBe(true)
+      expect(off.problems.map((p) => p.key)).toEqual(["agent.checkpoints.enabled"])
+    }
+    // (From workspace/configuration a true is indistinguishable from VS Code echoing the default, so only the file.)
+    const on = resolveSettings([
+      { source: "globalFile", value: { checkpoints: { enabled: false } } },
+      { source: "workspaceFile", value: { checkpoints: { enabled: true } } },
+    ])
+    expect(on.settings.checkpoints.enabled).toBe(true)
+    expect(on.problems).toEqual([])
+  })
+
   it("silently ignores workspace/configuration echoing the defaults of trusted-only keys and limits (VS Code sends them all)", () => {
     const d = defaultSettings()
     const { settings, problems } = resolveSettings([
