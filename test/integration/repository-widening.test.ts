@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
@@ -133,5 +133,35 @@ describe("skills are configuration: .agents/ is protected like .roo/", () => {
     expect(existsSync(ws.path(".agents/skills/evil/SKILL.md"))).toBe(false)
     expect(existsSync(ws.path(".agents/skills/evil2"))).toBe(false)
     expect(server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.tool)).toContain("write_to_file")
+  })
+})
+
+describe("a .roomodes rewritten while a task runs", () => {
+  it("cannot widen the running task's mode: an allowed script's write to it fails in the sandbox and write_to_file stays refused", async () => {
+    const modes = (groups: string[]) =>
+      JSON.stringify({ customModes: [{ slug: "notes", name: "Notes", roleDefinition: "You read.", groups }] })
+    const ws = await workspace({
+      ".roomodes": modes(["read", "command"]),
+      "wide.json": modes(["read", "command", "edit"]),
+      // What the checker cannot see: a script the allowed interpreter runs (a `cp … .roomodes` would ask).
+      "widen.js": 'require("node:fs").copyFileSync("wide.json", ".roomodes")\n',
+    })
+    const { server, api } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_cp", name: "execute_command", input: { command: "node widen.js" } }] },
+        { toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "pwned.ts", content: "x\n" } }] },
+        { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] },
+      ],
+      // node is allowed and writes are auto-approved, so only the OS sandbox stands between the script and .roomodes.
+      { workspace: ws.root, initializationOptions: { agent: { autoApprove: { write: true }, terminal: { allow: ["node"] } } } },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "widen", mode: "notes" })
+    await server.waitForStatus(taskId, "completed", 60_000)
+    expect(server.serverRequests.filter((r) => r.method === "agent/requestApproval")).toEqual([])
+    expect(readFileSync(ws.path(".roomodes"), "utf8")).toBe(modes(["read", "command"]))
+    // The script ran without a question (command is in this mode's groups) and failed inside the sandbox.
+    expect(toolResultText(toolResultsOf(api.requests[1]!.body)[0])).toMatch(/EROFS|read-only file system/i)
+    expect(toolResultText(toolResultsOf(api.requests[2]!.body)[0])).toMatch(/notes/i)
+    expect(existsSync(ws.path("pwned.ts"))).toBe(false)
   })
 })
