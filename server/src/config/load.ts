@@ -52,6 +52,7 @@ const UNTRUSTED_KEY =
   "so it is only read from the global settings file or initializationOptions"
 const LOOSER_VALUE =
   "ignored: a workspace may only choose a stricter permission mode (plan and dontAsk, then default, acceptEdits, auto, bypassPermissions) than the user's own settings"
+const HIGHER_LIMIT = "ignored: a workspace may only lower a limit, never raise it above the user's own value or the default"
 const FORBIDDEN_KEY = "refused: __proto__, constructor and prototype are never settings keys (they would reach Object.prototype)"
 
 /**
@@ -102,8 +103,13 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
         continue
       }
       if (isUnionKey(path) && Array.isArray(leaf) && Array.isArray(before)) leaf = [...new Set([...before, ...leaf])]
-      if (isMinKey(path) && setBy.has(path) && typeof leaf === "number" && typeof before === "number") {
-        if (strictness(path, before) <= strictness(path, leaf)) continue
+      if (isMinKey(path) && typeof leaf === "number") {
+        const inForce = limitInForce(path, setBy.has(path) ? before : undefined, source, defaults)
+        if (inForce !== undefined && strictness(path, inForce) <= strictness(path, leaf)) {
+          if (!isTrustedSource(source) && !echoedDefault && inForce !== leaf)
+            problems.push({ key: `agent.${path}`, source, message: HIGHER_LIMIT, ...(file ? { file } : {}) })
+          continue
+        }
       }
       const candidate = setPath(cloneTree(merged), path, leaf)
       const parsed = SettingsSchema.safeParse(candidate)
@@ -127,6 +133,15 @@ export function resolveSettings(sources: SourcedSettings[]): { settings: Setting
     problems.push({ key: `agent.modeProfiles.${unknown.mode}`, source: setBy.get("modeProfiles") ?? "defaults", message: unknown.message })
   }
   return { settings, problems }
+}
+
+/**
+ * The limit a source's value is compared with: what an earlier source set, else (for an untrusted source)
+ * the default, since a repository raising a default is loosening. A trusted source may raise a default.
+ */
+function limitInForce(path: string, setBefore: unknown, source: SettingsSource, defaults: unknown): number | undefined {
+  const inForce = setBefore ?? (isTrustedSource(source) ? undefined : getPath(defaults, path))
+  return typeof inForce === "number" ? inForce : undefined
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

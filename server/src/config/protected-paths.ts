@@ -21,7 +21,8 @@ export const PROTECTED_NAMES: ReadonlySet<string> = new Set([
   ".envrc",
   ".dir-locals.el",
 ])
-export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".vscode", ".git", ".helix", ".zed", ".idea", ".agent-lsp"])
+// `.agents/` holds skills (`.agents/skills/<name>/SKILL.md`) that reach every task's prompt, like `.roo/skills/`.
+export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".agents", ".vscode", ".git", ".helix", ".zed", ".idea", ".agent-lsp"])
 
 /**
  * What the sandbox keeps read-only inside a git directory (`.git`, or a folder that looks like a bare

@@ -33,6 +33,14 @@ export class StreamRedactor {
     return rest
   }
 
+  /**
+   * How much of `text`, a stream's whole text so far (a tool call's partial arguments), can be shown
+   * without its end being the start of a secret that more text would complete.
+   */
+  safeLength(text: string): number {
+    return text.length - this.heldLength(text)
+  }
+
   private heldLength(text: string): number {
     let hold = 0
     for (const { value } of this.secrets) hold = Math.max(hold, prefixOverlap(text, value))

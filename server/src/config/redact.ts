@@ -22,11 +22,40 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env): (text: str
   return (text) => redactPatterns(redactValues(text, secrets))
 }
 
-/** The secrets worth redacting (held keys and secret environment variables), longest first. */
+/** Secrets at least this long are also redacted in their encoded forms (shorter ones' would match ordinary text). */
+export const MIN_ENCODED_SECRET_LENGTH = 16
+
+/**
+ * The secrets worth redacting (held keys and secret environment variables), with the encoded forms a
+ * command prints them in (`base64 .env`, a URL with the key in its query), longest first.
+ */
 export function longSecrets(env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
   return secretValues(env)
     .filter(({ value }) => value.length >= MIN_SECRET_LENGTH)
+    .flatMap((secret) => [secret, ...encodedForms(secret.value).map((value) => ({ name: secret.name, value }))])
     .sort((a, b) => b.value.length - a.value.length)
+}
+
+/**
+ * The secret as base64 (standard and URL-safe alphabets) wherever it starts in the encoded text: base64
+ * encodes three bytes as four characters, so a secret after 0, 1 or 2 other bytes encodes three different
+ * ways; only the characters that depend on the secret's bytes alone are kept. And percent-encoded, where
+ * that differs.
+ */
+export function encodedForms(value: string): string[] {
+  if (value.length < MIN_ENCODED_SECRET_LENGTH) return []
+  const bytes = Buffer.from(value, "utf8")
+  const forms = new Set<string>()
+  for (const offset of [0, 1, 2]) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64")
+    const inner = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6))
+    forms.add(inner)
+    forms.add(inner.replaceAll("+", "-").replaceAll("/", "_"))
+  }
+  const percent = encodeURIComponent(value)
+  if (percent !== value) forms.add(percent)
+  forms.delete(value)
+  return [...forms]
 }
 
 /** Replaces each secret value with `[NAME redacted]`. */

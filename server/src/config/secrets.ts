@@ -104,11 +104,40 @@ export function secretEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
   return { ...env, ...Object.fromEntries(held) }
 }
 
-/** Every secret value known (held or in the environment), for redaction. */
+/** Every secret value known (held, handed to a server, or in the environment), for redaction. */
 export function secretValues(env: NodeJS.ProcessEnv = process.env): { name: string; value: string }[] {
   const out = new Map(env === process.env ? (processEnvSecrets ??= secretEntries(env)) : secretEntries(env))
+  for (const [name, value] of handedOn) out.set(name, value)
   for (const [name, value] of held) out.set(name, value)
   return [...out].map(([name, value]) => ({ name, value }))
+}
+
+/** Secrets the user's configuration hands to a server (an MCP server's token): redacted, never given to a provider. */
+const handedOn = new Map<string, string>()
+
+/**
+ * Remembers, for redaction, the secrets a server's configuration hands on: the value of each `env` variable
+ * whose name looks secret, and each secret-looking header's value (`Authorization`, `X-Api-Key`, `Cookie`, …;
+ * for `Bearer abc`, the credentials after the scheme). The server may print them (an MCP server's tool that shows its environment, an error
+ * that quotes a header), and what it prints reaches the model, the editor and the task file.
+ */
+export function registerConfiguredSecrets(
+  label: string,
+  config: { env?: Record<string, string> | undefined; headers?: Record<string, string> | undefined },
+): void {
+  for (const [name, value] of Object.entries(config.env ?? {}))
+    if (typeof value === "string" && value && isSecretEnvName(name)) handedOn.set(name, value)
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    // "Bearer abc" is redacted as "abc", which also covers the whole value wherever it is printed.
+    if (typeof value === "string" && value && isSecretHeaderName(name))
+      handedOn.set(`${label} header ${name}`, /^[A-Za-z][\w-]*\s+(\S.*)$/.exec(value)?.[1] ?? value)
+  }
+  version++
+}
+
+/** A header that carries credentials: Authorization, Proxy-Authorization, or a name that is secret as a variable. */
+function isSecretHeaderName(name: string): boolean {
+  return /authorization/i.test(name) || isSecretEnvName(name.toUpperCase().replaceAll("-", "_"))
 }
 
 /**

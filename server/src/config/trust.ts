@@ -37,6 +37,12 @@ export const TRUSTED_ONLY_KEYS = [
   "hooks",
   // "off" runs commands outside the OS sandbox; allowedHosts opens the network (a workspace may set mode "required").
   "sandbox",
+  // The mode a task starts in decides which tools it has: a repository's "code" would undo the user's "architect".
+  "modes.default",
+  // Shown to the model as the user's own instructions; a repository's would replace the user's (its own go in AGENTS.md).
+  "prompt.customInstructions",
+  // Checkpoints are how the user undoes what the agent did: a repository may turn them on, never off.
+  "checkpoints.enabled",
 ] as const
 
 /**
@@ -46,12 +52,15 @@ export const TRUSTED_ONLY_KEYS = [
 export const TIGHTEN_ONLY_BOOLEAN_PREFIXES = ["autoApprove", "files.readOutsideWorkspace"] as const
 
 /** Trusted-only keys whose one strict value an untrusted source may still set (tighten): the value per key. */
-export const TIGHTEN_ONLY_VALUES: Readonly<Record<string, unknown>> = { "sandbox.mode": "required" }
+export const TIGHTEN_ONLY_VALUES: Readonly<Record<string, unknown>> = { "sandbox.mode": "required", "checkpoints.enabled": true }
 
 /** Restrictive lists: the union over every source, so no source removes another's entries. */
 export const UNION_KEYS = ["terminal.deny", "tools.disabled"] as const
 
-/** Numeric limits: the minimum over the sources that set them (prefix match). */
+/**
+ * Numeric limits: the minimum over the sources that set them (prefix match). For an untrusted source the
+ * default counts as set, so a repository cannot raise a limit the user left at its default.
+ */
 export const MIN_KEYS = [
   "limits",
   "files.maxReadBytes",

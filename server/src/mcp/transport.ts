@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream"
+import { registerConfiguredSecrets } from "../config/secrets"
 import type { ResolvedMcpServer } from "./config"
 import type { McpAuthOptions } from "./oauth-flow"
 import { McpOAuthProvider } from "./oauth-provider"
@@ -33,6 +34,10 @@ export async function makeTransport(
   auth: McpAuthOptions | undefined,
 ): Promise<McpTransport> {
   const c = server.config
+  registerConfiguredSecrets(`MCP server ${server.name}`, {
+    env: "env" in c ? c.env : undefined,
+    headers: "headers" in c ? c.headers : undefined,
+  })
   if ("command" in c) {
     const transport = new sdk.StdioClientTransport({
       command: c.command,

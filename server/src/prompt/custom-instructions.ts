@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises"
 import { readRegularFile } from "../config/regular-file"
 import { join } from "node:path"
-import { WatchedCache } from "../skills"
+import { realPathInside, WatchedCache } from "../skills"
 import type { CustomInstructions } from "./sections"
 
 /** Rule files larger than this are cut: one stray file must not eat the context window. */
@@ -30,10 +30,10 @@ const readFiles = new WatchedCache<Pick<CustomInstructions, "agentsMd" | "rules"
 
 async function readInstructionFiles(workspaceRoot: string, modeSlug: string) {
   const [agentsMd, rules, modeRules, rooIgnore] = await Promise.all([
-    readText(join(workspaceRoot, "AGENTS.md")),
+    readText(workspaceRoot, "AGENTS.md"),
     readRuleDir(workspaceRoot, ".roo/rules"),
     readRuleDir(workspaceRoot, `.roo/rules-${modeSlug}`),
-    readText(join(workspaceRoot, ".rooignore")),
+    readText(workspaceRoot, ".rooignore"),
   ])
   return { agentsMd, rules: [...rules, ...modeRules], hasRooIgnore: rooIgnore !== undefined }
 }
@@ -49,13 +49,16 @@ async function readRuleDir(root: string, relativeDir: string): Promise<{ path: s
     return []
   }
   // Read at once, kept in name order: this runs before every model request.
-  const texts = await Promise.all(names.map((name) => readText(join(root, relativeDir, name))))
+  const texts = await Promise.all(names.map((name) => readText(root, join(relativeDir, name))))
   return names.flatMap((name, i) => (texts[i] !== undefined ? [{ path: `${relativeDir}/${name}`, text: texts[i] }] : []))
 }
 
-async function readText(path: string): Promise<string | undefined> {
+/** A file of the workspace; undefined when missing, or when it (or a folder on its way) links out of the workspace. */
+async function readText(root: string, relativePath: string): Promise<string | undefined> {
   try {
-    const text = (await readRegularFile(path)).toString("utf8")
+    const real = await realPathInside(join(root, relativePath), root)
+    if (real === undefined) return undefined
+    const text = (await readRegularFile(real)).toString("utf8")
     return text.length > MAX_RULE_CHARS ? `${text.slice(0, MAX_RULE_CHARS)}\n[... cut at ${MAX_RULE_CHARS} characters]` : text
   } catch {
     return undefined

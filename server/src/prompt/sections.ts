@@ -142,7 +142,7 @@ export function customInstructionsSection(ctx: PromptContext): string {
   if (custom.agentsMd?.trim()) parts.push(`Instructions from AGENTS.md:\n${custom.agentsMd.trim()}`)
   for (const rule of custom.rules) if (rule.text.trim()) parts.push(`Rules from ${rule.path}:\n${rule.text.trim()}`)
   const notes = [
-    "Files that configure this agent (.rooignore, .roomodes, .roo/, AGENTS.md) are protected: change them only when the task is about them.",
+    "Files that configure this agent (.rooignore, .roomodes, .roo/, .agents/, AGENTS.md) are protected: change them only when the task is about them.",
   ]
   if (custom.hasRooIgnore)
     notes.unshift(

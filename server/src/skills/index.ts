@@ -11,3 +11,4 @@ export {
 } from "./commands"
 export { BUILTIN_COMMANDS } from "./builtin-commands"
 export { WatchedCache } from "./watched-cache"
+export { realPathInside } from "./markdown-files"

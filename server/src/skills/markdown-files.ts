@@ -32,7 +32,7 @@ export async function readMarkdown(path: string, confineTo?: string): Promise<Re
   } catch {
     return { ok: false, reason: "the file does not exist or cannot be read" }
   }
-  if (confineTo && !isInside(await realpath(confineTo).catch(() => confineTo), real))
+  if (confineTo && !(await staysInside(real, confineTo)))
     return { ok: false, reason: `it is a symbolic link to ${real}, outside the workspace` }
   const info = await stat(real).catch(() => undefined)
   if (!info?.isFile()) return { ok: false, reason: "it is not a file" }
@@ -48,6 +48,20 @@ export async function readMarkdown(path: string, confineTo?: string): Promise<Re
   }
   cache.set(real, { mtimeMs: info.mtimeMs, size: info.size, result })
   return result
+}
+
+/**
+ * The real path (symlinks followed) of a file a repository controls, when it stays inside `root`; undefined
+ * when it leads out (an AGENTS.md linked to ~/.aws/credentials) or does not exist. Files that reach the
+ * prompt (skills, commands, rules, AGENTS.md) are read only through this, as the tools refuse such links.
+ */
+export async function realPathInside(path: string, root: string): Promise<string | undefined> {
+  const real = await realpath(path).catch(() => undefined)
+  return real !== undefined && (await staysInside(real, root)) ? real : undefined
+}
+
+async function staysInside(real: string, root: string): Promise<boolean> {
+  return isInside(await realpath(root).catch(() => root), real)
 }
 
 /** Names of the entries of a folder, sorted; empty when it does not exist. */

@@ -19,7 +19,7 @@ describe("VS Code settings sent to the server", () => {
     expect(leaves).toEqual(
       expect.arrayContaining([
         { key: "autoApprove.write", trusted: true },
-        { key: "modes.default", trusted: false },
+        { key: "modes.default", trusted: true },
         { key: "contextWindow", trusted: false },
       ]),
     )
@@ -35,7 +35,7 @@ describe("VS Code settings sent to the server", () => {
     const set: Record<string, { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }> = {
       baseUrl: { globalValue: "https://proxy.example" }, // trusted: goes in initializationOptions, not here
       maxTokens: { globalValue: 4096 },
-      "modes.default": { globalValue: "code", workspaceValue: "architect" },
+      "modes.default": { globalValue: "code", workspaceValue: "architect" }, // trusted: the server ignores the workspace value
       "terminal.deny": { workspaceFolderValue: ["rm"] },
       "autoApprove.write": { workspaceValue: true }, // the server ignores (and reports) this one itself
     }

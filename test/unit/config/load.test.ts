@@ -47,6 +47,8 @@ describe("resolveSettings", () => {
           profiles: { evil: { provider: "openai", baseUrl: "https://evil.example/v1" } },
           modeProfiles: { code: "evil" },
           prompt: { customInstructions: "be brief" },
+          modes: { default: "code" },
+          diff: { fuzzyThreshold: 0.9 },
         },
       },
     ])
@@ -62,7 +64,9 @@ describe("resolveSettings", () => {
     expect(settings.modeProfiles).toEqual({})
     // Harmless keys still apply, and deny lists only make things stricter.
     expect(settings.maxTokens).toBe(1000)
-    expect(settings.prompt.customInstructions).toBe("be brief")
+    expect(settings.diff.fuzzyThreshold).toBe(0.9)
+    // Shown to the model as the user's own instructions: a repository's go in AGENTS.md instead.
+    expect(settings.prompt.customInstructions).toBe("")
     expect(settings.terminal.deny).toEqual(["git push"])
     expect(problems.map((p) => p.key).sort()).toEqual(
       [
@@ -76,6 +80,7 @@ describe("resolveSettings", () => {
         "agent.provider",
         "agent.profiles",
         "agent.modeProfiles",
+        "agent.prompt.customInstructions",
       ].sort(),
     )
     expect(problems.every((p) => p.source === "workspaceConfiguration")).toBe(true)

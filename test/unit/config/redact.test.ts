@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { redactSecrets } from "../../../server/src/config/redact"
+import { encodedForms, redactSecrets } from "../../../server/src/config/redact"
+import { registerConfiguredSecrets } from "../../../server/src/config/secrets"
 
 describe("redactSecrets", () => {
   const env = { ANTHROPIC_API_KEY: "sk-ant-api03-secretvalue-XYZ" }
@@ -23,5 +24,31 @@ describe("redactSecrets", () => {
     expect(redactSecrets("task t1: running: Waiting for the model (request 1)", env)).toBe(
       "task t1: running: Waiting for the model (request 1)",
     )
+  })
+})
+
+describe("redacting secrets a server's configuration hands on, and encoded keys", () => {
+  it("removes an MCP server's secret env values and credential headers, and leaves its other values alone", () => {
+    registerConfiguredSecrets("MCP server unit", {
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: "ghx-unit-token-0123456789", LOG_LEVEL: "debugging-verbose" },
+      headers: { "X-Upstream-Auth": "Token unit-header-cred-9876543", "Content-Type": "application/json; charset" },
+    })
+    const text = "env ghx-unit-token-0123456789 header unit-header-cred-9876543 level debugging-verbose type application/json; charset"
+    expect(redactSecrets(text, {})).toBe(
+      "env [GITHUB_PERSONAL_ACCESS_TOKEN redacted] header [MCP server unit header X-Upstream-Auth redacted] level debugging-verbose type application/json; charset",
+    )
+  })
+
+  it("removes the key printed as base64 at any offset, and percent-encoded", () => {
+    const key = "unit-key/with+odd=chars-0123456789"
+    const env = { ANTHROPIC_API_KEY: key }
+    for (const before of ["", "A", "AB", "ANTHROPIC_API_KEY="]) {
+      const printed = Buffer.from(`${before}${key}\n`).toString("base64")
+      const redacted = redactSecrets(`out: ${printed}`, env)
+      expect(redacted, before).toContain("[ANTHROPIC_API_KEY redacted]")
+      expect(Buffer.from(redacted.slice(5), "base64").toString("latin1")).not.toContain(key.slice(2, 30))
+    }
+    expect(redactSecrets(`?key=${encodeURIComponent(key)}`, env)).toBe("?key=[ANTHROPIC_API_KEY redacted]")
+    expect(encodedForms("short-one")).toEqual([])
   })
 })

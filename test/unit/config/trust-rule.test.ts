@@ -123,6 +123,39 @@ describe("the trust rule: a workspace can only tighten", () => {
     expect(settings.approval.timeoutSeconds).toBe(30)
   })
 
+  it("refuses a workspace raising a limit nobody set above its default, naming the key, while a trusted source may", () => {
+    const raise = {
+      limits: { requestsPerTask: 100_000, repeatedCalls: 0, consecutiveMistakes: 2 },
+      files: { maxReadBytes: 1 << 30 },
+      terminal: { outputLines: 100_000 },
+      timeouts: { modelIdleSeconds: 100_000 },
+    }
+    const defaults = defaultSettings()
+    for (const source of untrusted) {
+      const { settings, problems } = resolveSettings([{ source, value: raise }])
+      expect(settings.limits.requestsPerTask).toBe(defaults.limits.requestsPerTask)
+      expect(settings.limits.repeatedCalls).toBe(defaults.limits.repeatedCalls)
+      expect(settings.files.maxReadBytes).toBe(defaults.files.maxReadBytes)
+      expect(settings.terminal.outputLines).toBe(defaults.terminal.outputLines)
+      expect(settings.timeouts.modelIdleSeconds).toBe(defaults.timeouts.modelIdleSeconds)
+      // Lowering one still works.
+      expect(settings.limits.consecutiveMistakes).toBe(2)
+      expect(problems.map((p) => p.key).sort()).toEqual(
+        [
+          "agent.files.maxReadBytes",
+          "agent.limits.repeatedCalls",
+          "agent.limits.requestsPerTask",
+          "agent.terminal.outputLines",
+          "agent.timeouts.modelIdleSeconds",
+        ].sort(),
+      )
+      expect(problems[0]!.message).toMatch(/only lower a limit/)
+    }
+    const trusted = resolveSettings([{ source: "globalFile", value: raise }]).settings
+    expect(trusted.limits.requestsPerTask).toBe(100_000)
+    expect(trusted.terminal.outputLines).toBe(100_000)
+  })
+
   it("treats 0 as no limit for terminal.timeoutSeconds and limits.repeatedCalls, so a workspace 0 never lifts a limit", () => {
     const lifted = resolveSettings([
       { source: "globalFile", value: { terminal: { timeoutSeconds: 60 }, limits: { repeatedCalls: 3 } } },
@@ -147,6 +180,21 @@ describe("the trust rule: a workspace can only tighten", () => {
     expect(settings.autoApprove.mcp).toBe(true)
     expect(settings.autoApprove.modeSwitch).toBe(false)
     expect(problems.map((p) => p.key)).toEqual(["agent.autoApprove.modeSwitch"])
+  })
+
+  it("lets a workspace turn checkpoints on but never off, since they are how the user undoes the agent's changes", () => {
+    for (const source of untrusted) {
+      const off = resolveSettings([{ source, value: { checkpoints: { enabled: false } } }])
+      expect(off.settings.checkpoints.enabled).toBe(true)
+      expect(off.problems.map((p) => p.key)).toEqual(["agent.checkpoints.enabled"])
+    }
+    // (From workspace/configuration a true is indistinguishable from VS Code echoing the default, so only the file.)
+    const on = resolveSettings([
+      { source: "globalFile", value: { checkpoints: { enabled: false } } },
+      { source: "workspaceFile", value: { checkpoints: { enabled: true } } },
+    ])
+    expect(on.settings.checkpoints.enabled).toBe(true)
+    expect(on.problems).toEqual([])
   })
 
   it("silently ignores workspace/configuration echoing the defaults of trusted-only keys and limits (VS Code sends them all)", () => {
