@@ -149,7 +149,12 @@ const RULES: Record<Area, Rule> = {
   // User hooks run like commands (terminal/'s launch in the OS sandbox, process groups, key-free environment; issue 23).
   hooks: { ours: ["config", "terminal", "sandbox"], text: "hooks/ may import config/, terminal/ and sandbox/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
-  checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
+  // A restore writes the workspace: through the one path sandbox and the one atomic write (DESIGN's table).
+  checkpoints: {
+    ours: ["config", "workspace"],
+    onlyFiles: { workspace: ["server/src/workspace/sandbox", "server/src/workspace/atomic-write"] },
+    text: "checkpoints/ may import config/, workspace/sandbox.ts and workspace/atomic-write.ts",
+  },
 }
 
 /** npm packages only one folder may import (prefix match, so vscode-languageserver-textdocument counts). */

@@ -11,6 +11,31 @@ import { realFolders, resolvePath, type PathAccess, type ResolvedPath, type Sand
  * ignored path).
  */
 export function guardPath(ctx: SandboxContext, input: string, access: PathAccess): ResolvedPath & { rooIgnored?: boolean } {
+  try {
+    return checkPath(ctx, input, access)
+  } catch (error) {
+    // resolvePath looks at the disk (lstat, realpath): a link loop or a folder without permission is an answer, not a crash.
+    return { ok: false, message: unreachable(input, error as NodeJS.ErrnoException) }
+  }
+}
+
+/**
+ * Right before a prepared write lands: the path must still pass guardPath and still resolve to the real path
+ * that was checked and approved. Between the two, a command running in the background may have swapped the
+ * file or a folder above it for a symbolic link (to `.git/hooks/…`, a `.rooignore`d file, or out of the
+ * workspace); an editor told to write the path would follow it. Returns why not to write, or undefined.
+ */
+export function changedSinceApproval(ctx: SandboxContext, absPath: string, approvedRealPath: string): string | undefined {
+  const now = guardPath(ctx, absPath, "write")
+  if (!now.ok) return `It was not written: ${now.message}`
+  if (now.realPath === approvedRealPath) return undefined
+  return (
+    `It was not written: ${absPath} now leads to ${now.realPath}, not to ${approvedRealPath} as when the edit was prepared ` +
+    `(a file or folder on the way was replaced, probably by a symbolic link). List the folder and prepare the edit again.`
+  )
+}
+
+function checkPath(ctx: SandboxContext, input: string, access: PathAccess): ResolvedPath & { rooIgnored?: boolean } {
   const resolved = resolvePath(ctx, input, access)
   if (!resolved.ok) return resolved
   const info = statSync(resolved.realPath, { throwIfNoEntry: false })
@@ -27,4 +52,10 @@ export function guardPath(ctx: SandboxContext, input: string, access: PathAccess
     }
   }
   return resolved
+}
+
+function unreachable(input: string, error: NodeJS.ErrnoException): string {
+  if (error.code === "ELOOP")
+    return `Path "${input}" goes through a symbolic link loop (or too many links), so it leads to no file. Use a path without links.`
+  return `Path "${input}" cannot be looked at (${error.code ?? error.message}). Check it with list_files, or use another path.`
 }
