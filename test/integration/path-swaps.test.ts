@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { startSession, toolResultIn, toolResultText } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
@@ -116,5 +117,26 @@ describe("restoring a checkpoint", () => {
     await expect(restored).rejects.toThrow(/Nothing was restored: sub\/\.bashrc would be written at .*outside the workspace/)
     expect(existsSync(join(outside, ".bashrc"))).toBe(false)
     expect(readFileSync(ws.path("a.txt"), "utf8")).toBe("b\n")
+  })
+})
+
+describe("rejecting a change in the review", () => {
+  it("writes nothing through a file swapped for a link to a git hook after the agent changed it", async () => {
+    const ws = await repository()
+    writeFileSync(ws.path("src/app.ts"), "PAYLOAD\n")
+    // The agent writes the hook's text, so the file still reads as the agent left it once it is a link to the hook.
+    const write = { id: "toolu_write", name: "write_to_file", input: { path: "src/app.ts", content: HOOK } }
+    const { server } = await startSession([{ toolCalls: [write] }, done], { workspace: ws.root })
+    const { taskId } = await server.request("agent/newTask", { text: "edit app" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    await server.waitFor(() => server.updatesOf(taskId).find((u) => u.kind === "review"))
+    swapForLink(ws.path("src/app.ts"), "../.git/hooks/pre-commit")
+    const decided = await server.request("agent/reviewDecide", {
+      taskId,
+      decisions: [{ uri: pathToFileURL(ws.path("src/app.ts")).toString(), action: "reject" }],
+    })
+    expect(readFileSync(ws.path(".git/hooks/pre-commit"), "utf8")).toBe(HOOK)
+    expect(decided.rejected).toBe(0)
+    expect(JSON.stringify(decided.failed)).toContain("now leads to")
   })
 })

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs"
+import { isProtectedPath } from "../config/protected-paths"
 import { specialKind } from "../config/regular-file"
 import { isIgnored, rooIgnoreError } from "./ignore-rules"
 import { realFolders, resolvePath, type PathAccess, type ResolvedPath, type SandboxContext } from "./sandbox"
@@ -33,6 +34,19 @@ export function changedSinceApproval(ctx: SandboxContext, absPath: string, appro
     `It was not written: ${absPath} now leads to ${now.realPath}, not to ${approvedRealPath} as when the edit was prepared ` +
     `(a file or folder on the way was replaced, probably by a symbolic link). List the folder and prepare the edit again.`
   )
+}
+
+/**
+ * For a write whose path no tool checked just now (the review's reject and its undo write files the task
+ * changed, maybe much later): refused when the path now leads somewhere else through a symbolic link (the
+ * file, or a folder above it, swapped for one) and that place is outside the workspace, `.rooignore`d or
+ * protected (`.git/hooks/…`). Returns why not to write, or undefined.
+ */
+export function linkedAway(ctx: SandboxContext, absPath: string): string | undefined {
+  const now = guardPath(ctx, absPath, "write")
+  if (!now.ok) return `It was not written: ${now.message}`
+  if (now.realPath === now.absPath || !isProtectedPath(now.realPath, ctx.workspaceFolders)) return undefined
+  return `It was not written: ${absPath} now leads to ${now.realPath}, a protected file, through a symbolic link. Remove the link and try again.`
 }
 
 function checkPath(ctx: SandboxContext, input: string, access: PathAccess): ResolvedPath & { rooIgnored?: boolean } {
