@@ -103,9 +103,11 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
     text: "approval/ may import shell/, tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
+  // The instruction files (AGENTS.md, .roo/rules*) are read only where the tools may read: workspace/guard.ts.
   prompt: {
-    ours: ["modes", "tools", "skills", "config"],
-    text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/",
+    ours: ["modes", "tools", "skills", "config", "workspace"],
+    onlyFiles: { workspace: ["server/src/workspace/guard"] },
+    text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/, workspace/guard.ts",
   },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is the fronts, core/, task/ and pipeline/.
