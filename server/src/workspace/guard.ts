@@ -1,8 +1,8 @@
 import { statSync } from "node:fs"
 import { isProtectedPath } from "../config/protected-paths"
-import { specialKind } from "../config/regular-file"
+import { type Confine, specialKind } from "../config/regular-file"
 import { isIgnored, rooIgnoreError } from "./ignore-rules"
-import { realFolders, resolvePath, type PathAccess, type ResolvedPath, type SandboxContext } from "./sandbox"
+import { containingRoot, realFolders, resolvePath, type PathAccess, type ResolvedPath, type SandboxContext } from "./sandbox"
 
 /**
  * The one check a file tool does before touching a path: the sandbox (resolvePath), then `.rooignore` on
@@ -47,6 +47,20 @@ export function linkedAway(ctx: SandboxContext, absPath: string): string | undef
   if (!now.ok) return `It was not written: ${now.message}`
   if (now.realPath === now.absPath || !isProtectedPath(now.realPath, ctx.workspaceFolders)) return undefined
   return `It was not written: ${absPath} now leads to ${now.realPath}, a protected file, through a symbolic link. Remove the link and try again.`
+}
+
+/**
+ * For the readers (config/regular-file.ts): the file actually opened must pass guardPath itself, so a file
+ * swapped for a link (to a `.rooignore`d file, or out of the workspace) after its path was checked is not read.
+ */
+export function readConfinement(ctx: SandboxContext, shown: string): Confine {
+  return (opened) => {
+    // The opened path is a real path: compared with the real folders (a workspace opened through a link stays readable).
+    const folders = realFolders(ctx.workspaceFolders)
+    const inside = containingRoot(folders, opened) !== undefined
+    if ((inside || ctx.settings.files.readOutsideWorkspace) && !isIgnored(folders, opened)) return undefined
+    return `${shown} changed while it was being opened (it now leads to ${opened}), so it was not read. Read it again, or list its folder.`
+  }
 }
 
 function checkPath(ctx: SandboxContext, input: string, access: PathAccess): ResolvedPath & { rooIgnored?: boolean } {
