@@ -58,7 +58,8 @@ export function readConfinement(ctx: SandboxContext, shown: string): Confine {
     // The opened path is a real path: compared with the real folders (a workspace opened through a link stays readable).
     const folders = realFolders(ctx.workspaceFolders)
     const inside = containingRoot(folders, opened) !== undefined
-    if ((inside || ctx.settings.files.readOutsideWorkspace) && !isIgnored(folders, opened)) return undefined
+    const directory = statSync(opened, { throwIfNoEntry: false })?.isDirectory() ?? false
+    if ((inside || ctx.settings.files.readOutsideWorkspace) && !isIgnored(folders, opened, directory)) return undefined
     return `${shown} changed while it was being opened (it now leads to ${opened}), so it was not read. Read it again, or list its folder.`
   }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { readFile } from "../../../../server/src/tools/read-file"
+import { searchFiles } from "../../../../server/src/tools/search-files"
 import { makeToolContext } from "../../../support/tool-context"
 import { tempWorkspace } from "../../../support/temp-workspace"
 import { callTool, text } from "../edit/call-tool"
@@ -16,14 +17,21 @@ import { callTool, text } from "../edit/call-tool"
 
 const FLIP_MS = 3000
 
-/** A node process that renames a regular file and a link to `target` over `path` in turn, for `ms`. */
-function flipper(dir: string, target: string, ms: number) {
+/**
+ * A node process that renames a plain entry and a link to `target` over `dir/name` in turn, for `ms`: a file
+ * holding "harmless", or (`folder`) a folder whose one file holds it.
+ */
+function flipper(dir: string, target: string, ms: number, name = "a.txt", folder = false) {
+  const plain = folder
+    ? `fs.mkdirSync(join(dir, ".plain")); fs.writeFileSync(join(dir, ".plain", "key.txt"), "harmless\\n"); fs.rmSync(join(dir, name), { recursive: true, force: true })`
+    : `fs.writeFileSync(join(dir, ".plain"), "harmless\\n")`
   const script = `
     const fs = require("node:fs"), { join } = require("node:path")
-    const dir = ${JSON.stringify(dir)}, end = Date.now() + ${ms}
+    const dir = ${JSON.stringify(dir)}, name = ${JSON.stringify(name)}, end = Date.now() + ${ms}
     while (Date.now() < end) {
-      fs.writeFileSync(join(dir, ".plain"), "harmless\\n"); fs.renameSync(join(dir, ".plain"), join(dir, "a.txt"))
-      fs.symlinkSync(${JSON.stringify(target)}, join(dir, ".link")); fs.renameSync(join(dir, ".link"), join(dir, "a.txt"))
+      ${plain}; fs.renameSync(join(dir, ".plain"), join(dir, name))
+      fs.symlinkSync(${JSON.stringify(target)}, join(dir, ".link"))
+      ${folder ? 'fs.renameSync(join(dir, name), join(dir, ".old")); fs.renameSync(join(dir, ".link"), join(dir, name)); fs.rmSync(join(dir, ".old"), { recursive: true })' : 'fs.renameSync(join(dir, ".link"), join(dir, name))'}
     }`
   const child = spawn(process.execPath, ["-e", script], { stdio: "ignore" })
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
@@ -60,6 +68,26 @@ describe("read_file while the file is being swapped for a link", () => {
       expect(harmless).toBeGreaterThan(0)
     })
   }
+})
+
+describe("search_files while the folder searched is being swapped for a link", () => {
+  it("never returns lines of the files the link leads to (outside the workspace)", async () => {
+    const ws = await tempWorkspace({ "docs/key.txt": "harmless\n" })
+    onTestFinished(() => ws.cleanup())
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), "agent-lsp-outside-")))
+    onTestFinished(() => rmSync(outside, { recursive: true, force: true }))
+    writeFileSync(join(outside, "key.txt"), "OUTSIDE-SECRET\n")
+    const ctx = makeToolContext(ws.root)
+    const done = flipper(ws.root, outside, FLIP_MS, "docs", true)
+    let searches = 0
+    for (const end = Date.now() + FLIP_MS; Date.now() < end; await new Promise((resolve) => setImmediate(resolve))) {
+      const { result } = await callTool(searchFiles, { path: "docs", regex: "OUTSIDE|harmless" }, ctx)
+      expect(text(result)).not.toContain("OUTSIDE-SECRET")
+      searches++
+    }
+    await done
+    expect(searches).toBeGreaterThan(10)
+  })
 })
 
 describe("read_file in a workspace opened through a symbolic link", () => {
