@@ -64,7 +64,7 @@ describe("read_file while the file is being swapped for a link", () => {
         reads++
       }
       await done
-      expect(reads).toBeGreaterThan(50)
+      expect(reads).toBeGreaterThan(20)
       expect(harmless).toBeGreaterThan(0)
     })
   }
@@ -86,7 +86,7 @@ describe("search_files while the folder searched is being swapped for a link", (
       searches++
     }
     await done
-    expect(searches).toBeGreaterThan(10)
+    expect(searches).toBeGreaterThan(5)
   })
 })
 
