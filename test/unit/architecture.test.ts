@@ -103,9 +103,11 @@ const RULES: Record<Area, Rule> = {
     onlyFiles: { tools: ["server/src/tools/context", "server/src/tools/tool"] },
     text: "approval/ may import shell/, tools/context.ts (port types), tools/tool.ts (types) and config/",
   },
+  // The instruction files (AGENTS.md, .roo/rules*) are read only where the tools may read: workspace/guard.ts.
   prompt: {
-    ours: ["modes", "tools", "skills", "config"],
-    text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/",
+    ours: ["modes", "tools", "skills", "config", "workspace"],
+    onlyFiles: { workspace: ["server/src/workspace/guard"] },
+    text: "prompt/ may import modes/, tools/ (names, descriptions), skills/, config/, workspace/guard.ts",
   },
   // config/ is not in DESIGN.md's tools/ row, but tools/context.ts (the contract) carries Settings, and every
   // folder tools/ may import depends on config/ anyway; what the row forbids is the fronts, core/, task/ and pipeline/.
@@ -149,7 +151,12 @@ const RULES: Record<Area, Rule> = {
   // User hooks run like commands (terminal/'s launch in the OS sandbox, process groups, key-free environment; issue 23).
   hooks: { ours: ["config", "terminal", "sandbox"], text: "hooks/ may import config/, terminal/ and sandbox/" },
   mcp: { ours: ["config"], text: "mcp/ may import config/" },
-  checkpoints: { ours: ["config"], text: "checkpoints/ may import config/" },
+  // A restore writes the workspace: through the one path sandbox and the one atomic write (DESIGN's table).
+  checkpoints: {
+    ours: ["config", "workspace"],
+    onlyFiles: { workspace: ["server/src/workspace/sandbox", "server/src/workspace/atomic-write"] },
+    text: "checkpoints/ may import config/, workspace/sandbox.ts and workspace/atomic-write.ts",
+  },
 }
 
 /** npm packages only one folder may import (prefix match, so vscode-languageserver-textdocument counts). */

@@ -1,6 +1,8 @@
-import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink, writeFile } from "node:fs/promises"
+import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink } from "node:fs/promises"
 import { dirname, join, sep } from "node:path"
 import { workspaceKey } from "../config/paths"
+import { writeFileAtomic } from "../workspace/atomic-write"
+import { realPathOf, resolvePath } from "../workspace/sandbox"
 import { splitNul } from "./git"
 import { ShadowRepo } from "./shadow-repo"
 import { CheckpointStore, type CheckpointRecord } from "./store"
@@ -165,6 +167,9 @@ export class CheckpointService {
       const now = await this.repo.snapshotTree()
       const { changed, deleted } = await this.repo.treeChanges(now, target)
       const blobs = await this.repo.readBlobs(changed.map(([, e]) => e.oid))
+      // Every file is placed before any is touched: a folder on the way that is now a symbolic link out of the
+      // workspace (one a .gitignore hides from the snapshot) would carry the write, or the delete, out there.
+      for (const path of [...deleted, ...changed.map(([p]) => p)]) this.mustStayInside(path)
       const restored: RestoredFile[] = []
       for (const path of deleted) {
         const absolute = this.absolute(path)
@@ -193,7 +198,8 @@ export class CheckpointService {
     }
     // A symlink or a folder where a file belongs is replaced; a regular file is rewritten in place.
     if (existing && !existing.isFile()) await unlink(absolute)
-    await writeFile(absolute, bytes)
+    // Atomic, and re-checked against the workspace right before its rename (atomic-write.ts).
+    await writeFileAtomic(absolute, bytes, { workspaceFolders: [this.options.workspace] })
     const executable = mode === "100755"
     const current = (await lstat(absolute)).mode & 0o777
     const wanted = executable ? current | 0o111 : current & ~0o111
@@ -206,6 +212,17 @@ export class CheckpointService {
       await rmdir(dir).catch(() => undefined)
       dir = dirname(dir)
     }
+  }
+
+  /** Throws, naming the path and where it would land, unless the folder of `relative` really lies in the workspace. */
+  private mustStayInside(relative: string): void {
+    const folder = dirname(this.absolute(relative))
+    const sandbox = { workspaceFolders: [this.options.workspace], settings: { files: { readOutsideWorkspace: false } } }
+    if (resolvePath(sandbox, folder, "write").ok) return
+    throw new Error(
+      `Nothing was restored: ${relative} would be written at ${join(realPathOf(folder), relative.split("/").at(-1)!)}, outside the ` +
+        `workspace, because a folder on its way is now a symbolic link. Remove or rename that link, then restore again.`,
+    )
   }
 
   private absolute(relative: string): string {

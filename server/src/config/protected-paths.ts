@@ -20,6 +20,10 @@ export const PROTECTED_NAMES: ReadonlySet<string> = new Set([
   ".lazy.lua",
   ".envrc",
   ".dir-locals.el",
+  ".dir-locals-2.el",
+  // Vim with 'exrc' sources these from the folder it starts in.
+  ".vimrc",
+  ".gvimrc",
 ])
 // `.agents/` holds skills (`.agents/skills/<name>/SKILL.md`) that reach every task's prompt, like `.roo/skills/`.
 export const PROTECTED_DIRS: ReadonlySet<string> = new Set([".roo", ".agents", ".vscode", ".git", ".helix", ".zed", ".idea", ".agent-lsp"])
@@ -121,11 +125,29 @@ export function isProtectedPath(
   }
   const named = candidates.some((candidate) => {
     const segments = candidate.split("/").filter((s) => s !== "" && s !== ".")
-    const lower = segments.map((s) => s.toLowerCase())
+    const lower = segments.map(comparableName)
     if (PROTECTED_NAMES.has(lower[lower.length - 1] ?? "")) return true
     return lower.slice(0, -1).some((segment) => PROTECTED_DIRS.has(segment)) || PROTECTED_DIRS.has(lower[lower.length - 1] ?? "")
   })
   return named || insideGitDirLike(path, workspaceFolders)
+}
+
+/** Code points HFS+ leaves out of names when it compares them: `.g\u200cit` is `.git` there (CVE-2014-9390). */
+const IGNORED_BY_HFS = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/gu
+
+/**
+ * A name as the protected lists are compared with it: the forms that file systems open as the same file.
+ * NFC (macOS stores NFD) without what HFS+ ignores, case folded (macOS, Windows, git's core.ignorecase), and
+ * without trailing dots and spaces or an NTFS stream suffix (Windows opens `.git./config` and
+ * `.git::$INDEX_ALLOCATION/config` as `.git/config`). On Linux these are other files; they only ask too.
+ */
+function comparableName(name: string): string {
+  return name
+    .normalize("NFC")
+    .replace(IGNORED_BY_HFS, "")
+    .toLowerCase()
+    .replace(/::\$[a-z_]*$/, "")
+    .replace(/[. ]+$/, "")
 }
 
 /**

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs"
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs"
 import { open, type FileHandle } from "node:fs/promises"
 
 /**
@@ -37,12 +37,35 @@ export function specialKind(info: Stats): string | undefined {
 
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK
 
-/** Opens a regular file for reading; refuses FIFOs, sockets, devices and directories. */
-export async function openRegularFile(path: string): Promise<FileHandle> {
+/**
+ * Where a reader may have ended up: called with the real path of the file actually opened, it returns why that
+ * file must not be read (undefined: read it). The path was checked before the open, but a file or a folder on
+ * its way may have been swapped for a symbolic link in between; only the open descriptor says where it landed.
+ */
+export type Confine = (openedRealPath: string) => string | undefined
+
+/** Thrown when a Confine refused the file that was opened. */
+export class ConfinedReadError extends Error {
+  readonly code = "ECONFINED"
+}
+
+/** The real path of an open descriptor: exact on Linux (/proc/self/fd), else the path resolved again. */
+function openedRealPath(fd: number, path: string): string {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`)
+  } catch {
+    return realpathSync.native(path)
+  }
+}
+
+/** Opens a regular file for reading; refuses FIFOs, sockets, devices, directories and what `confine` refuses. */
+export async function openRegularFile(path: string, confine?: Confine): Promise<FileHandle> {
   const handle = await open(path, FLAGS)
   try {
     const kind = specialKind(await handle.stat())
     if (kind) throw new NotRegularFileError(path, kind)
+    const refused = confine?.(openedRealPath(handle.fd, path))
+    if (refused) throw new ConfinedReadError(refused)
     return handle
   } catch (error) {
     await handle.close()
@@ -50,8 +73,8 @@ export async function openRegularFile(path: string): Promise<FileHandle> {
   }
 }
 
-export async function readRegularFile(path: string): Promise<Buffer> {
-  const handle = await openRegularFile(path)
+export async function readRegularFile(path: string, confine?: Confine): Promise<Buffer> {
+  const handle = await openRegularFile(path, confine)
   try {
     return await handle.readFile()
   } finally {

@@ -1,5 +1,5 @@
 import { lstat } from "node:fs/promises"
-import { openRegularFile } from "../config/regular-file"
+import { openRegularFile, type Confine } from "../config/regular-file"
 import { basename, extname, relative, sep } from "node:path"
 import { BINARY_SNIFF_BYTES, looksBinary } from "../workspace/files"
 import { isIgnored } from "../workspace/ignore-rules"
@@ -81,12 +81,13 @@ export async function statIndexable(root: string, absPath: string): Promise<Scan
 }
 
 /** The file's text, or undefined for a binary file (as read_file judges one) or one that vanished. */
-export async function readIndexableText(absPath: string): Promise<string | undefined> {
+export async function readIndexableText(absPath: string, confine?: Confine): Promise<string | undefined> {
   let handle
   try {
     // Checked again on the open descriptor: the lstat above cannot stop a swap for a FIFO, whose blocking
-    // open would hold a thread of libuv's pool (and every later file call of the server) forever.
-    handle = await openRegularFile(absPath)
+    // open would hold a thread of libuv's pool (and every later file call of the server) forever, nor a swap
+    // for a link out of the workspace or to a .rooignore'd file (`confine`), whose text would land in the index.
+    handle = await openRegularFile(absPath, confine)
     const buffer = await handle.readFile()
     if (looksBinary(buffer.subarray(0, BINARY_SNIFF_BYTES))) return undefined
     return buffer.toString("utf8")

@@ -1,3 +1,4 @@
+import { readConfinement } from "../workspace/guard"
 import { lstat } from "node:fs/promises"
 import { basename, dirname, join, relative, sep } from "node:path"
 import { listDirectory, SKIPPED_FOLDERS } from "../workspace/listing"
@@ -65,6 +66,11 @@ export async function applyChanges(target: IndexerTarget, absPaths: string[]): P
   await indexFiles(target, toIndex)
 }
 
+/** The check of the file actually opened: inside the folder, not .rooignore'd (workspace/guard.ts). */
+function confinement(root: string, shown: string) {
+  return readConfinement({ workspaceFolders: [root], settings: { files: { readOutsideWorkspace: false } } }, shown)
+}
+
 async function indexFiles(target: IndexerTarget, files: ScannedFile[]): Promise<void> {
   let done = 0
   target.progress(0, files.length)
@@ -74,7 +80,7 @@ async function indexFiles(target: IndexerTarget, files: ScannedFile[]): Promise<
     const fingerprint = `${file.mtimeMs}:${file.size}`
     const changed = !known || known.mtimeMs !== file.mtimeMs || known.size !== file.size
     if (changed || target.semantic?.needs(file.relPath, fingerprint)) {
-      const text = await readIndexableText(file.absPath)
+      const text = await readIndexableText(file.absPath, confinement(target.root, file.relPath))
       if (text === undefined) {
         removeUnder(target, file.relPath)
       } else {

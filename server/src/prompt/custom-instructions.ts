@@ -1,7 +1,8 @@
 import { readdir } from "node:fs/promises"
 import { readRegularFile } from "../config/regular-file"
 import { join } from "node:path"
-import { realPathInside, WatchedCache } from "../skills"
+import { WatchedCache } from "../skills"
+import { guardPath } from "../workspace/guard"
 import type { CustomInstructions } from "./sections"
 
 /** Rule files larger than this are cut: one stray file must not eat the context window. */
@@ -30,10 +31,10 @@ const readFiles = new WatchedCache<Pick<CustomInstructions, "agentsMd" | "rules"
 
 async function readInstructionFiles(workspaceRoot: string, modeSlug: string) {
   const [agentsMd, rules, modeRules, rooIgnore] = await Promise.all([
-    readText(workspaceRoot, "AGENTS.md"),
+    readText(join(workspaceRoot, "AGENTS.md"), workspaceRoot),
     readRuleDir(workspaceRoot, ".roo/rules"),
     readRuleDir(workspaceRoot, `.roo/rules-${modeSlug}`),
-    readText(workspaceRoot, ".rooignore"),
+    readText(join(workspaceRoot, ".rooignore")),
   ])
   return { agentsMd, rules: [...rules, ...modeRules], hasRooIgnore: rooIgnore !== undefined }
 }
@@ -49,16 +50,20 @@ async function readRuleDir(root: string, relativeDir: string): Promise<{ path: s
     return []
   }
   // Read at once, kept in name order: this runs before every model request.
-  const texts = await Promise.all(names.map((name) => readText(root, join(relativeDir, name))))
+  const texts = await Promise.all(names.map((name) => readText(join(root, relativeDir, name), root)))
   return names.flatMap((name, i) => (texts[i] !== undefined ? [{ path: `${relativeDir}/${name}`, text: texts[i] }] : []))
 }
 
-/** A file of the workspace; undefined when missing, or when it (or a folder on its way) links out of the workspace. */
-async function readText(root: string, relativePath: string): Promise<string | undefined> {
+/**
+ * A file's text, cut; undefined when missing. With `root`, only where the tools could read it: a repository
+ * can commit AGENTS.md, or the folder .roo/rules, as a symbolic link to `~/.aws/credentials` or to a
+ * `.rooignore`d file, and this text reaches the model in every request without a tool call.
+ */
+async function readText(path: string, root?: string): Promise<string | undefined> {
+  if (root !== undefined && !guardPath({ workspaceFolders: [root], settings: { files: { readOutsideWorkspace: false } } }, path, "read").ok)
+    return undefined
   try {
-    const real = await realPathInside(join(root, relativePath), root)
-    if (real === undefined) return undefined
-    const text = (await readRegularFile(real)).toString("utf8")
+    const text = (await readRegularFile(path)).toString("utf8")
     return text.length > MAX_RULE_CHARS ? `${text.slice(0, MAX_RULE_CHARS)}\n[... cut at ${MAX_RULE_CHARS} characters]` : text
   } catch {
     return undefined

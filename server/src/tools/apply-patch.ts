@@ -3,6 +3,7 @@ import { applyPatchHunks } from "../edits/apply-patch-hunks"
 import { parsePatch, patchPaths, PATCH_FORMAT, type PatchOperation } from "../edits/apply-patch-parse"
 import { fileDiff, type FileDiff } from "../edits/unified-diff"
 import { deleteFile } from "../workspace/atomic-write"
+import { changedSinceApproval } from "../workspace/guard"
 import type { ToolContext } from "./context"
 import { changeLine, commitEdit, userEditNote } from "./edit-support/commit"
 import { editFailure, isFailure, loadEditTarget, type EditTarget } from "./edit-support/target"
@@ -145,6 +146,8 @@ async function planStep(ctx: ToolContext, operation: PatchOperation): Promise<St
 /** Runs one step: the result line for the model, or why it failed. */
 async function runStep(ctx: ToolContext, step: Step, editedText: string | undefined): Promise<string | { failure: string }> {
   if (step.op === "delete") {
+    const swapped = changedSinceApproval(ctx, step.target.absPath, step.target.realPath)
+    if (swapped) return { failure: swapped }
     const { existed } = await deleteFile(step.target.absPath)
     const open = ctx.editor.openDocument(step.target.absPath) ? " It is still open in the editor: the buffer can be closed." : ""
     return existed ? `Deleted ${step.target.shown}.${open}` : `${step.target.shown} was already gone.`
@@ -154,6 +157,8 @@ async function runStep(ctx: ToolContext, step: Step, editedText: string | undefi
   if (!outcome.ok) return { failure: outcome.message }
   let moved = ""
   if (step.from && step.from.absPath !== step.target.absPath) {
+    const swapped = changedSinceApproval(ctx, step.from.absPath, step.from.realPath)
+    if (swapped) return { failure: `${step.target.shown} was written, but ${step.from.shown} was not deleted. ${swapped}` }
     await deleteFile(step.from.absPath)
     const open = ctx.editor.openDocument(step.from.absPath)
       ? ` ${step.from.shown} is still open in the editor: that buffer can be closed.`

@@ -2,7 +2,8 @@ import { z } from "zod"
 import { defineTool, errorResult, textResult, type PrepareOutcome, type ToolResult } from "./tool"
 import type { ToolContext } from "./context"
 import { guardPath } from "../workspace/guard"
-import { binaryProblem, editorDocument, readTextFile, statOrProblem } from "../workspace/files"
+import { ConfinedReadError } from "../config/regular-file"
+import { binaryProblem, editorDocument, readConfinementOf, readTextFile, statOrProblem } from "../workspace/files"
 import { imageMediaType, readImage } from "../workspace/images"
 import { numberLines, readLineSlice, sliceText, splitLines, type LineSlice } from "../workspace/line-slice"
 import { indentationBlock } from "../workspace/indentation-block"
@@ -72,7 +73,7 @@ async function read(input: Params, absPath: string, shown: string, ctx: ToolCont
     if ("kind" in info) return errorResult(info.message)
     const mediaType = imageMediaType(absPath)
     if (mediaType) {
-      const image = await readImage(absPath, shown, mediaType)
+      const image = await readImage(absPath, shown, mediaType, readConfinementOf(ctx, shown))
       if (!image.ok) return errorResult(image.message)
       return {
         isError: false,
@@ -87,7 +88,13 @@ async function read(input: Params, absPath: string, shown: string, ctx: ToolCont
   const limit = input.limit ?? DEFAULT_LIMIT
   const offset = input.offset ?? 1
   if (input.mode === "indentation") return readIndentation(input, absPath, shown, ctx, offset, limit)
-  const slice: LineSlice = document ? sliceText(document.text, offset, limit) : await readLineSlice(absPath, offset, limit)
+  let slice: LineSlice
+  try {
+    slice = document ? sliceText(document.text, offset, limit) : await readLineSlice(absPath, offset, limit, readConfinementOf(ctx, shown))
+  } catch (error) {
+    if (error instanceof ConfinedReadError) return errorResult(error.message)
+    throw error
+  }
   if (slice.binary) return errorResult(binaryProblem(shown).message)
   return formatSlice(slice, offset, limit, shown, ctx.settings.files.maxReadBytes, document?.dirtyByUser ?? false)
 }

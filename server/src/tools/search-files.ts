@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { defineTool, errorResult, textResult } from "./tool"
 import { guardPath } from "../workspace/guard"
-import { statOrProblem } from "../workspace/files"
+import { readConfinementOf, statOrProblem } from "../workspace/files"
 import { locateRipgrep } from "../workspace/ripgrep"
 import { formatSearch, runSearch } from "../workspace/search"
 import { displayPath } from "../workspace/sandbox"
@@ -46,6 +46,7 @@ export const searchFiles = defineTool({
       maxMatches: MAX_SEARCH_MATCHES,
       workspaceFolders: ctx.workspaceFolders,
       signal: ctx.signal,
+      confine: readConfinementOf(ctx, shown),
     })
     if (!outcome.ok) return { result: errorResult(outcome.message) }
     const where = `${shown === "." ? "the workspace root" : shown}${file_pattern ? ` (files matching ${file_pattern})` : ""}`

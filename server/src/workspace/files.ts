@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises"
 import { readRegularFile, specialKind } from "../config/regular-file"
+import { readConfinement } from "./guard"
 
 /**
  * File access for tools: an open editor buffer wins over the disk (the user may have unsaved changes the
@@ -21,7 +22,16 @@ export interface OpenBuffer {
 /** What the reader needs from a ToolContext (a ToolContext satisfies it). */
 export interface FilesContext {
   readonly editor: { openDocument(path: string): OpenBuffer | undefined; readDocument?(path: string): Promise<OpenBuffer | undefined> }
-  readonly settings: { readonly files: { readonly maxReadBytes: number } }
+  readonly settings: { readonly files: { readonly maxReadBytes: number; readonly readOutsideWorkspace?: boolean } }
+  /** Where given (a ToolContext), the file actually opened must pass the path guard too (readConfinementOf). */
+  readonly workspaceFolders?: readonly string[]
+}
+
+/** The check of the file actually opened (guard.ts readConfinement) for a context that names its folders. */
+export function readConfinementOf(ctx: FilesContext, shown: string) {
+  if (!ctx.workspaceFolders) return undefined
+  const readOutsideWorkspace = ctx.settings.files.readOutsideWorkspace ?? false
+  return readConfinement({ workspaceFolders: ctx.workspaceFolders, settings: { files: { readOutsideWorkspace } } }, shown)
 }
 
 export type ReadTextResult =
@@ -73,7 +83,7 @@ export async function readTextFile(ctx: FilesContext, absPath: string, shown = a
     }
   }
   try {
-    const bytes = await readRegularFile(absPath)
+    const bytes = await readRegularFile(absPath, readConfinementOf(ctx, shown))
     if (looksBinary(bytes)) return binaryProblem(shown)
     return { kind: "text", text: bytes.toString("utf8"), source: "disk" }
   } catch (error) {

@@ -42,7 +42,7 @@ export function rulesFor(root: string): Ignore | undefined {
   if (hit && hit.mtimeMs === stat.mtimeMs && hit.size === stat.size) return hit.rules
   let rules: Ignore | undefined
   try {
-    rules = ignore().add(readRegularFileSync(file).toString("utf8"))
+    rules = ignore().add(readRegularFileSync(file).toString("utf8").normalize("NFC"))
   } catch {
     rules = undefined
   }
@@ -62,7 +62,8 @@ export function isIgnored(workspaceFolders: readonly string[], absPath: string, 
   if (!root) return false
   const rules = rulesFor(root)
   if (!rules) return false
-  const rel = relative(root, target).split(sep).join("/")
+  // NFC on both sides: a name stored decomposed (as macOS writes é) still matches the rule the user typed.
+  const rel = relative(root, target).split(sep).join("/").normalize("NFC")
   if (rel === "" || rel === ROOIGNORE_FILE) return false
   return rules.ignores(isDirectory ? `${rel}/` : rel)
 }

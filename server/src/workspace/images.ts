@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises"
-import { readRegularFile } from "../config/regular-file"
+import { type Confine, ConfinedReadError, readRegularFile } from "../config/regular-file"
 import { extname } from "node:path"
 import { formatBytes } from "./files"
 
@@ -27,7 +27,7 @@ export function imageMediaType(absPath: string): ImageMediaType | undefined {
 export type ImageRead = { ok: true; mediaType: ImageMediaType; base64: string; bytes: number } | { ok: false; message: string }
 
 /** Reads an image for the model, refusing files over MAX_IMAGE_BYTES. */
-export async function readImage(absPath: string, shown: string, mediaType: ImageMediaType): Promise<ImageRead> {
+export async function readImage(absPath: string, shown: string, mediaType: ImageMediaType, confine?: Confine): Promise<ImageRead> {
   const info = await stat(absPath)
   if (info.size > MAX_IMAGE_BYTES) {
     return {
@@ -35,6 +35,9 @@ export async function readImage(absPath: string, shown: string, mediaType: Image
       message: `Image ${shown} is ${formatBytes(info.size)}; images are sent to the model only up to ${formatBytes(MAX_IMAGE_BYTES)}. Ask the user to describe it or provide a smaller version.`,
     }
   }
-  const bytes = await readRegularFile(absPath)
+  const bytes = await readRegularFile(absPath, confine).catch((error: unknown) =>
+    error instanceof ConfinedReadError ? error : Promise.reject(error),
+  )
+  if (bytes instanceof ConfinedReadError) return { ok: false, message: bytes.message }
   return { ok: true, mediaType, base64: bytes.toString("base64"), bytes: bytes.length }
 }

@@ -1,4 +1,4 @@
-import { openRegularFile } from "../config/regular-file"
+import { type Confine, openRegularFile } from "../config/regular-file"
 import { looksBinary } from "./files"
 
 /**
@@ -19,11 +19,14 @@ const CHUNK_BYTES = 256 * 1024
 /** Of a very long line only this prefix is kept: read_file shows 2000 characters of a line at most. */
 const LINE_KEEP_BYTES = 16 * 1024
 
-/** Scans `absPath`; stops early (binary: true, no lines) when the first bytes hold a NUL byte. */
-export async function readLineSlice(absPath: string, offset: number, limit: number): Promise<LineSlice> {
+/**
+ * Scans `absPath`; stops early (binary: true, no lines) when the first bytes hold a NUL byte. `confine` checks
+ * the file actually opened (see config/regular-file.ts).
+ */
+export async function readLineSlice(absPath: string, offset: number, limit: number, confine?: Confine): Promise<LineSlice> {
   const first = offset
   const last = offset + limit - 1
-  const handle = await openRegularFile(absPath)
+  const handle = await openRegularFile(absPath, confine)
   // Bytes of the requested lines, copied in runs (one per chunk when lines are short) and decoded once at
   // the end: decoding line by line costs ten times more on a 5 MB file.
   const parts: Buffer[] = []

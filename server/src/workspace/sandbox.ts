@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs"
+import { homedir } from "node:os"
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path"
 import type { Settings } from "../config/schema"
 
@@ -7,7 +8,19 @@ import type { Settings } from "../config/schema"
  * tool touches the file system. Refused: `..` escapes, absolute paths outside every folder, and symlinks
  * whose real path leaves the workspace (for a file that does not exist yet, its nearest existing parent is
  * checked). Reading outside is allowed only with `files.readOutsideWorkspace`; writing outside never.
+ * `~` means the user's home (as in a shell), so `~/.bashrc` is outside like its absolute path; a path no file
+ * system can hold (NUL byte, too long) is refused with what to give instead, never passed on to throw later.
  */
+
+/** Forms of path text no file system can open (Linux limits), each with the reason the model is told. */
+const UNOPENABLE: readonly { test: (path: string) => boolean; why: string }[] = [
+  { test: (path) => path.includes("\0"), why: "contains a NUL byte, which no file name can hold" },
+  { test: (path) => Buffer.byteLength(path) >= 4096, why: "is longer than the 4095 bytes a path may have" },
+  {
+    test: (path) => path.split("/").some((name) => Buffer.byteLength(name) > 255),
+    why: "has a folder or file name longer than the 255 bytes a name may have",
+  },
+]
 
 /** What the sandbox needs from a ToolContext (a ToolContext satisfies it). */
 export interface SandboxContext {
@@ -41,7 +54,17 @@ export function resolvePath(ctx: SandboxContext, input: string, access: PathAcce
   if (folders.length === 0)
     return { ok: false, message: "No workspace folder is open, so no path can be resolved. Open a folder in the editor first." }
   if (given === "") return { ok: false, message: `The path is empty. Give a path relative to the workspace root (${folders[0]}).` }
-  const absPath = isAbsolute(given) ? resolve(given) : resolve(pickBase(folders, given), given)
+  const unopenable = UNOPENABLE.find((form) => form.test(given))
+  if (unopenable)
+    return {
+      ok: false,
+      message: `Path "${shorten(given)}" ${unopenable.why}. Give a plain path relative to the workspace root (${folders[0]}).`,
+    }
+  const absPath = isAbsolute(given)
+    ? resolve(given)
+    : given === "~" || given.startsWith("~/")
+      ? join(homedir(), given.slice(1))
+      : resolve(pickBase(folders, given), given)
   const root = containingRoot(folders, absPath)
   const allowOutside = access === "read" && ctx.settings.files.readOutsideWorkspace
   if (!root) {
@@ -151,6 +174,12 @@ function outsideMessage(given: string, absPath: string, folders: string[], acces
         ? "Commands run only inside the workspace."
         : "Reading outside the workspace is off (agent.files.readOutsideWorkspace)."
   return `Path "${given}" ${why} ${where}. ${hint} Use a path relative to ${folders[0]}.`
+}
+
+/** A path as quoted back in a message: NUL shown as \\0, at most 200 characters. */
+function shorten(path: string): string {
+  const shown = path.replaceAll("\0", "\\0")
+  return shown.length > 200 ? `${shown.slice(0, 120)}… (${shown.length} characters)` : shown
 }
 
 function toPosix(p: string): string {

@@ -1,6 +1,9 @@
-import { spawn } from "node:child_process"
+import { type ChildProcessByStdio, spawn } from "node:child_process"
+import { closeSync, constants, fstatSync, openSync, readlinkSync } from "node:fs"
+import type { Confine } from "../config/regular-file"
 import { withoutSecrets } from "../config/secrets"
 import { createInterface } from "node:readline"
+import type { Readable } from "node:stream"
 import { join } from "node:path"
 import { isIgnored, ROOIGNORE_FILE, rulesFor } from "./ignore-rules"
 import { containingRoot } from "./sandbox"
@@ -24,6 +27,8 @@ export interface SearchOptions {
   maxMatches: number
   workspaceFolders: readonly string[]
   signal?: AbortSignal
+  /** Checks where `target` really is once opened (guard.ts readConfinement); see pinTarget. */
+  confine?: Confine
 }
 
 export interface SearchLine {
@@ -44,6 +49,38 @@ interface RgText {
   bytes?: string
 }
 
+/** What rg is given: its path argument, its working directory, the descriptor it inherits, and how to read its paths back. */
+type Pinned = { arg: string; cwd?: string; fd?: number; unpin: (path: string) => string } | { refused: string }
+
+const PINNED = "/proc/self/fd/3"
+
+/**
+ * rg follows a symbolic link given as its path argument, so a folder swapped for a link after the path was
+ * checked would be searched wherever it leads. On Linux the target is opened here, checked where it really is
+ * (`confine`), and handed to rg as its descriptor 3: a folder as rg's working directory (`.`), a file as
+ * /proc/self/fd/3. A swap after the open changes nothing. rg's paths are mapped back to the target's. (In a
+ * subfolder, `.rooignore` patterns anchored at the root no longer spare rg the reading; the filter on its
+ * output still drops those files.)
+ */
+function pinTarget(target: string, confine: Confine | undefined): Pinned {
+  const plain = { arg: target, unpin: (path: string) => path }
+  if (process.platform !== "linux" || !confine) return plain
+  let fd: number
+  try {
+    fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    // It was there when the tool looked: gone now means changed, and rg given the path would follow what replaced it.
+    return { refused: `${target} could not be opened for the search (${(error as NodeJS.ErrnoException).code}). Check it with list_files.` }
+  }
+  const refused = confine(readlinkSync(`/proc/self/fd/${fd}`))
+  if (refused) {
+    closeSync(fd)
+    return { refused }
+  }
+  if (!fstatSync(fd).isDirectory()) return { arg: PINNED, fd, unpin: (path) => (path === PINNED ? target : path) }
+  return { arg: ".", cwd: PINNED, fd, unpin: (path) => join(target, path) }
+}
+
 /** Runs the search. A bad regex comes back as `{ ok: false }` with rg's explanation. */
 export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
   const args = ["--json", "--no-config", "--no-require-git", "--context", "1", "--regexp", options.regex]
@@ -51,9 +88,17 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
   // rg matches an ignore file's patterns against paths relative to its working directory: the folder root.
   const root = containingRoot(options.workspaceFolders, options.target)
   if (root && rulesFor(root)) args.push("--ignore-file", join(root, ROOIGNORE_FILE))
-  args.push("--", options.target)
+  const pinned = pinTarget(options.target, options.confine)
+  if ("refused" in pinned) return Promise.resolve({ ok: false, message: pinned.refused })
+  args.push("--", pinned.arg)
   return new Promise((resolvePromise) => {
-    const child = spawn(options.rgPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: withoutSecrets(process.env) })
+    // Descriptor 3 is the pinned target, where there is one; stdout and stderr are pipes either way.
+    const child = spawn(options.rgPath, args, {
+      cwd: pinned.cwd ?? root,
+      stdio: ["ignore", "pipe", "pipe", ...(pinned.fd === undefined ? [] : [pinned.fd])],
+      env: withoutSecrets(process.env),
+    }) as ChildProcessByStdio<null, Readable, Readable>
+    if (pinned.fd !== undefined) closeSync(pinned.fd)
     const files: SearchFileResult[] = []
     let current: SearchFileResult | undefined
     let matchCount = 0
@@ -87,7 +132,7 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
       }
       const { type, data } = message
       if (type === "begin") {
-        const absPath = decode(data.path)
+        const absPath = pinned.unpin(decode(data.path))
         current = isIgnored(options.workspaceFolders, absPath) ? undefined : { absPath, lines: [] }
         if (current) files.push(current)
       } else if ((type === "match" || type === "context") && current && data.line_number !== undefined) {

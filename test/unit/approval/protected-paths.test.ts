@@ -30,6 +30,22 @@ describe("protected paths", () => {
     expect(isProtectedPath(path, folders, userDirs)).toBe(true)
   })
 
+  it.each([
+    ".GIT/config",
+    ".Vscode/settings.json",
+    "AGENTS.MD",
+    ".git./config",
+    ".git /hooks/pre-commit",
+    ".git::$INDEX_ALLOCATION/config",
+    ".g\u200cit/hooks/pre-commit",
+    "AGENTS.md.",
+    ".dir-locals-2.el",
+    "sub/.vimrc",
+    ".gvimrc",
+  ])("%s is protected: a name a file system, git or an editor takes for a protected one", (path) => {
+    expect(isProtectedPath(path, folders, userDirs)).toBe(true)
+  })
+
   it.each(["src/app.ts", "docs/git.md", "gitignore.txt", "/ws/envrc.md", ".github/workflows/x.yml"])("%s is not protected", (path) => {
     expect(isProtectedPath(path, folders, userDirs)).toBe(false)
   })

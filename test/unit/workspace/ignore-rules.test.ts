@@ -114,3 +114,17 @@ describe("file-reading commands and .rooignore", () => {
     expect(await checkPowerShell("gc public.key")).toBeUndefined()
   })
 })
+
+describe(".rooignore and Unicode normalization", () => {
+  it("refuses a file whose name is stored decomposed (NFD, as macOS writes it) when the rule is typed composed (NFC)", async () => {
+    const nfd = "cafe\u0301.env"
+    const decomposed = await tempWorkspace({ ".rooignore": "caf\u00e9.env\n", [nfd]: "TOKEN" })
+    try {
+      const ctx = { workspaceFolders: [decomposed.root], settings: { files: { readOutsideWorkspace: false } } }
+      expect(guardPath(ctx, nfd, "read")).toMatchObject({ ok: false, rooIgnored: true })
+      expect(guardPath(ctx, nfd, "write")).toMatchObject({ ok: false, rooIgnored: true })
+    } finally {
+      await decomposed.cleanup()
+    }
+  })
+})

@@ -1,9 +1,10 @@
-import { realpathSync } from "node:fs"
+import { lstatSync, realpathSync } from "node:fs"
 import { unlink } from "node:fs/promises"
 import { dirname } from "node:path"
 import { readRegularFileSync } from "../../config/regular-file"
 import type { EditOutcome, EditorPort } from "../../tools/context"
 import { writeFileAtomic, writeFilesAtomic } from "../../workspace/atomic-write"
+import { linkedAway } from "../../workspace/guard"
 import { isInside, realFolders } from "../../workspace/sandbox"
 import type { DiskTexts } from "./disk-texts"
 import { mapLimit } from "./map-limit"
@@ -82,8 +83,9 @@ export class ReviewIo {
       // bytes first: a text given as bytes may decode itself when read.
       const deletes = write.bytes === undefined && write.text === undefined
       const diskOnly = !deletes && !this.editor.writeDocument && !this.editor.readDocument && !this.editor.openDocument(path)
-      if (!diskOnly) viaEditor.push(i)
-      else if (!this.insideWorkspace(path, realDirs)) outcomes[i] = outside(path)
+      const refused = this.refusal(path, realDirs)
+      if (refused) outcomes[i] = refused
+      else if (!diskOnly) viaEditor.push(i)
       else if ((texts ? texts.read(path, readDisk) : readDisk(path)) !== expected) outcomes[i] = changedOnDisk()
       else toDisk.push(i)
     }
@@ -120,7 +122,8 @@ export class ReviewIo {
     label: string,
     texts?: DiskTexts,
   ): Promise<EditOutcome> {
-    if (!this.insideWorkspace(path)) return outside(path)
+    const refused = this.refusal(path)
+    if (refused) return refused
     const open = this.editor.openDocument(path)
     if (open && open.text !== expected) return { ok: false, reason: "the buffer changed since the review read it; list the changes again." }
     if (text === undefined) {
@@ -147,9 +150,23 @@ export class ReviewIo {
     return { ok: true }
   }
 
-  /** Whether the real folder of `path` lies in the workspace; `realDirs` keeps each folder's answer for one batch. */
-  private insideWorkspace(path: string, realDirs?: Map<string, string>): boolean {
-    const folders = realFolders(this.folders())
+  /**
+   * Why `path` may not be written now, or undefined: its real folder must lie in the workspace, and where a
+   * link is on its way (a folder that is not its real path, or the file itself) it gets the full check.
+   * `realDirs` keeps each folder's real path for one batch (a reject-all of many files in few folders).
+   */
+  private refusal(path: string, realDirs?: Map<string, string>): EditOutcome | undefined {
+    const parent = this.realDir(path, realDirs)
+    if (!realFolders(this.folders()).some((root) => isInside(root, parent))) return outside(path)
+    const linked = parent !== dirname(path) || isLink(path)
+    const why = linked
+      ? linkedAway({ workspaceFolders: this.folders(), settings: { files: { readOutsideWorkspace: false } } }, path)
+      : undefined
+    return why ? { ok: false, reason: why } : undefined
+  }
+
+  /** The real path of the folder of `path` (as given when it does not exist yet). */
+  private realDir(path: string, realDirs?: Map<string, string>): string {
     const given = dirname(path)
     let parent = realDirs?.get(given)
     if (parent === undefined) {
@@ -160,7 +177,15 @@ export class ReviewIo {
       }
       realDirs?.set(given, parent)
     }
-    return folders.some((root) => isInside(root, parent))
+    return parent
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true
+  } catch {
+    return false // ENOTDIR and the like: nothing there to write through
   }
 }
 

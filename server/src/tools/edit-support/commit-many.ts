@@ -1,6 +1,7 @@
 import { readRegularFile } from "../../config/regular-file"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 import { editorDocument } from "../../workspace/files"
+import { changedSinceApproval } from "../../workspace/guard"
 import type { ToolContext } from "../context"
 import { commitEdit } from "./commit"
 import type { EditTarget } from "./target"
@@ -19,6 +20,8 @@ export interface RenamedFile {
  */
 export async function commitRename(ctx: ToolContext, files: RenamedFile[], tool: string): Promise<{ ok: boolean; message: string }> {
   for (const { target } of files) {
+    const swapped = changedSinceApproval(ctx, target.absPath, target.realPath)
+    if (swapped) return { ok: false, message: `Nothing was renamed. ${swapped}` }
     const document = await editorDocument(ctx.editor, target.absPath)
     const now = document
       ? document.text

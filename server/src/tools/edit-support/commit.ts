@@ -3,6 +3,7 @@ import type { ToolContext } from "../context"
 import { diffStats, unifiedDiff } from "../../edits/unified-diff"
 import { writeFileAtomic } from "../../workspace/atomic-write"
 import { editorDocument } from "../../workspace/files"
+import { changedSinceApproval } from "../../workspace/guard"
 import type { EditTarget } from "./target"
 
 /** What happened to one file, for the result message. */
@@ -38,6 +39,8 @@ export async function commitEdit(ctx: ToolContext, target: EditTarget, text: str
 async function commitOnce(ctx: ToolContext, target: EditTarget, text: string, tool: string): Promise<CommitOutcome> {
   const { absPath, shown } = target
   const created = target.before === undefined
+  const swapped = changedSinceApproval(ctx, absPath, target.realPath)
+  if (swapped) return { ok: false, created, message: swapped }
   const document = await editorDocument(ctx.editor, absPath)
   const now = document
     ? document.text
