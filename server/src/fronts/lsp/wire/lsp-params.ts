@@ -39,5 +39,6 @@ export const REQUEST_PARAMS: Record<string, Check> = {
     range,
     context: obj({ diagnostics: arr(obj({ range, message: str })) }),
   }),
+  "textDocument/codeLens": obj({ textDocument: textDocumentId }),
   "workspace/executeCommand": obj({ command: str, arguments: opt(arr(any)) }),
 }

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream"
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node"
+import { envelopeProblem } from "./envelope"
 
 const HEADER_END = Buffer.from("\r\n\r\n")
 const BAD_BODY_GRACE_MS = 200
@@ -7,8 +8,11 @@ const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im
 /** Where a header block starts: resynchronisation target after garbage. */
 const HEADER_START = /Content-Length:/i
 
-/** A message that could not be parsed; the server answers it with a JSON-RPC ParseError (id null). */
-export type ParseFailure = { reason: string }
+/**
+ * A message that could not be used: bytes that are not JSON are a ParseError (no code here, id null); JSON
+ * that is not a valid JSON-RPC message carries its code (InvalidRequest) and the id to answer with.
+ */
+export type ParseFailure = { reason: string; code?: number; id?: string | number | null }
 
 /**
  * A base-protocol reader that keeps serving after bad input, where vscode-jsonrpc's stream reader stops
@@ -116,12 +120,10 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     const body = this.buffer.subarray(bodyStart, bodyStart + length)
     // Too long a Content-Length whose excess already arrived: the next header sits inside the "body".
-    if (
-      nextHeader >= 0 &&
-      nextHeader < bodyStart + length &&
-      !this.parses(body) &&
-      this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))
-    ) {
+    if (nextHeader >= 0 && nextHeader < bodyStart + length && !this.parses(body)) {
+      // A bad body whose Content-Length is too long must not eat the next message's header: skip to it.
+      if (!this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader)))
+        this.onParseFailure({ reason: "the message body is not valid JSON" })
       this.buffer = this.buffer.subarray(nextHeader)
       return true
     }
@@ -160,8 +162,9 @@ export class ResilientMessageReader extends AbstractMessageReader {
     } catch {
       return false
     }
-    if (!message || typeof message !== "object" || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
-      this.onParseFailure({ reason: "the message is not a JSON-RPC 2.0 object" })
+    const problem = envelopeProblem(message)
+    if (problem) {
+      this.onParseFailure(problem)
       return true
     }
     this.callback?.(message as Message)
