@@ -1,0 +1,160 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import fc from "fast-check"
+import { afterEach, describe, expect, it } from "vitest"
+import { FUZZ_RUNS, FUZZ_SEED, hostileParams, leaks, rawMessage } from "../support/hostile-json"
+import { pollUntil } from "../support/poll"
+import { childEnv, scopedWorkspace } from "../support/scoped"
+import { SERVER_ENTRY } from "../support/server-harness"
+
+/**
+ * The ACP front (`agent-lsp --acp`, the built server) under hostile JSON-RPC: every method it handles with
+ * hostile params; after each the server lives, bad input is never InternalError and leaks nothing. And a
+ * client that never reads our output cannot make the server queue answers without bound.
+ */
+
+const SERVER_ROOT = fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "")
+const procs: ChildProcessWithoutNullStreams[] = []
+afterEach(() => {
+  for (const p of procs.splice(0)) if (p.exitCode === null) p.kill("SIGKILL")
+})
+
+function startAcp(home: string): { proc: ChildProcessWithoutNullStreams; messages: any[] } {
+  const proc = spawn(process.execPath, [SERVER_ENTRY, "--acp"], { env: childEnv(home, undefined), stdio: "pipe" })
+  procs.push(proc)
+  const messages: any[] = []
+  let rest = ""
+  proc.stdout.on("data", (d: Buffer) => {
+    const lines = (rest + d.toString()).split("\n")
+    rest = lines.pop() ?? ""
+    for (const line of lines) if (line.trim()) messages.push(JSON.parse(line))
+  })
+  return { proc, messages }
+}
+
+let nextId = 1
+async function ask(c: ReturnType<typeof startAcp>, method: string, params: string | undefined): Promise<any> {
+  const id = nextId++
+  c.proc.stdin.write(`${rawMessage(method, id, params)}\n`)
+  let found: any
+  await pollUntil(`an answer to ${method}`, () => (found = c.messages.find((m) => m.id === id && !m.method)) !== undefined, 15_000)
+  return found
+}
+
+const REQUESTS = [
+  "initialize",
+  "authenticate",
+  "logout",
+  "session/new",
+  "session/load",
+  "session/resume",
+  "session/list",
+  "session/delete",
+  "session/close",
+  "session/prompt",
+  "session/set_mode",
+  "session/set_config_option",
+]
+const NOTIFICATIONS = ["session/cancel", "$/cancel_request"]
+const FIELDS = ["protocolVersion", "clientCapabilities", "methodId", "sessionId", "cwd", "mcpServers", "additionalDirectories"]
+const MORE_FIELDS = ["prompt", "modeId", "configId", "value", "requestId"]
+
+describe("the ACP front under hostile JSON-RPC", () => {
+  it("answers every method with hostile params without InternalError or a leak, and lives", async () => {
+    const ws = await scopedWorkspace({ "a.txt": "a\n" })
+    const c = startAcp(ws.root)
+    expect((await ask(c, "initialize", '{"protocolVersion":1,"clientCapabilities":{}}')).result?.protocolVersion).toBe(1)
+    const session = await ask(c, "session/new", JSON.stringify({ cwd: ws.root, mcpServers: [] }))
+    const sessionId = session.result.sessionId as string
+    const message = fc.tuple(
+      fc.constantFrom(...REQUESTS, ...NOTIFICATIONS),
+      hostileParams([...FIELDS, ...MORE_FIELDS]),
+      fc.boolean(),
+      fc.boolean(),
+    )
+    await fc.assert(
+      fc.asyncProperty(message, async ([method, params, asRequest, forRealSession]) => {
+        // Some cases aim at the live session (set_mode, set_config_option, …); a prompt on it would run the model.
+        const aimed =
+          forRealSession && method !== "session/prompt" && params?.startsWith("{")
+            ? params.replace(/^\{/, `{"sessionId":${JSON.stringify(sessionId)},`).replace(/,}$/, "}")
+            : params
+        const what = `${method} ${String(aimed).slice(0, 200)}`
+        if (asRequest || !NOTIFICATIONS.includes(method)) {
+          const answer = await ask(c, method, aimed)
+          if (answer.error) {
+            expect(answer.error.code, `${what} → ${JSON.stringify(answer).slice(0, 400)}`).not.toBe(-32603)
+            expect(leaks(String(answer.error.message), SERVER_ROOT), what).toBeUndefined()
+          }
+        } else c.proc.stdin.write(`${rawMessage(method, undefined, aimed)}\n`)
+        expect((await ask(c, "session/list", "{}")).result?.sessions, what).toBeDefined()
+        expect(c.proc.exitCode, what).toBeNull()
+      }),
+      { numRuns: FUZZ_RUNS ?? 120, seed: FUZZ_SEED },
+    )
+  }, 120_000)
+
+  it("refuses a cwd that is missing, a file or holds a NUL byte with InvalidParams naming it", async () => {
+    const ws = await scopedWorkspace({ "a.txt": "a\n" })
+    const c = startAcp(ws.root)
+    await ask(c, "initialize", '{"protocolVersion":1,"clientCapabilities":{}}')
+    for (const cwd of [join(ws.root, "missing"), join(ws.root, "a.txt"), `${ws.root}/\u0000x`, "relative"]) {
+      const answer = await ask(c, "session/new", JSON.stringify({ cwd, mcpServers: [] }))
+      expect(answer.error, cwd).toMatchObject({ code: -32602, message: expect.stringContaining("cwd") })
+      expect(answer.error.message).not.toContain("\u0000")
+    }
+  })
+
+  it("names the wrong fields in the message of an InvalidParams the SDK's schema gives", async () => {
+    const ws = await scopedWorkspace()
+    const c = startAcp(ws.root)
+    await ask(c, "initialize", '{"protocolVersion":1,"clientCapabilities":{}}')
+    const answer = await ask(c, "session/new", '{"cwd":5}')
+    expect(answer.error.code).toBe(-32602)
+    expect(answer.error.message).toMatch(/^Invalid params: .*cwd: expected string, received number.*mcpServers: expected array/)
+  })
+})
+
+function lspFrame(body: string): string {
+  return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+}
+
+describe("a client that never reads our output", () => {
+  for (const [front, request] of [
+    ["--stdio", (id: number) => lspFrame(`{"jsonrpc":"2.0","id":${id},"method":"agent/listModes"}`)],
+    ["--acp", (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"session/list","params":{}}\n`],
+  ] as const) {
+    it(`is not read either (${front}): its writes back up while the server's memory stays bounded, and nothing is lost`, async () => {
+      const ws = await scopedWorkspace()
+      const proc = spawn(process.execPath, [SERVER_ENTRY, front], { env: childEnv(ws.root, undefined), stdio: "pipe" })
+      procs.push(proc)
+      proc.stdout.pause()
+      const init =
+        front === "--acp"
+          ? '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}\n'
+          : lspFrame(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { processId: null, capabilities: {} } }))
+      proc.stdin.write(init)
+      const total = 20_000
+      for (let i = 1; i <= total; i++) proc.stdin.write(request(100_000 + i))
+      // The server stops reading: what we wrote stays in our pipe buffer instead of its memory.
+      await pollUntil("the client's writes to back up", () => proc.stdin.writableLength > 100_000, 30_000)
+      const rssKb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, "utf8"))?.[1])
+      expect(rssKb()).toBeLessThan(400_000)
+      // Once the client reads, every request is answered.
+      let answered = 0
+      let text = ""
+      proc.stdout.on("data", (d: Buffer) => {
+        text += d.toString("latin1")
+        const ids = [...text.matchAll(/"id":1\d{5}\b/g)]
+        answered += ids.length
+        const last = ids.at(-1)
+        text = last ? text.slice((last.index ?? 0) + last[0].length) : text.slice(-40)
+      })
+      proc.stdout.resume()
+      await pollUntil(`all ${total} answers`, () => answered >= total, 60_000)
+      expect(proc.exitCode).toBeNull()
+    }, 120_000)
+  }
+})
