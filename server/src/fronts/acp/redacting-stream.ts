@@ -1,5 +1,5 @@
 import { redactDeep } from "../../config/redact"
-import type { OutputBacklog } from "../../core/output-backlog"
+import { requestIdOf, responseIdOf, type OutputBacklog } from "../../core/output-backlog"
 import { withReadableInvalidParams } from "./invalid-params"
 
 /** Requests whose text is the user's own file: changing it would corrupt the file. */
@@ -32,6 +32,7 @@ export function redactingStream<M extends object>(
         : redactDeep(withReadableInvalidParams(message))
       const written = writer.write(outgoing)
       if (!backlog) return written
+      backlog.answered(responseIdOf(message))
       // Not awaited: the inner stream queues it, and the backlog counts it until it is written (a sink that
       // awaited would hide the queue from the count). A failed write still fails this stream.
       backlog.track(written).catch((error) => sinkController?.error(error))
@@ -40,5 +41,17 @@ export function redactingStream<M extends object>(
     close: () => writer.close(),
     abort: (reason) => writer.abort(reason),
   })
-  return { writable, readable: stream.readable }
+  // Each request the SDK takes is owed an answer until one is written.
+  const readable = backlog
+    ? stream.readable.pipeThrough(
+        new TransformStream<M, M>({
+          transform(message, controller) {
+            const id = requestIdOf(message)
+            if (id !== undefined) backlog.requestRead(id)
+            controller.enqueue(message)
+          },
+        }),
+      )
+    : stream.readable
+  return { writable, readable }
 }

@@ -19,11 +19,13 @@ export function createStdioConnection(): Connection {
     void writer.write({ jsonrpc: "2.0", id: id ?? null, error } as Message)
   })
   // A client that does not read our answers is not read either (memory stays bounded; see OutputBacklog).
-  writer.backlog = new OutputBacklog(
+  const backlog = new OutputBacklog(
     OUTPUT_BACKLOG_LIMIT,
     () => process.stdin.pause(),
     () => process.stdin.resume(),
   )
+  writer.backlog = backlog
+  reader.backlog = backlog
   const gate = new InitializeGate(new ParamsGuard(reader, writer), writer)
   // The editor is gone when stdin ends: leave at once (LSP exit codes: 0 after shutdown, else 1), rather than
   // linger on timers and watchers. The short delay lets responses already written reach the pipe.

@@ -1,6 +1,6 @@
 import { StreamMessageWriter, type Message } from "vscode-languageserver/node"
 import { redactDeep } from "../../../config/redact"
-import type { OutputBacklog } from "../../../core/output-backlog"
+import { responseIdOf, type OutputBacklog } from "../../../core/output-backlog"
 
 /**
  * The server's one writer to the editor: no secret the server holds leaves in any message (notifications
@@ -14,7 +14,9 @@ export class RedactingMessageWriter extends StreamMessageWriter {
 
   override write(message: Message): Promise<void> {
     const written = super.write(redactMessage(message))
-    return this.backlog ? this.backlog.track(written) : written
+    if (!this.backlog) return written
+    this.backlog.answered(responseIdOf(message))
+    return this.backlog.track(written)
   }
 }
 

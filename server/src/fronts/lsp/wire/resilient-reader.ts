@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream"
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node"
+import { requestIdOf, type OutputBacklog } from "../../../core/output-backlog"
 import { envelopeProblem } from "./envelope"
 
 const HEADER_END = Buffer.from("\r\n\r\n")
@@ -37,6 +38,8 @@ export class ResilientMessageReader extends AbstractMessageReader {
   /** A body that does not parse waits this long for the rest of a too-short message before it is reported. */
   private waitTimer: NodeJS.Timeout | undefined
   private gaveUpWaiting = false
+  /** Counts each request read until it is answered (set by the connection). */
+  backlog: OutputBacklog | undefined
 
   constructor(
     private readonly input: Readable,
@@ -167,6 +170,8 @@ export class ResilientMessageReader extends AbstractMessageReader {
       this.onParseFailure(problem)
       return true
     }
+    const id = requestIdOf(message)
+    if (id !== undefined) this.backlog?.requestRead(id)
     this.callback?.(message as Message)
     return true
   }
