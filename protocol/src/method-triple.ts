@@ -24,7 +24,12 @@ export function request<M extends string, P extends z.ZodType, R extends z.ZodTy
 }
 
 export const Empty = z.object({})
-export const TaskId = z.string().min(1).describe("The task, as agent/newTask returned it.")
+/** Task ids are short (agent/newTask's are 15 characters); the bound keeps a hostile one out of every error message. */
+export const TaskId = z
+  .string()
+  .min(1)
+  .max(200, "a task id is at most 200 characters: use one agent/newTask or agent/listTasks gave")
+  .describe("The task, as agent/newTask returned it.")
 
 /**
  * A URI the server turns into a local path: a `file:` URI must name a local file (no host but `localhost`,

@@ -146,6 +146,17 @@ describe("the LSP front under hostile JSON-RPC", () => {
     await stillServing(client)
   })
 
+  it("answers a 2 MB task id with a short InvalidParams instead of echoing it back", async () => {
+    client = await initializedRawClient((await tempWorkspace()).root)
+    const taskId = "x".repeat(2 * 1024 * 1024)
+    for (const method of [AgentMethods.getTask, AgentMethods.cancelTask, AgentMethods.sendMessage]) {
+      const answer = await askRaw(client, method, JSON.stringify({ taskId, text: "hi" }))
+      expect(answer.error, method).toMatchObject({ code: -32602, message: expect.stringContaining("at most 200 characters") })
+      expect(answer.error.message.length).toBeLessThan(500)
+    }
+    await stillServing(client)
+  })
+
   it("answers ids of the wrong type, batches and messages without jsonrpc 2.0 with InvalidRequest, never silence", async () => {
     client = await initializedRawClient((await tempWorkspace()).root)
     const cases: [string, number | null][] = [

@@ -6,6 +6,12 @@ import { envelopeProblem } from "./envelope"
 const HEADER_END = Buffer.from("\r\n\r\n")
 const BAD_BODY_GRACE_MS = 200
 const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im
+/**
+ * The largest message taken (a 10 MB didOpen is normal; a Content-Length beyond this is refused and its body
+ * skipped), and the longest header block: both bound what a client can make the server buffer.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+const MAX_HEADER_BYTES = 8 * 1024
 /** Where a header block starts: resynchronisation target after garbage. */
 const HEADER_START = /Content-Length:/i
 
@@ -93,6 +99,12 @@ export class ResilientMessageReader extends AbstractMessageReader {
     const headerEnd = this.buffer.indexOf(HEADER_END)
     if (headerEnd < 0) {
       this.dropGarbageBeforeHeader()
+      // A header that never ends would otherwise grow the buffer without bound.
+      if (this.buffer.length > MAX_HEADER_BYTES && this.findHeader(0) === 0) {
+        this.onParseFailure({ reason: `a message header longer than ${MAX_HEADER_BYTES} bytes` })
+        this.resyncAfter(1)
+        return true
+      }
       return false
     }
     const header = this.buffer.subarray(0, headerEnd).toString("ascii")
@@ -104,6 +116,12 @@ export class ResilientMessageReader extends AbstractMessageReader {
       return true
     }
     const length = Number(match[1])
+    if (length > MAX_MESSAGE_BYTES) {
+      // Its body (or whatever a lying client sends instead) is dropped as garbage up to the next header.
+      this.onParseFailure({ reason: `a message of ${length} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit` })
+      this.resyncAfter(bodyStart)
+      return true
+    }
     const nextHeader = this.findHeader(bodyStart)
     // A header with no body before the next header (only whitespace between): skip it alone, so it does
     // not swallow the next request as its body. A JSON-RPC body starts with "{", never with a header.
