@@ -5,7 +5,8 @@ import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { FUZZ_RUNS, FUZZ_SEED, hostileParams, leaks, rawMessage } from "../support/hostile-json"
 import { pollUntil } from "../support/poll"
-import { childEnv, scopedWorkspace } from "../support/scoped"
+import { startAcpClient } from "../support/acp-client"
+import { childEnv, scopedFake, scopedWorkspace } from "../support/scoped"
 import { SERVER_ENTRY } from "../support/server-harness"
 
 /**
@@ -113,4 +114,32 @@ describe("the ACP front under hostile JSON-RPC", () => {
     expect(answer.error.code).toBe(-32602)
     expect(answer.error.message).toMatch(/^Invalid params: .*cwd: expected string, received number.*mcpServers: expected array/)
   })
+
+  it("answers a prompt whose content blocks carry hostile URIs and data without InternalError, and lives", async () => {
+    const ws = await scopedWorkspace({ "a.txt": "a\n" })
+    const done = (n: number) => ({ toolCalls: [{ id: `toolu_done${n}`, name: "attempt_completion", input: { result: "ok" } }] })
+    const api = await scopedFake(Array.from({ length: 12 }, (_, n) => done(n)))
+    const { client } = await startAcpClient({ apiUrl: api.url })
+    const { sessionId } = await client.agent.request("session/new", { cwd: ws.root, mcpServers: [] })
+    const blocks: any[] = [
+      { type: "resource_link", uri: "file:///%", name: "x" },
+      { type: "resource_link", uri: "file://evil.example/etc/passwd", name: "x" },
+      { type: "resource_link", uri: "file:///a/%00b", name: "__proto__" },
+      { type: "resource", resource: { uri: "file:///%E0%A4%A", text: "t" } },
+      { type: "resource", resource: { uri: "constructor", blob: "AAAA" } },
+      { type: "image", mimeType: "image/svg+xml", data: "AAAA" },
+      { type: "image", mimeType: "image/png", data: "A".repeat(8 * 1024 * 1024) },
+      { type: "audio", mimeType: "audio/wav", data: "AAAA" },
+    ]
+    for (const block of blocks) {
+      const outcome = await client.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "look" }, block] }).then(
+        (r) => ({ stopReason: (r as { stopReason?: string }).stopReason }),
+        (e) => ({ code: (e as { code?: number }).code, message: String((e as Error).message) }),
+      )
+      const what = `${JSON.stringify(block).slice(0, 120)} → ${JSON.stringify(outcome).slice(0, 300)}`
+      expect("code" in outcome ? outcome.code : 0, what).not.toBe(-32603)
+      if ("message" in outcome) expect(leaks(outcome.message, SERVER_ROOT), what).toBeUndefined()
+    }
+    expect((await client.agent.request("session/list", {})).sessions.length).toBeGreaterThan(0)
+  }, 60_000)
 })
