@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { AgentCommands, AgentMethods, AgentProtocol } from "@agent-lsp/protocol"
 import { FUZZ_RUNS, FUZZ_SEED, hostileParams, hostileValue, leaks, rawMessage } from "../support/hostile-json"
-import { initializedRawClient, type RawClient } from "../support/raw-client"
+import { initializedRawClient, initializeParams, RawClient } from "../support/raw-client"
 import { tempWorkspace } from "../support/temp-workspace"
 
 /**
@@ -145,6 +145,23 @@ describe("the LSP front under hostile JSON-RPC", () => {
     }
     await stillServing(client)
   })
+
+  it("refuses an initialize whose processId is beyond LSP's integer range instead of exiting right after it", async () => {
+    for (const processId of ["1e20", "2147483648", "-2147483649"]) {
+      const c = RawClient.start()
+      client = c
+      const body = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"processId":${processId},"capabilities":{}}}`
+      c.sendRaw(`Content-Length: ${body.length}\r\n\r\n${body}`)
+      expect((await c.response(0, ANSWER_MS)).error, processId).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("params.processId"),
+      })
+      c.send({ id: 1, method: "initialize", params: initializeParams((await tempWorkspace()).root) })
+      expect((await c.response(1, ANSWER_MS)).result?.capabilities, processId).toBeTruthy()
+      expect(c.exitCode, processId).toBeUndefined()
+      c.kill()
+    }
+  }, 60_000)
 
   it("answers a 2 MB task id with a short InvalidParams instead of echoing it back", async () => {
     client = await initializedRawClient((await tempWorkspace()).root)
