@@ -13,18 +13,16 @@ export interface SessionRequest {
 const MAX_ADDITIONAL = 16
 
 /**
- * A session's cwd: an absolute path to an existing directory (kept as given). Anything else (a relative
- * path, a file, a missing folder, a NUL byte) fails the request with invalidParams naming it, rather than
- * a session whose every file operation fails later (or an InternalError from a NUL byte in a path).
+ * A session's cwd: an absolute path, without a NUL byte (an InternalError from deep in a file call before),
+ * and not a file. A folder that does not exist (yet, or any more) is taken: the first prompt then names it
+ * ("The workspace folder … does not exist"), before any model request.
  */
 export async function sessionCwd(cwd: string): Promise<string> {
   if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${shown(cwd)}".`)
-  const info = cwd.includes("\0") ? undefined : await stat(cwd).catch(() => undefined)
-  if (!info?.isDirectory())
-    throw RequestError.invalidParams(
-      undefined,
-      `cwd "${shown(cwd)}" does not exist or is not a directory: give the absolute path of the project folder.`,
-    )
+  if (cwd.includes("\0")) throw RequestError.invalidParams(undefined, `cwd must not hold a NUL byte, got "${shown(cwd)}".`)
+  const info = await stat(cwd).catch(() => undefined)
+  if (info && !info.isDirectory())
+    throw RequestError.invalidParams(undefined, `cwd "${shown(cwd)}" is not a directory: give the absolute path of the project folder.`)
   return cwd
 }
 
