@@ -1,4 +1,3 @@
-import { isAbsolute } from "node:path"
 import {
   PROTOCOL_VERSION,
   RequestError,
@@ -22,7 +21,7 @@ import { AcpSession, type FolderCore } from "./acp-session"
 import { historyUpdates } from "./history"
 import type { AcpAuth } from "./auth"
 import type { EditLog } from "./edit-log"
-import { extraFolders, type SessionRequest } from "./session-folders"
+import { extraFolders, sessionCwd, type SessionRequest } from "./session-folders"
 import { TaskRequestError } from "../../task/service"
 import { toMcpSettings } from "./mcp-servers"
 import type { SessionRecord, SessionStore } from "./session-store"
@@ -80,7 +79,7 @@ export class AcpAgent {
   }
 
   async newSession(request: SessionRequest) {
-    const record = { ...AcpSession.fresh(requireAbsolute(request.cwd)), ...(await extraFolders(request.additionalDirectories)) }
+    const record = { ...AcpSession.fresh(await sessionCwd(request.cwd)), ...(await extraFolders(request.additionalDirectories)) }
     const session = await this.open(record, request.mcpServers ?? [])
     await this.options.store.put(record)
     const [modes, configOptions] = await Promise.all([session.modes(), session.configOptions()])
@@ -97,7 +96,7 @@ export class AcpAgent {
     if (!stored) throw RequestError.resourceNotFound(request.sessionId)
     const record = {
       ...stored,
-      cwd: requireAbsolute(request.cwd),
+      cwd: await sessionCwd(request.cwd),
       ...(request.additionalDirectories ? await extraFolders(request.additionalDirectories) : {}),
     }
     const session = this.sessions.get(stored.sessionId) ?? (await this.open(record, request.mcpServers ?? []))
@@ -266,9 +265,4 @@ export class AcpAgent {
  */
 function announceAfterResponse(session: AcpSession, again = false): void {
   setImmediate(() => void session.announceCommands(again).catch(() => undefined))
-}
-
-function requireAbsolute(cwd: string): string {
-  if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}".`)
-  return cwd
 }

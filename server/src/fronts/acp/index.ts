@@ -5,7 +5,9 @@ import { passesLevel, type LogLevel, type LogSink } from "../../core/logger"
 import { SettingsManager } from "../../core/settings"
 import { endOnSignals, SHUTDOWN_SIGNALS } from "../../terminal/shutdown"
 import { AcpAgent } from "./acp-agent"
+import { OUTPUT_BACKLOG_LIMIT, OutputBacklog } from "../../core/output-backlog"
 import { AcpAuth } from "./auth"
+import { gatedInput } from "./input-gate"
 import { EditLog } from "./edit-log"
 import { SessionStore } from "./session-store"
 import { redactingStream } from "./redacting-stream"
@@ -66,11 +68,14 @@ export async function startAcpFront(options: AcpFrontOptions): Promise<void> {
     .onRequest("session/set_mode", async ({ params }) => void (await agent.session(params.sessionId).setMode(params.modeId)))
     .onRequest("session/set_config_option", ({ params }) => agent.session(params.sessionId).setConfigOption(params.configId, params.value))
     .onNotification("session/cancel", ({ params }) => agent.session(params.sessionId).cancel())
+  // A client that does not read our answers is not read either (memory stays bounded; see OutputBacklog).
+  const backlog = new OutputBacklog(OUTPUT_BACKLOG_LIMIT)
   const stream = redactingStream(
     acp.ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      gatedInput(Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>, backlog),
     ),
+    backlog,
   )
   const connection = app.connect(stream)
   const stop = async (code: number) => {

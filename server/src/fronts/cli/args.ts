@@ -97,6 +97,8 @@ export function parseRunArgs(argv: readonly string[]): ParsedRunArgs {
           args.provider = v
         } else if (flag === "--base-url") {
           if (!URL.canParse(v)) return { kind: "usageError", message: `--base-url: "${v}" is not a URL (e.g. http://localhost:11434/v1).` }
+          if (!/^https?:$/.test(new URL(v).protocol))
+            return { kind: "usageError", message: `--base-url: "${v}" is not an http or https URL (e.g. http://localhost:11434/v1).` }
           args.baseUrl = v
         } else if (flag === "--context-window") {
           const n = Number(v)

@@ -39,7 +39,13 @@ export async function runCli(argv: readonly string[], options: RunOptions = {}):
     stderr.write(`agent-lsp run: ${missingSettingsFile(options.globalSettingsFile)}.\n`)
     return EXIT.usage
   }
-  const text = (args.task ?? (await readTask(options.stdin ?? process.stdin)))?.trim()
+  const read = args.task ?? (await readTask(options.stdin ?? process.stdin))
+  if (read === TOO_LONG)
+    return usageError(
+      stderr,
+      `the task on standard input is over ${MAX_TASK_BYTES / 1024 / 1024} MiB: give a shorter one, or name a file it should read.`,
+    )
+  const text = read?.trim()
   if (!text) return usageError(stderr, "no task: give it as an argument or on standard input.")
 
   const output = redactingOutput(args.json ? jsonOutput(stdout) : humanOutput(stdout, stderr))
@@ -150,11 +156,24 @@ function usageError(stderr: Pick<NodeJS.WriteStream, "write">, message: string):
   return EXIT.usage
 }
 
+/** The most of standard input taken as a task (far over any model's context window): memory stays bounded. */
+const MAX_TASK_BYTES = 16 * 1024 * 1024
+const TOO_LONG = Symbol("too long")
+
 /** The task from standard input; undefined when stdin is a terminal (nobody would type an end). */
-async function readTask(stdin: NodeJS.ReadStream): Promise<string | undefined> {
+async function readTask(stdin: NodeJS.ReadStream): Promise<string | undefined | typeof TOO_LONG> {
   if (stdin.isTTY) return undefined
   const chunks: Buffer[] = []
-  for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))
+  let bytes = 0
+  for await (const chunk of stdin) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
+    bytes += buffer.length
+    if (bytes > MAX_TASK_BYTES) {
+      stdin.destroy()
+      return TOO_LONG
+    }
+    chunks.push(buffer)
+  }
   return Buffer.concat(chunks).toString("utf8")
 }
 

@@ -1,3 +1,4 @@
+import { OUTPUT_BACKLOG_LIMIT, OutputBacklog } from "../../core/output-backlog"
 import { createConnection, ErrorCodes, ProposedFeatures, type Connection, type Message } from "vscode-languageserver/node"
 import { InitializeGate } from "./wire/initialize-gate"
 import { ParamsGuard } from "./wire/params-guard"
@@ -10,13 +11,21 @@ import { ResilientMessageReader } from "./wire/resilient-reader"
  */
 export function createStdioConnection(): Connection {
   const writer = new RedactingMessageWriter(process.stdout)
-  const reader = new ResilientMessageReader(process.stdin, ({ reason }) => {
-    void writer.write({
-      jsonrpc: "2.0",
-      id: null,
-      error: { code: ErrorCodes.ParseError, message: `Parse error: ${reason}. The message was skipped.` },
-    } as Message)
+  const reader = new ResilientMessageReader(process.stdin, ({ reason, code, id }) => {
+    const error =
+      code === undefined
+        ? { code: ErrorCodes.ParseError, message: `Parse error: ${reason}. The message was skipped.` }
+        : { code, message: `Invalid request: ${reason}. The message was skipped.` }
+    void writer.write({ jsonrpc: "2.0", id: id ?? null, error } as Message)
   })
+  // A client that does not read our answers is not read either (memory stays bounded; see OutputBacklog).
+  const backlog = new OutputBacklog(
+    OUTPUT_BACKLOG_LIMIT,
+    () => process.stdin.pause(),
+    () => process.stdin.resume(),
+  )
+  writer.backlog = backlog
+  reader.backlog = backlog
   const gate = new InitializeGate(new ParamsGuard(reader, writer), writer)
   // The editor is gone when stdin ends: leave at once (LSP exit codes: 0 after shutdown, else 1), rather than
   // linger on timers and watchers. The short delay lets responses already written reach the pipe.

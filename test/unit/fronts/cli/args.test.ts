@@ -36,4 +36,12 @@ describe("agent-lsp run arguments", () => {
       terminal: { allow: ["*"] },
     })
   })
+  it("refuses a --base-url that is a URL of another scheme than http or https", () => {
+    for (const url of ["file:///etc/passwd", "javascript:alert(1)", "ftp://host/x"])
+      expect(parseRunArgs(["--base-url", url, "x"]), url).toEqual({
+        kind: "usageError",
+        message: `--base-url: "${url}" is not an http or https URL (e.g. http://localhost:11434/v1).`,
+      })
+    expect(parseRunArgs(["--base-url", "https://proxy.example/v1", "x"]).kind).toBe("run")
+  })
 })

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream"
 import { describe, expect, it } from "vitest"
-import { ResilientMessageReader } from "../../../../server/src/fronts/lsp/wire/resilient-reader"
+import { MAX_MESSAGE_BYTES, ResilientMessageReader } from "../../../../server/src/fronts/lsp/wire/resilient-reader"
 
 function frame(body: string, length = Buffer.byteLength(body)): string {
   return `Content-Length: ${length}\r\n\r\n${body}`
@@ -85,8 +85,28 @@ describe("ResilientMessageReader", () => {
   it("rejects JSON that is not a JSON-RPC 2.0 message", () => {
     const { input, messages, failures } = setup()
     input.write(frame(JSON.stringify({ id: 1, method: "x" })) + frame(ping(11)))
-    expect(failures).toEqual(["the message is not a JSON-RPC 2.0 object"])
+    expect(failures).toEqual([expect.stringContaining("the message is not a JSON-RPC 2.0 object")])
     expect(messages.map((m) => m.id)).toEqual([11])
+  })
+})
+
+describe("ResilientMessageReader bounds what a client can make it buffer", () => {
+  it("refuses a Content-Length over the limit, drops what follows as garbage and reads the next message", () => {
+    const { input, messages, failures } = setup()
+    input.write(`Content-Length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`)
+    for (let i = 0; i < 50; i++) input.write("x".repeat(64 * 1024))
+    input.write(frame(ping(5)))
+    // (The dropped body's last bytes before the next header are reported as garbage too.)
+    expect(failures[0]).toBe(`a message of ${MAX_MESSAGE_BYTES + 1} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit`)
+    expect(messages.map((m) => m.id)).toEqual([5])
+  })
+
+  it("drops a header that never ends instead of buffering it, and reads the next message", () => {
+    const { input, messages, failures } = setup()
+    input.write(`Content-Length: 5 ${"a".repeat(9000)}`)
+    input.write(frame(ping(6)))
+    expect(failures).toEqual(["a message header longer than 8192 bytes"])
+    expect(messages.map((m) => m.id)).toEqual([6])
   })
 })
 

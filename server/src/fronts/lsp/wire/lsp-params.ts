@@ -1,4 +1,4 @@
-import { any, arr, int, nul, obj, oneOf, opt, str, type Check } from "./shapes"
+import { any, arr, int, int32, nul, obj, oneOf, opt, str, type Check } from "./shapes"
 
 const position = obj({ line: int, character: int })
 const range = obj({ start: position, end: position })
@@ -28,7 +28,9 @@ export const NOTIFICATION_PARAMS: Record<string, Check> = {
 export const REQUEST_PARAMS: Record<string, Check> = {
   initialize: obj({
     capabilities: obj(),
-    processId: opt(oneOf(nul, int)),
+    // vscode-languageserver watches this pid and exits when it is gone; one past LSP's integer range (1e20)
+    // makes that check throw, which reads as "gone": the server would exit right after initialize.
+    processId: opt(oneOf(nul, int32)),
     rootUri: opt(oneOf(nul, str)),
     rootPath: opt(oneOf(nul, str)),
     workspaceFolders: opt(oneOf(nul, arr(folder))),
@@ -39,5 +41,6 @@ export const REQUEST_PARAMS: Record<string, Check> = {
     range,
     context: obj({ diagnostics: arr(obj({ range, message: str })) }),
   }),
+  "textDocument/codeLens": obj({ textDocument: textDocumentId }),
   "workspace/executeCommand": obj({ command: str, arguments: opt(arr(any)) }),
 }

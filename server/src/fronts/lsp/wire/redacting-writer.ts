@@ -1,5 +1,6 @@
 import { StreamMessageWriter, type Message } from "vscode-languageserver/node"
 import { redactDeep } from "../../../config/redact"
+import { responseIdOf, type OutputBacklog } from "../../../core/output-backlog"
 
 /**
  * The server's one writer to the editor: no secret the server holds leaves in any message (notifications
@@ -8,8 +9,14 @@ import { redactDeep } from "../../../config/redact"
  * `workspace/applyEdit` and the proposed file text of an approval (which the user may edit and send back).
  */
 export class RedactingMessageWriter extends StreamMessageWriter {
+  /** Counts the writes the client has not taken yet (set by the connection). */
+  backlog: OutputBacklog | undefined
+
   override write(message: Message): Promise<void> {
-    return super.write(redactMessage(message))
+    const written = super.write(redactMessage(message))
+    if (!this.backlog) return written
+    this.backlog.answered(responseIdOf(message))
+    return this.backlog.track(written)
   }
 }
 

@@ -1,14 +1,25 @@
 import type { Readable } from "node:stream"
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from "vscode-languageserver/node"
+import { requestIdOf, type OutputBacklog } from "../../../core/output-backlog"
+import { envelopeProblem } from "./envelope"
 
 const HEADER_END = Buffer.from("\r\n\r\n")
 const BAD_BODY_GRACE_MS = 200
 const CONTENT_LENGTH = /^content-length:\s*(\d+)\s*$/im
+/**
+ * The largest message taken (a 10 MB didOpen is normal; a Content-Length beyond this is refused and its body
+ * skipped), and the longest header block: both bound what a client can make the server buffer.
+ */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+const MAX_HEADER_BYTES = 8 * 1024
 /** Where a header block starts: resynchronisation target after garbage. */
 const HEADER_START = /Content-Length:/i
 
-/** A message that could not be parsed; the server answers it with a JSON-RPC ParseError (id null). */
-export type ParseFailure = { reason: string }
+/**
+ * A message that could not be used: bytes that are not JSON are a ParseError (no code here, id null); JSON
+ * that is not a valid JSON-RPC message carries its code (InvalidRequest) and the id to answer with.
+ */
+export type ParseFailure = { reason: string; code?: number; id?: string | number | null }
 
 /**
  * A base-protocol reader that keeps serving after bad input, where vscode-jsonrpc's stream reader stops
@@ -33,6 +44,8 @@ export class ResilientMessageReader extends AbstractMessageReader {
   /** A body that does not parse waits this long for the rest of a too-short message before it is reported. */
   private waitTimer: NodeJS.Timeout | undefined
   private gaveUpWaiting = false
+  /** Counts each request read until it is answered (set by the connection). */
+  backlog: OutputBacklog | undefined
 
   constructor(
     private readonly input: Readable,
@@ -86,6 +99,12 @@ export class ResilientMessageReader extends AbstractMessageReader {
     const headerEnd = this.buffer.indexOf(HEADER_END)
     if (headerEnd < 0) {
       this.dropGarbageBeforeHeader()
+      // A header that never ends would otherwise grow the buffer without bound.
+      if (this.buffer.length > MAX_HEADER_BYTES && this.findHeader(0) === 0) {
+        this.onParseFailure({ reason: `a message header longer than ${MAX_HEADER_BYTES} bytes` })
+        this.resyncAfter(1)
+        return true
+      }
       return false
     }
     const header = this.buffer.subarray(0, headerEnd).toString("ascii")
@@ -97,6 +116,12 @@ export class ResilientMessageReader extends AbstractMessageReader {
       return true
     }
     const length = Number(match[1])
+    if (length > MAX_MESSAGE_BYTES) {
+      // Its body (or whatever a lying client sends instead) is dropped as garbage up to the next header.
+      this.onParseFailure({ reason: `a message of ${length} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit` })
+      this.resyncAfter(bodyStart)
+      return true
+    }
     const nextHeader = this.findHeader(bodyStart)
     // A header with no body before the next header (only whitespace between): skip it alone, so it does
     // not swallow the next request as its body. A JSON-RPC body starts with "{", never with a header.
@@ -116,12 +141,10 @@ export class ResilientMessageReader extends AbstractMessageReader {
     }
     const body = this.buffer.subarray(bodyStart, bodyStart + length)
     // Too long a Content-Length whose excess already arrived: the next header sits inside the "body".
-    if (
-      nextHeader >= 0 &&
-      nextHeader < bodyStart + length &&
-      !this.parses(body) &&
-      this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader))
-    ) {
+    if (nextHeader >= 0 && nextHeader < bodyStart + length && !this.parses(body)) {
+      // A bad body whose Content-Length is too long must not eat the next message's header: skip to it.
+      if (!this.tryDeliver(this.buffer.subarray(bodyStart, nextHeader)))
+        this.onParseFailure({ reason: "the message body is not valid JSON" })
       this.buffer = this.buffer.subarray(nextHeader)
       return true
     }
@@ -160,10 +183,13 @@ export class ResilientMessageReader extends AbstractMessageReader {
     } catch {
       return false
     }
-    if (!message || typeof message !== "object" || (message as { jsonrpc?: unknown }).jsonrpc !== "2.0") {
-      this.onParseFailure({ reason: "the message is not a JSON-RPC 2.0 object" })
+    const problem = envelopeProblem(message)
+    if (problem) {
+      this.onParseFailure(problem)
       return true
     }
+    const id = requestIdOf(message)
+    if (id !== undefined) this.backlog?.requestRead(id)
     this.callback?.(message as Message)
     return true
   }

@@ -17,6 +17,11 @@ const typed =
 
 export const str = typed("string", (v) => typeof v === "string")
 export const int = typed("integer", (v) => Number.isInteger(v))
+/** LSP's `integer`: a 32-bit signed whole number (a process id beyond it would end the server, see lsp-params). */
+export const int32 = typed(
+  "integer from -2147483648 to 2147483647",
+  (v) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31,
+)
 export const any: Check = () => undefined
 export const nul = typed("null", (v) => v === null)
 
