@@ -9,9 +9,9 @@ import {
   arrayFindings,
   builtinNameFindings,
   DeclarationNames,
-  isPromptVariable,
+  runsCode,
   type NameFindings,
-  promptReason,
+  codeVariableReason,
   quotedArithmeticGap,
   testNameFindings,
 } from "./evaluated-names"
@@ -124,7 +124,7 @@ export class BashWalker {
       case "variable_assignment": {
         this.assigns = true
         const name = node.childForFieldName("name")
-        if (name?.type === "variable_name" && isPromptVariable(name.text)) this.notUnderstood(promptReason(name.text), node.text)
+        if (name?.type === "variable_name" && runsCode(name.text)) this.notUnderstood(codeVariableReason(name.text), node.text)
         if (node.parent?.type !== "command" && node.parent?.type !== "declaration_command") {
           this.result.commands.push({ words: [], assignments: [node.text], redirects: [], source: node.text })
         }
@@ -288,7 +288,7 @@ export class BashWalker {
       const field = node.fieldNameForChild(i)
       if (child.type === "variable_assignment") {
         command.assignments.push(child.text)
-        this.children(child, src, false)
+        this.visit(child, src) // (its name too: `LD_PRELOAD=./x.so ls`)
       } else if (child.type === "file_redirect") this.redirect(child, src, command)
       else if (child.type === "heredoc_redirect" || child.type === "herestring_redirect") {
         this.visit(child, src)
@@ -352,7 +352,7 @@ export class BashWalker {
       this.found(builtinNameFindings(inner.words), command.source)
       // `time PS4=…` assigns in the shell itself.
       for (const name of inner.assignments.map((a) => a.slice(0, a.indexOf("="))))
-        if (isPromptVariable(name)) this.notUnderstood(promptReason(name), command.source)
+        if (runsCode(name)) this.notUnderstood(codeVariableReason(name), command.source)
       const innerName = inner.words[0]
       if (innerName && !innerName.static) this.notUnderstood(`${inner.via} runs a program decided at run time`, command.source)
       else if (innerName && RESERVED.has(innerName.text))

@@ -50,8 +50,35 @@ export const NAME_TAKING_BUILTINS: Readonly<Record<string, ArgumentRule>> = {
   readonly: { valueOptions: "", names: "all" },
 }
 
-/** Variables bash expands as prompts, running their command substitutions (PS4: under `set -x`). */
-const PROMPT_VARIABLES = new Set(["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND"])
+/**
+ * Variables whose value the shell or a program started later runs or loads as code, so setting one (bare,
+ * exported, before a command, through `env`, `read` or `printf -v`) hides what runs: bash expands PS4 as a
+ * prompt under `set -x` (running its substitutions), a bash started later sources BASH_ENV, the dynamic
+ * loader loads LD_PRELOAD into every program, node requires NODE_OPTIONS' `--require`, git runs GIT_PAGER.
+ */
+const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
+  ...["PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND"].map((n) => [
+    n,
+    "bash expands it as a prompt, running its command substitutions",
+  ]),
+  ...["BASH_ENV", "ENV"].map((n) => [n, "a shell started later runs that file as a script"]),
+  ...["LD_PRELOAD", "LD_AUDIT", "LD_LIBRARY_PATH", "GCONV_PATH"].map((n) => [n, "every program started later loads code from it"]),
+  ...["NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "RUBYOPT", "RUBYLIB", "PYTHONPATH", "PYTHONSTARTUP"].map((n) => [
+    n,
+    "an interpreter started later loads code from it",
+  ]),
+  ...["GIT_PAGER", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR"].map((n) => [
+    n,
+    "a program started later runs its value as a command",
+  ]),
+  ...["GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS"].map(
+    (n) => [n, "git started later runs a program it names"],
+  ),
+  ...["GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_DIR", "GIT_COMMON_DIR"].map((n) => [
+    n,
+    "git started later reads configuration (which can name programs) from elsewhere",
+  ]),
+])
 
 /** Special parameters whose value the shell sets to a number: safe where an option could stand. */
 const NUMERIC_SPECIALS = /^"?\$[!$?#]"?$/
@@ -172,15 +199,16 @@ export function checkName(word: ShellWord, withValue: boolean, found: NameFindin
     else if (/[A-Za-z_]/.test(subscript)) found.arithmetic = true
   }
   const bare = bracket >= 0 ? name.slice(0, bracket) : name
-  if (PROMPT_VARIABLES.has(bare)) found.reasons.push(promptReason(bare))
+  if (runsCode(bare)) found.reasons.push(codeVariableReason(bare))
 }
 
-export function promptReason(name: string): string {
-  return `sets ${name}, which bash expands as a prompt (running its command substitutions)`
+export function codeVariableReason(name: string): string {
+  return `sets ${name}: ${CODE_VARIABLES[name] ?? "its value runs as code"}`
 }
 
-export function isPromptVariable(name: string): boolean {
-  return PROMPT_VARIABLES.has(name)
+/** Whether setting `name` makes the shell or a later program run code (CODE_VARIABLES; GIT_CONFIG_KEY_n too). */
+export function runsCode(name: string): boolean {
+  return Object.hasOwn(CODE_VARIABLES, name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)
 }
 
 /** A quoted text in an arithmetic context that bash would evaluate with the substitutions it holds. */
