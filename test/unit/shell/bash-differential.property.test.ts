@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { basename } from "node:path"
 import fc from "fast-check"
@@ -93,6 +94,19 @@ describe("the shell reading agrees with the shells that run the line", () => {
     expect(failures.stubRuns).toBeGreaterThan(REGRESSIONS.length)
     expect([...failures]).toEqual([])
   }, 120_000)
+
+  it("ends a line that recurses forever through nested substitutions, with every process it started", async () => {
+    // x's value evaluates x again in a subshell of its own, each waiting on the next: no CPU limit ends it.
+    const marker = `recursion-${process.pid}-${Date.now()}`
+    const line = `: ${marker}; x='a[$(: \${x:=1}; echo $((x)))]'; echo $((x))`
+    const started = Date.now()
+    await runLines([{ line, dialect: "bash" }], stubs.stubs, stubs.root)
+    expect(Date.now() - started).toBeLessThan(60_000)
+    const left = execFileSync("ps", ["-eo", "args="], { encoding: "utf8" })
+      .split("\n")
+      .filter((l) => l.includes(marker))
+    expect(left).toEqual([])
+  }, 90_000)
 
   it("explains every program bash and dash started, or calls the line not understood, over generated lines", async () => {
     const given = process.env.DIFF_SEED

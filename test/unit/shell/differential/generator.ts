@@ -151,7 +151,8 @@ const EVALUATED_FORMS = [
   "x='a[CODE]'; declare -n r=\"$x\"; echo $r",
   "mapfile -t arr <<< 'a[CODE]'; echo $(( arr[0] ))",
   "set -- 'a[CODE]'; [[ $1 -eq 0 ]]",
-  ": ${x:='a[CODE]'}; echo $((x))",
+  // `unset` first: nested in CODE, a `${z:=…}` that found the outer z set would evaluate it again, forever.
+  "unset z; : ${z:='a[CODE]'}; echo $((z))",
   "PS4='CODE'; set -x; :",
   "export PS4='CODE'; set -o xtrace; :",
   "read PS4 <<< 'CODE'; set -x; :",

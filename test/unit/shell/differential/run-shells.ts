@@ -8,7 +8,9 @@ import { STUB_NAMES, WRAPPER_PROGRAMS } from "./generator"
 /**
  * Runs command lines under the real bash or dash, each in a fresh folder, with a PATH that holds only stub
  * programs (STUB_NAMES, plus bash and sh for `bash -c` and the WRAPPER_PROGRAMS), and returns the argv of every stub each line
- * started. Lines run through a few driver shells at once, one shell process per line (at most 5 s of CPU time each),
+ * started. Lines run through a few driver shells at once, one shell process per line (at most 5 s of CPU time
+ * each, and 10 s of wall time for the line and everything it started: GNU timeout kills its process group, so a
+ * line that recurses through nested substitutions, each process waiting on the next, cannot outlive its turn),
  * in an environment without BASH_ENV/ENV or anything else of the user's.
  */
 
@@ -34,7 +36,7 @@ stubs="$1"; work="$2"; input="$3"
 while IFS= read -r -d '' i && IFS= read -r -d '' shell && IFS= read -r -d '' line; do
   dir="$work/$i"
   if [ "$shell" = sh ]; then set -- /bin/sh -c; else set -- /bin/bash --noprofile --norc -c; fi
-  (cd "$dir" && ulimit -t 5 && PATH="$stubs" LOG="$work/$i.log" HOME="$dir" exec "$@" "$line" </dev/null >/dev/null 2>&1)
+  (cd "$dir" && ulimit -t 5 && PATH="$stubs" LOG="$work/$i.log" HOME="$dir" exec /usr/bin/timeout -s KILL 10 "$@" "$line" </dev/null >/dev/null 2>&1)
 done < "$input"
 true
 `
