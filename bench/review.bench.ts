@@ -23,7 +23,7 @@ const FILES = 1000
 const HUNKS = 10
 const SECTION = 10 // lines per hunk section
 /** Reject-all rewrites 1,000 files (each flushed to disk), and its undo as many: slow on a loaded disk. */
-const RUNS_REJECT = process.argv.includes("--big") ? 3 : 1
+const RUNS_REJECT = process.argv.includes("--big") ? 5 : 3
 
 function original(i: number): string {
   let text = ""

@@ -53,7 +53,11 @@ console.log(
 
 let failed = 0
 for (const file of files) {
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), `--one=${file}`], { stdio: "inherit" })
+  // A bench's own flags (`npm run bench -- review --big`) go to the process that runs it.
+  const flags = process.argv.slice(2).filter((a) => a.startsWith("--") && !a.startsWith("--one="))
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), `--one=${file}`, ...flags], {
+    stdio: "inherit",
+  })
   if (child.status !== 0) {
     failed++
     if (child.status === null) console.error(`\n${file} failed: ended by ${child.signal ?? child.error?.message}`)
