@@ -21,7 +21,9 @@ export async function tempWorkspace(files: Record<string, string | Buffer> = {},
   return {
     root,
     path: (relative) => join(root, relative),
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    // Retries: a sandboxed command's placeholders (server/src/sandbox/placeholders.ts) and a language server
+    // may still be removing or writing files here for a moment after a test ends (ENOTEMPTY otherwise).
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }),
   }
 }
 
