@@ -1,3 +1,4 @@
+import { gitSubcommandIndex } from "./git-options"
 import type { ParsedCommandLine, SimpleCommand } from "./types"
 import { programName } from "./wrappers"
 
@@ -41,9 +42,6 @@ export const LOCAL_GIT_SUBCOMMANDS: ReadonlySet<string> = new Set([
   ...["diff-files", "diff-index", "diff-tree", "whatchanged", "count-objects", "for-each-ref", "name-rev"],
 ])
 
-/** git options that take the next word as their value (`git -C dir status`). */
-const GIT_OPTIONS_WITH_VALUE = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace"])
-
 /**
  * False only when every simple command of the line (wrapped ones included: `xargs`, `sh -c`, `find -exec`
  * list what they run) is a static program in LOCAL_PROGRAMS (git: a local subcommand), and the whole line
@@ -66,10 +64,7 @@ function isLocal(command: SimpleCommand): boolean {
 }
 
 function isLocalGit(args: readonly string[]): boolean {
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (GIT_OPTIONS_WITH_VALUE.has(arg)) i++
-    else if (!arg.startsWith("-")) return LOCAL_GIT_SUBCOMMANDS.has(arg)
-  }
-  return false // `git --version` and the like: harmless either way, but not worth a special case
+  const at = gitSubcommandIndex(args)
+  // No subcommand (`git --version` and the like): harmless either way, but not worth a special case.
+  return at >= 0 && LOCAL_GIT_SUBCOMMANDS.has(args[at]!)
 }

@@ -1,3 +1,4 @@
+import { GIT_OPTIONS_WITH_VALUE, gitSubcommandIndex } from "./git-options"
 import type { ShellWord } from "./types"
 import type { Unwrapped } from "./wrappers"
 
@@ -57,9 +58,6 @@ export const CODE_OPTIONS: Readonly<Record<string, readonly CodeOption[]>> = {
     },
   ],
 }
-
-/** git options that take the next word as their value. */
-const GIT_OPTIONS_WITH_VALUE = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"]
 
 /** The subcommand's rest is a command (`git bisect run CMD…`) or a shell line (`git submodule foreach CMD`). */
 const GIT_RUNS_REST: Readonly<Record<string, { after: string; script: boolean }>> = {
@@ -125,12 +123,8 @@ function optionValue(
 }
 
 function gitSubcommand(args: readonly ShellWord[]): { name: string; index: number } | undefined {
-  for (let i = 0; i < args.length; i++) {
-    const text = args[i]!.text
-    if (GIT_OPTIONS_WITH_VALUE.includes(text)) i++
-    else if (!text.startsWith("-")) return args[i]!.static ? { name: text, index: i } : undefined
-  }
-  return undefined
+  const at = gitSubcommandIndex(args.map((word) => word.text))
+  return at >= 0 && args[at]!.static ? { name: args[at]!.text, index: at } : undefined
 }
 
 function gitRest(
@@ -142,7 +136,7 @@ function gitRest(
   const before = subcommand ? args.slice(0, subcommand.index) : args
   for (let i = 0; i < before.length; i++) {
     const word = before[i]!
-    const value = before[i - 1]?.static && GIT_OPTIONS_WITH_VALUE.includes(before[i - 1]!.text)
+    const value = before[i - 1]?.static && GIT_OPTIONS_WITH_VALUE.has(before[i - 1]!.text)
     // `git "$opt" log`: a dynamic word where git reads its options could be `-ccore.pager=…`.
     if (!word.static && !value) unknown.push("git gets an option decided at run time")
     else if (word.static && /^--(?:exec-path|config-env)(?:=|$)/.test(word.text))

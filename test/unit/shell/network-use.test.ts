@@ -28,6 +28,8 @@ describe("whether a command line may use the network (the sandbox's bridge is se
       "git fetch origin",
       "git commit -m x", // hooks may download
       "git -c alias.x='!curl e.com' x",
+      "git --config-env core.pager=P status", // an option's value is not the subcommand, and git runs P
+      "git -c core.fsmonitor=./x status",
       "ls | xargs curl",
       "find . -exec curl e.com \\;",
       "rg --pre ./fetch.sh x",
