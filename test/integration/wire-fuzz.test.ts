@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { AgentMethods } from "@agent-lsp/protocol"
+import { LSP_CLIENT_NOTIFICATIONS as NOTIFICATIONS } from "../support/hostile-json"
 import { initializedRawClient, type RawClient } from "../support/raw-client"
 import { tempWorkspace } from "../support/temp-workspace"
 
@@ -15,22 +16,6 @@ afterEach(() => {
   client?.kill()
   client = undefined
 })
-
-const NOTIFICATIONS = [
-  "$/cancelRequest",
-  "$/setTrace",
-  "$/progress",
-  "initialized",
-  "workspace/didChangeConfiguration",
-  "workspace/didChangeWorkspaceFolders",
-  "workspace/didChangeWatchedFiles",
-  "textDocument/didOpen",
-  "textDocument/didChange",
-  "textDocument/didSave",
-  "textDocument/didClose",
-  "window/workDoneProgress/cancel",
-  "notebookDocument/didOpen",
-]
 
 const REQUESTS = [
   "textDocument/codeAction",

@@ -2,7 +2,15 @@ import { fileURLToPath } from "node:url"
 import fc from "fast-check"
 import { afterEach, describe, expect, it } from "vitest"
 import { AgentCommands, AgentMethods, AgentProtocol } from "@agent-lsp/protocol"
-import { FUZZ_RUNS, FUZZ_SEED, hostileParams, hostileValue, leaks, rawMessage } from "../support/hostile-json"
+import {
+  FUZZ_RUNS,
+  FUZZ_SEED,
+  LSP_CLIENT_NOTIFICATIONS as NOTIFICATIONS,
+  hostileParams,
+  hostileValue,
+  leaks,
+  rawMessage,
+} from "../support/hostile-json"
 import { initializedRawClient, initializeParams, RawClient } from "../support/raw-client"
 import { tempWorkspace } from "../support/temp-workspace"
 
@@ -44,20 +52,6 @@ function expectNoBadError(answer: any, what: string): void {
   expect(leaks(String(error.message), SERVER_ROOT), `${what} → ${String(error.message).slice(0, 300)}`).toBeUndefined()
 }
 
-const NOTIFICATIONS = [
-  "$/cancelRequest",
-  "$/setTrace",
-  "$/progress",
-  "initialized",
-  "workspace/didChangeConfiguration",
-  "workspace/didChangeWorkspaceFolders",
-  "workspace/didChangeWatchedFiles",
-  "textDocument/didOpen",
-  "textDocument/didChange",
-  "textDocument/didSave",
-  "textDocument/didClose",
-  "window/workDoneProgress/cancel",
-]
 const AGENT_REQUESTS = Object.values(AgentProtocol)
   .filter((t) => t.direction === "clientToServer" && t.kind === "request")
   .map((t) => t.method)

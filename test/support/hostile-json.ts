@@ -11,6 +11,23 @@ export const FUZZ_RUNS = Number(process.env.WIRE_FUZZ_RUNS ?? 0) || undefined
 /** The seed of every fuzz property; WIRE_FUZZ_SEED replays another run (fast-check prints it on failure). */
 export const FUZZ_SEED = Number(process.env.WIRE_FUZZ_SEED ?? 7)
 
+/** The notifications an LSP client sends the server: each wire fuzz test sends them hostile params. */
+export const LSP_CLIENT_NOTIFICATIONS: readonly string[] = [
+  "$/cancelRequest",
+  "$/setTrace",
+  "$/progress",
+  "initialized",
+  "workspace/didChangeConfiguration",
+  "workspace/didChangeWorkspaceFolders",
+  "workspace/didChangeWatchedFiles",
+  "textDocument/didOpen",
+  "textDocument/didChange",
+  "textDocument/didSave",
+  "textDocument/didClose",
+  "window/workDoneProgress/cancel",
+  "notebookDocument/didOpen",
+]
+
 export const DEEP_OBJECT = `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`
 export const DEEP_ARRAY = `${"[".repeat(10_000)}${"]".repeat(10_000)}`
 /** A 2 MB string value (one of 1-10 MB is the brief; 2 MB keeps CI fast and is over every bound we set). */
