@@ -78,7 +78,21 @@ const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
     n,
     "git started later reads configuration (which can name programs) from elsewhere",
   ]),
+  // `HOME=./h git diff` runs the diff.external of ./h/.gitconfig (tried): a folder the model can write.
+  ...["HOME", "XDG_CONFIG_HOME"].map((n) => [
+    n,
+    "programs started later read their configuration (git's can name programs to run) from there",
+  ]),
+  ["PATH", "command names after it are looked up in the folders it names, so the program that runs may not be the one the line names"],
+  // bash's assignment functions for these evaluate the value as arithmetic (tried: `RANDOM='a[$(cmd)]'` runs cmd).
+  ...["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"].map((n) => [
+    n,
+    "bash evaluates a value given to it as arithmetic, running a subscript's substitutions",
+  ]),
 ])
+
+/** `BASH_FUNC_ls%%=() { …; }` in a bash's environment defines a function that runs in place of `ls`. */
+const IMPORTED_FUNCTION = /^BASH_FUNC_/
 
 /** Special parameters whose value the shell sets to a number: safe where an option could stand. */
 const NUMERIC_SPECIALS = /^"?\$[!$?#]"?$/
@@ -115,7 +129,7 @@ export function builtinNameFindings(words: readonly ShellWord[]): NameFindings {
       found.reasons.push(`a word decided at run time where ${program} reads its options (one may name a variable or carry code)`)
     }
     optionsOpen = false
-    if (rule.names === "all" || rule.names === position) checkName(word, declares, found)
+    if (rule.names === "all" || rule.names === position) checkName(word, declares, found, program !== "unset")
     // `declare -n ref=NAME`: the value is a name too.
     if (nameref && word.static && word.text.includes("="))
       checkName({ text: word.text.slice(word.text.indexOf("=") + 1), static: true }, false, found)
@@ -159,7 +173,8 @@ function optionValues(program: string, rule: ArgumentRule, cluster: string, next
 function testWordsFindings(words: readonly ShellWord[], found: NameFindings): NameFindings {
   const program = words[0]?.static ? programName(words[0].text) : undefined
   if (program !== "test" && program !== "[") return found
-  for (let i = 1; i < words.length - 1; i++) if (words[i]!.static && /^-[vR]$/.test(words[i]!.text)) checkName(words[i + 1]!, false, found)
+  for (let i = 1; i < words.length - 1; i++)
+    if (words[i]!.static && /^-[vR]$/.test(words[i]!.text)) checkName(words[i + 1]!, false, found, false)
   return found
 }
 
@@ -176,7 +191,7 @@ export class DeclarationNames {
     if (child.type === "word" && /^[-+]./.test(child.text)) {
       this.nameref = declarationOptions(child.text, this.found) || this.nameref
       if (/^-\w*A/.test(child.text)) this.associative = true
-    } else if (child.type !== "variable_assignment") checkName(word, this.keyword !== "unset", this.found)
+    } else if (child.type !== "variable_assignment") checkName(word, this.keyword !== "unset", this.found, this.keyword !== "unset")
     else if (this.nameref) {
       // `declare -n ref=VALUE`: VALUE names the variable that `ref` stands for.
       const value = child.childForFieldName("value")
@@ -185,8 +200,11 @@ export class DeclarationNames {
   }
 }
 
-/** One variable name (or `name=value`, for a declaration): what bash may run through it. */
-export function checkName(word: ShellWord, withValue: boolean, found: NameFindings): void {
+/**
+ * One variable name (or `name=value`, for a declaration): what bash may run through it. `sets`: false where
+ * the name is only tested or unset (`test -v PATH`), so a variable whose value runs code is not a finding.
+ */
+export function checkName(word: ShellWord, withValue: boolean, found: NameFindings, sets = true): void {
   if (!word.static) {
     found.reasons.push("a variable name decided at run time (bash evaluates a subscript in it as arithmetic, which can run code)")
     return
@@ -199,16 +217,18 @@ export function checkName(word: ShellWord, withValue: boolean, found: NameFindin
     else if (/[A-Za-z_]/.test(subscript)) found.arithmetic = true
   }
   const bare = bracket >= 0 ? name.slice(0, bracket) : name
-  if (runsCode(bare)) found.reasons.push(codeVariableReason(bare))
+  if (sets && runsCode(bare)) found.reasons.push(codeVariableReason(bare))
 }
 
 export function codeVariableReason(name: string): string {
+  if (IMPORTED_FUNCTION.test(name))
+    return `sets ${name}: a bash started later defines it as a function, run in place of a command of that name`
   return `sets ${name}: ${CODE_VARIABLES[name] ?? "its value runs as code"}`
 }
 
-/** Whether setting `name` makes the shell or a later program run code (CODE_VARIABLES; GIT_CONFIG_KEY_n too). */
+/** Whether setting `name` makes the shell or a later program run code (CODE_VARIABLES; GIT_CONFIG_KEY_n, BASH_FUNC_ too). */
 export function runsCode(name: string): boolean {
-  return Object.hasOwn(CODE_VARIABLES, name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name)
+  return Object.hasOwn(CODE_VARIABLES, name) || /^GIT_CONFIG_(KEY|VALUE)_\d+$/.test(name) || IMPORTED_FUNCTION.test(name)
 }
 
 /** A quoted text in an arithmetic context that bash would evaluate with the substitutions it holds. */
@@ -218,8 +238,12 @@ export function quotedArithmeticGap(value: string): string | undefined {
 
 /** An array literal's `[index]=value`: bash evaluates the index as arithmetic (an associative array's as a word). */
 export function arrayIndexFindings(element: string, found: NameFindings): void {
-  const index = /^\[([^\]]*)\]=/.exec(element)?.[1]
-  if (index === undefined) return
+  if (!element.startsWith("[")) return
+  // bash ends the index at its matching `]` (quotes and nested brackets skipped), so an index may hold `]`
+  // itself (`['a[$(cmd)]']=1`): everything up to the last `]=` (or `]+=`) is taken for it, more, never less.
+  const ends = [...element.matchAll(/\]\+?=/g)]
+  if (ends.length === 0) return
+  const index = element.slice(1, ends[ends.length - 1]!.index)
   if (/[$`]/.test(index)) found.reasons.push(`an array index that bash evaluates, running what it holds: [${index}]`)
   else if (/[A-Za-z_]/.test(index)) found.arithmetic = true
 }
@@ -236,7 +260,7 @@ export function testNameFindings(node: Node): NameFindings {
   const found: NameFindings = { reasons: [], arithmetic: false }
   for (const test of node.descendantsOfType("unary_expression")) {
     const [operator, operand] = test?.namedChildren ?? []
-    if (operator?.type === "test_operator" && /^-[vR]$/.test(operator.text) && operand) checkName(wordValue(operand), false, found)
+    if (operator?.type === "test_operator" && /^-[vR]$/.test(operator.text) && operand) checkName(wordValue(operand), false, found, false)
   }
   return found
 }

@@ -188,7 +188,7 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
     if (text === "--") {
       i++
       // env takes NAME=VALUE words after `--` too (`env -- y=1 rm` runs rm).
-      if (name === "env") while (args[i]?.static && /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[i]!.text)) assignments.push(args[i++]!.text)
+      if (name === "env") while (args[i]?.static && /^[^-=][^=]*=/.test(args[i]!.text)) assignments.push(args[i++]!.text)
       break
     }
     if (name === "env" && (text === "-S" || text.startsWith("--split-string") || /^-[^-]*S/.test(text))) {
@@ -199,7 +199,8 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
     }
     if (RUNS_A_SHELL_LINE.has(name) && (text === "-c" || text === "--command" || /^-[A-Za-z]+c$/.test(text)))
       return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) {
+    // Any word with a name before "=" (env and sudo take `BASH_FUNC_ls%%=…` too, which no shell assignment can be).
+    if (spec.assignments && /^[^-=][^=]*=/.test(text)) {
       assignments.push(text)
       continue
     }

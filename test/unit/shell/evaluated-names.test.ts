@@ -48,6 +48,7 @@ const ATTACKS: [string, string][] = [
   ["[ -v ] of a subscript", `[ -v 'a[${HIDDEN}]' ]`],
   ["a quoted text in (( ))", `(( 'a[${HIDDEN}]' ))`],
   ["a quoted array index", `a=(['${HIDDEN}']=1)`],
+  ["an array index holding a bracket", `a=(['a[${HIDDEN}]']=1)`],
   ["a quoted index in an expansion", `echo "\${a['${HIDDEN}']}"`],
   ["an array literal's index naming a variable", `x='a[${HIDDEN}]'; arr+=([x]=1)`],
   ["an array element's value in arithmetic", `mapfile -t arr <<< 'a[${HIDDEN}]'; echo $(( arr[0] ))`],
@@ -67,6 +68,21 @@ const ATTACKS: [string, string][] = [
   ["compgen -C", "compgen -C 'touch MARK' x"],
   ["mapfile -C", "mapfile -C 'touch MARK' -c 1 m <<< 1"],
   ["hash -p", "hash -p /usr/bin/touch ls; ls MARK"],
+  ["RANDOM given a subscript", `RANDOM='a[${HIDDEN}]'`],
+  ["OPTIND exported with a subscript", `export OPTIND='a[${HIDDEN}]'`],
+  ["HISTCMD read from input", `read HISTCMD <<< 'a[${HIDDEN}]'`],
+  ["SRANDOM set by printf -v", `printf -v SRANDOM %s 'a[${HIDDEN}]'`],
+  ["a function imported from env", `env 'BASH_FUNC_ls%%=() { touch MARK; }' bash -c ls`],
+  ["PATH naming the workspace before a command", "printf '#!/bin/sh\\ntouch MARK\\n' > ls; chmod +x ls; PATH=.:$PATH ls"],
+  ["PATH exported", "printf '#!/bin/sh\\ntouch MARK\\n' > ls; chmod +x ls; export PATH=.:$PATH; ls"],
+  [
+    "HOME with a git configuration the line wrote",
+    "rm -rf r; git init -q r && cd r && mkdir h && printf '[diff]\\n\\texternal = touch MARK\\n' > h/.gitconfig && echo a > a && git add a && echo b > a && HOME=./h git diff",
+  ],
+  [
+    "XDG_CONFIG_HOME with a git configuration the line wrote",
+    "rm -rf r; git init -q r && cd r && mkdir -p c/git && printf '[diff]\\n\\texternal = touch MARK\\n' > c/git/config && echo a > a && git add a && echo b > a && export XDG_CONFIG_HOME=./c; git diff",
+  ],
 ]
 
 describe("code bash runs from a name or a quoted text is never read as harmless", () => {
@@ -87,7 +103,7 @@ describe("code bash runs from a name or a quoted text is never read as harmless"
 
 describe("ordinary uses of the same builtins stay understood", () => {
   it.each([
-    'export PATH="$PATH:/opt/bin"',
+    "export NODE_ENV=production",
     "declare -a arr=(1 2 3)",
     "declare -A m=([key]=1)",
     "local -a y",

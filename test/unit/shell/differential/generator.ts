@@ -166,7 +166,7 @@ export type Statement = fc.Arbitrary<string>
 /** A simple command: optional assignment, a program, words, and perhaps a redirection. */
 const simple: Statement = fc
   .tuple(
-    fc.option(fc.constantFrom("y=1 ", "x=aa ", "PATH=$PATH "), { nil: "" }),
+    fc.option(fc.constantFrom("y=1 ", "x=aa ", "LC_ALL=$LANG "), { nil: "" }),
     programWord,
     fc.array(word, { maxLength: 3 }),
     fc.option(redirect, { nil: "" }),
