@@ -1,5 +1,6 @@
 import { programCode } from "./program-code"
 import type { ShellWord } from "./types"
+import { type OptionSpec, WRAPPERS } from "./wrapper-table"
 
 /**
  * Programs that run another command given in their arguments. For each, what it runs is read from its argv:
@@ -16,124 +17,12 @@ export interface Unwrapped {
   unknown?: string
 }
 
-interface OptionSpec {
-  /** Options that take the next word as their value (`-u root`); `--long=value` always carries its own. */
-  withValue: string[]
-  /** Leading operands before the command (timeout's duration, chroot's new root, taskset's mask). */
-  operands?: number
-  transparent: boolean
-  /** `VAR=value` words may stand before the command (env, sudo). */
-  assignments?: boolean
-}
-
-const WRAPPERS: Record<string, OptionSpec> = {
-  sudo: { withValue: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R"], transparent: false, assignments: true },
-  doas: { withValue: ["-u", "-C"], transparent: false },
-  env: { withValue: ["-u", "-C", "-S", "--unset", "--chdir", "--split-string"], transparent: true, assignments: true },
-  nice: { withValue: ["-n", "--adjustment"], transparent: true },
-  nohup: { withValue: [], transparent: true },
-  // The keyword `time` times a pipeline, which may start with assignments (`time x=1 rm y` runs rm).
-  time: { withValue: ["-f", "-o", "--format", "--output"], transparent: true, assignments: true },
-  timeout: { withValue: ["-s", "-k", "--signal", "--kill-after"], operands: 1, transparent: true },
-  stdbuf: { withValue: ["-i", "-o", "-e", "--input", "--output", "--error"], transparent: true },
-  ionice: { withValue: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"], transparent: true },
-  chroot: { withValue: ["--userspec", "--groups"], operands: 1, transparent: false },
-  setsid: { withValue: [], transparent: true },
-  taskset: { withValue: [], operands: 1, transparent: true },
-  chrt: { withValue: [], operands: 1, transparent: true },
-  unbuffer: { withValue: [], transparent: true },
-  command: { withValue: [], transparent: true },
-  builtin: { withValue: [], transparent: true },
-  exec: { withValue: ["-a"], transparent: true },
-  coproc: { withValue: [], transparent: false, assignments: true },
-  xargs: {
-    withValue: [
-      "-a",
-      "-d",
-      "-E",
-      "-I",
-      "-L",
-      "-n",
-      "-P",
-      "-s",
-      "--arg-file",
-      "--delimiter",
-      "--eof",
-      "--replace",
-      "--max-lines",
-      "--max-args",
-      "--max-procs",
-      "--max-chars",
-      "--process-slot-var",
-    ],
-    transparent: false,
-  },
-  flock: { withValue: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1, transparent: false },
-  su: { withValue: ["-c", "-s", "-g", "-G", "--command", "--shell", "--group"], transparent: false },
-  // Tracers and namespace tools run the program named after their options.
-  strace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U"], transparent: false },
-  ltrace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-L", "-F", "-x", "-A", "-D"], transparent: false },
-  valgrind: { withValue: [], transparent: false },
-  unshare: {
-    withValue: [
-      "--propagation",
-      "--setgroups",
-      "--map-user",
-      "--map-group",
-      "-S",
-      "--setuid",
-      "-G",
-      "--setgid",
-      "-R",
-      "--root",
-      "-w",
-      "--wd",
-    ],
-    transparent: false,
-  },
-  // `script -c CMD FILE` runs CMD through a shell (without -c, an interactive shell reading its input).
-  script: {
-    withValue: [
-      "-c",
-      "--command",
-      "-E",
-      "--echo",
-      "-I",
-      "--log-in",
-      "-O",
-      "--log-out",
-      "-B",
-      "--log-io",
-      "-T",
-      "--log-timing",
-      "-m",
-      "--logging-format",
-    ],
-    transparent: false,
-  },
-}
-
 /** Wrappers whose `-c` (`--command`) value is a shell line. */
 const RUNS_A_SHELL_LINE = new Set(["su", "flock", "script"])
 
 /** Shells whose `-c` script is bash syntax (parsed); other shells' scripts are not understood. */
 const BASH_LIKE = new Set(["sh", "bash", "dash", "ash", "rbash", "posh"])
-const OTHER_SHELLS = new Set([
-  "zsh",
-  "ksh",
-  "mksh",
-  "ksh93",
-  "fish",
-  "csh",
-  "tcsh",
-  "busybox",
-  "yash",
-  "elvish",
-  "nu",
-  "xonsh",
-  "pwsh",
-  "powershell",
-])
+const OTHER_SHELLS = new Set(["zsh", "ksh", "mksh", "ksh93", "fish", "csh", "tcsh", "yash", "elvish", "nu", "xonsh", "pwsh", "powershell"])
 
 /** The program's base name (`/usr/bin/sudo` → `sudo`). */
 export function programName(word: string): string {

@@ -76,6 +76,23 @@ describe("parseCommandLine: wrapped commands are listed on their own", () => {
     ["trap 'rm x' EXIT", ["trap rm x EXIT", "rm x"]],
     ["watch -n 1 rm x", ["watch -n 1 rm x", "rm x"]],
     ["coproc rm x", ["coproc rm x", "rm x"]],
+    ["busybox rm x", ["busybox rm x", "rm x"]],
+    ["busybox sh -c 'rm x'", ["busybox sh -c rm x", "sh -c rm x", "rm x"]],
+    ["toybox rm x", ["toybox rm x", "rm x"]],
+    ["eatmydata nocache catchsegv rm x", ["eatmydata nocache catchsegv rm x", "nocache catchsegv rm x", "catchsegv rm x", "rm x"]],
+    ["numactl -N 0 rm x", ["numactl -N 0 rm x", "rm x"]],
+    ["runuser -u bob rm x", ["runuser -u bob rm x", "rm x"]],
+    ["setpriv --reuid 1000 rm x", ["setpriv --reuid 1000 rm x", "rm x"]],
+    ["nsenter -t 1 -m rm x", ["nsenter -t 1 -m rm x", "rm x"]],
+    ["prlimit --nofile=10 -p 1 rm x", ["prlimit --nofile=10 -p 1 rm x", "rm x"]],
+    ["pkexec --user root rm x", ["pkexec --user root rm x", "rm x"]],
+    ["systemd-run --user -p Nice=5 rm x", ["systemd-run --user -p Nice=5 rm x", "rm x"]],
+    ["xvfb-run -s '-screen 0 1x1x8' rm x", ["xvfb-run -s -screen 0 1x1x8 rm x", "rm x"]],
+    [
+      "sshpass -p pw torsocks proxychains4 -f c rm x",
+      ["sshpass -p pw torsocks proxychains4 -f c rm x", "torsocks proxychains4 -f c rm x", "proxychains4 -f c rm x", "rm x"],
+    ],
+    ["firejail --private rm x", ["firejail --private rm x", "rm x"]],
   ])("%j", (text, expected) => {
     const line = parseCommandLine(text)
     expect(argvs(line)).toEqual(expected)
