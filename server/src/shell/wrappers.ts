@@ -133,31 +133,47 @@ function envSplitString(split: ShellWord | undefined, rest: ShellWord[], spec: O
   return wrapped("env", [...words, ...rest], spec)
 }
 
+/**
+ * A shell's argv read as the shell reads it: every option first (clusters like `-ec`, `-o NAME`/`-O NAME`
+ * taking a value even inside a cluster, long options), up to `--` or `-`; `-c` is a flag, and the command
+ * string is the first word after the options (`bash -c -x 'rm y'` runs `rm y`), while after `--` without
+ * `-c` the first word is a script file (`bash -- -c ls` runs a file named `-c`).
+ */
 function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
-  for (let i = 0; i < args.length; i++) {
+  let command = false
+  let stdin = false
+  let i = 0
+  for (; i < args.length; i++) {
     const word = args[i]!
     if (!word.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
     const text = word.text
     if (text === "--version" || text === "--help") return undefined
-    if (["-o", "+o", "-O", "+O", "--rcfile", "--init-file"].includes(text)) {
+    if (text === "--" || text === "-") {
       i++
+      break
+    }
+    if (text.startsWith("--")) {
+      if (text === "--rcfile" || text === "--init-file") i++
       continue
     }
-    if (/^[-+][A-Za-z]+$/.test(text) && text.includes("c") && text.startsWith("-")) {
-      const script = args[i + 1]
-      if (!script) return { transparent: false, commands: [], scripts: [], unknown: `${name} ${text} without a script` }
-      if (OTHER_SHELLS.has(name))
-        return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
-      return scriptOf([script], `${name} -c`, script.text)
-    }
-    // `bash -s`: the script comes from standard input, whatever operands follow.
-    if (/^-[A-Za-z]*s/.test(text)) return fromStdin(name)
-    if (text.startsWith("-") || text.startsWith("+")) continue
-    if (STDIN_PATHS.test(text)) return fromStdin(name)
-    return undefined // `bash script.sh`: an interpreter running a file, checked as itself
+    if (!/^[-+]./.test(text)) break
+    const letters = text.slice(1)
+    if (text.startsWith("-") && letters.includes("c")) command = true
+    if (text.startsWith("-") && letters.includes("s")) stdin = true
+    i += [...letters].filter((letter) => letter === "o" || letter === "O").length
   }
-  // No -c and no script file: the shell reads its commands from standard input (`echo 'rm x' | bash`).
-  return fromStdin(name)
+  const operand = args[i]
+  if (operand && !operand.static)
+    return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
+  if (command) {
+    if (!operand) return { transparent: false, commands: [], scripts: [], unknown: `${name} -c without a script` }
+    if (OTHER_SHELLS.has(name))
+      return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
+    return scriptOf([operand], `${name} -c`, operand.text)
+  }
+  // `bash -s`, or no script file: the shell reads its commands from standard input (`echo 'rm x' | bash`).
+  if (stdin || !operand || STDIN_PATHS.test(operand.text)) return fromStdin(name)
+  return undefined // `bash script.sh`: an interpreter running a file, checked as itself
 }
 
 function fromStdin(name: string): Unwrapped {

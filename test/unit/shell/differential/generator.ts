@@ -188,7 +188,18 @@ function statementOf(depth: number): Statement {
     { weight: 1, arbitrary: fc.tuple(stub, word).map(([p, w]) => `echo \`${p} ${w}\``) },
     { weight: 1, arbitrary: quotedInner.map((s) => `eval '${s}'`) },
     { weight: 1, arbitrary: inner.map((s) => `eval ${s}`) },
-    { weight: 1, arbitrary: quotedInner.map((s) => `bash -c '${s}'`) },
+    {
+      weight: 1,
+      // The shell's own options around -c: its command string is the first word after all of them.
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("", "-e ", "+x ", "-o errexit "),
+          fc.constantFrom("-c", "-ec"),
+          fc.constantFrom("", " -x", " --", " -o nounset"),
+          quotedInner,
+        )
+        .map(([before, flag, after, s]) => `bash ${before}${flag}${after} '${s}'`),
+    },
     { weight: 1, arbitrary: inner.map((s) => `exec ${s}`) },
     { weight: 1, arbitrary: inner.map((s) => `command ${s}`) },
     { weight: 1, arbitrary: fc.tuple(word).map(([w]) => `builtin echo ${w}`) },
