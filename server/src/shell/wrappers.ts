@@ -44,7 +44,32 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
   if (BASH_LIKE.has(name) || OTHER_SHELLS.has(name)) return shell(name, args)
   if (name === "." || name === "source") return sourced(name, args)
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined
-  return spec ? wrapped(name, args, spec) : programCode(name, args)
+  if (!spec) return programCode(name, args)
+  const out = wrapped(name, args, spec)
+  // `xargs -I R`: each input line goes where R stands (`xargs -I{} sh -c '{}'` runs the input as a script).
+  const replace = name === "xargs" ? xargsReplaceString(args) : undefined
+  if (replace) out.commands = out.commands.map((command) => ({ ...command, words: decidedAtRunTime(command.words, replace) }))
+  return out
+}
+
+/** The words holding `marker` become words decided at run time (a program or a script there is not known). */
+function decidedAtRunTime(words: readonly ShellWord[], marker: string): ShellWord[] {
+  return words.map((word) => (word.static && word.text.includes(marker) ? { ...word, static: false } : word))
+}
+
+/** xargs' replace string (`-I R`, `-IR`, `-i[R]`, `--replace[=R]`; `{}` by default), if it has one. */
+function xargsReplaceString(args: readonly ShellWord[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text
+    if (!args[i]!.static || !text.startsWith("-") || text === "--") return undefined
+    if (text === "-I") return args[i + 1]?.text
+    if (text.startsWith("-I")) return text.slice(2)
+    if (text === "-i" || text === "--replace") return "{}"
+    if (text.startsWith("-i")) return text.slice(2)
+    if (text.startsWith("--replace=")) return text.slice("--replace=".length)
+    if (WRAPPERS.xargs!.withValue.includes(text)) i++
+  }
+  return undefined
 }
 
 /** Paths through which a program reads standard input or an inherited descriptor, not a file of its own. */
@@ -192,7 +217,8 @@ function find(args: ShellWord[]): Unwrapped | undefined {
     if (!["-exec", "-execdir", "-ok", "-okdir"].includes(action)) continue
     let end = i + 1
     while (end < args.length && !(args[end]!.static && (args[end]!.text === ";" || args[end]!.text === "+"))) end++
-    const words = args.slice(i + 1, end)
+    // find puts each path found where `{}` stands: such a word is decided at run time.
+    const words = decidedAtRunTime(args.slice(i + 1, end), "{}")
     if (words.length > 0) out.commands.push({ words, assignments: [], via: `find ${action}` })
     i = end
   }

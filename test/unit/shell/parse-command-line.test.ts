@@ -68,7 +68,7 @@ describe("parseCommandLine: wrapped commands are listed on their own", () => {
     ["stdbuf -oL ionice -c 3 rm x", ["stdbuf -oL ionice -c 3 rm x", "ionice -c 3 rm x", "rm x"]],
     ["doas -u root chroot /srv rm x", ["doas -u root chroot /srv rm x", "chroot /srv rm x", "rm x"]],
     ["xargs -0 -n 1 rm", ["xargs -0 -n 1 rm", "rm"]],
-    ["find . -name '*.o' -exec rm {} \\; -ok touch y +", ["find . -name *.o -exec rm {} ; -ok touch y +", "rm {}", "touch y"]],
+    ["find . -name '*.o' -exec rm {} \\; -ok touch y +", ["find . -name *.o -exec rm {} ; -ok touch y +", "rm ‹{}›", "touch y"]],
     ["eval 'rm x; touch y'", ["eval rm x; touch y", "rm x", "touch y"]],
     ["bash -c 'rm x'", ["bash -c rm x", "rm x"]],
     ['sh -ec "rm x"', ["sh -ec rm x", "rm x"]],

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decideCommand } from "../../../server/src/approval"
 import { parseCommandLine } from "../../../server/src/shell"
 import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
 
@@ -68,5 +69,29 @@ describe("a shell's options are read as the shell reads them", () => {
         line,
       ).not.toContain("ls")
     }
+  })
+})
+
+describe("a command built from input or from the paths find finds is decided at run time", () => {
+  it.each([
+    ["xargs -I{} sh -c '{}'", "echo 'touch MARK' | xargs -I{} sh -c '{}'"],
+    ["xargs -i sh -c '{}'", "echo 'touch MARK' | xargs -i sh -c '{}'"],
+    ["xargs --replace=R bash -c R", "echo 'touch MARK' | xargs --replace=R bash -c R"],
+    ["the input inside a script", "echo 'x; touch MARK' | xargs -I{} sh -c 'echo {}'"],
+    ["find -exec sh -c {}", "find . -name runme -exec sh -c {} \\;"],
+    ["find -exec {}", "find . -name runme -exec {} \\;"],
+  ])("asks for %s", (_, template) => {
+    const mark = join(dir, "built")
+    writeFileSync(join(dir, "runme"), `#!/bin/sh\ntouch ${mark}\n`, { mode: 0o755 })
+    const line = template.replaceAll("MARK", mark)
+    expect(marks(line, mark), "control: the shell runs the hidden touch").toBe(true)
+    expect(parseCommandLine(line).unknown.length).toBeGreaterThan(0)
+    expect(decideCommand(line, ["*"], ["touch"]).decision).toBe("ask")
+  })
+
+  it("still reads a replace string used as data", () => {
+    for (const line of ["ls | xargs -I{} cp {} /tmp/x", "find . -name '*.o' -exec rm {} +", "find . -exec sh -c 'echo \"$1\"' _ {} \\;"])
+      expect(parseCommandLine(line).unknown, line).toEqual([])
+    expect(decideCommand("find . -name '*.o' -exec rm {} +", ["*"], ["rm"]).decision).toBe("deny")
   })
 })
