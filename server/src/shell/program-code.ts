@@ -26,7 +26,7 @@ interface CodeOption {
 const GIT_COMMAND_KEYS =
   /^(?:(?:core\.(?:pager|editor|sshcommand|fsmonitor|askpass)|sequence\.editor|diff\.external|gpg\.(?:\w+\.)?program|credential\.helper|pager\.[^=]+|diff\.[^=]+\.(?:command|textconv)|filter\.[^=]+\.(?:clean|smudge|process)|merge\.[^=]+\.driver)=!?|alias\.[^=]+=!)/i
 /** git configuration keys that make it run programs from a folder or read more configuration from a file. */
-const GIT_OPAQUE_KEYS = /^(?:core\.hookspath|include\.path|includeif\.[^=]*\.path)=/i
+const GIT_OPAQUE_KEYS = /^(?:core\.hookspath|include\.path|includeif\.[^=]*\.path|protocol\.(?:[^=]*\.)?allow)=/i
 
 export const CODE_OPTIONS: Readonly<Record<string, readonly CodeOption[]>> = {
   rg: [{ options: ["--pre"] }],
@@ -44,6 +44,13 @@ export const CODE_OPTIONS: Readonly<Record<string, readonly CodeOption[]>> = {
     { options: ["-c"], valuePrefix: GIT_COMMAND_KEYS },
     { subcommands: ["rebase"], options: ["-x", "--exec"] },
     { subcommands: ["difftool", "mergetool"], options: ["-x", "--extcmd"] },
+    // Tried: each of these ran its command with only git allowed.
+    { subcommands: ["grep"], options: ["-O", "--open-files-in-pager"] },
+    { subcommands: ["clone", "fetch", "pull", "ls-remote"], options: ["--upload-pack"] },
+    { subcommands: ["clone", "ls-remote"], options: ["-u"] },
+    { subcommands: ["push"], options: ["--receive-pack", "--exec"] },
+    { subcommands: ["archive"], options: ["--exec"] },
+    { subcommands: ["send-email"], options: ["--sendmail-cmd", "--smtp-server"] },
     {
       subcommands: ["filter-branch"],
       options: [
@@ -146,8 +153,11 @@ function gitRest(
       (word.text === "-c" || word.text.startsWith("-c")) &&
       GIT_OPAQUE_KEYS.test(word.text === "-c" ? (before[i + 1]?.text ?? "") : word.text.slice(2))
     )
-      unknown.push("git -c core.hooksPath or include.path: git runs or reads files this line does not show")
+      unknown.push("git -c core.hooksPath, include.path or protocol.allow: git runs or reads what this line does not show")
   }
+  // The ext:: transport runs its URL as a command (where a configuration allows it).
+  if (args.some((word) => word.static && /^ext::/i.test(word.text)))
+    unknown.push("git's ext:: transport runs a command this line does not show")
   const runs = subcommand ? GIT_RUNS_REST[subcommand.name] : undefined
   if (!subcommand || !runs) return
   const at = args.findIndex((w, i) => i > subcommand.index && w.static && w.text === runs.after)

@@ -42,6 +42,13 @@ const ATTACKS: [string, string, string, "deny" | "ask"][] = [
   ["git -c core.fsmonitor", "git -c core.fsmonitor='touch MARK' status", "git", "deny"],
   ["git -c alias with !", "git -c alias.x='!touch MARK' x", "git", "deny"],
   ["git rebase --exec", "git rebase -q --exec 'touch MARK' --root", "git", "deny"],
+  ["git grep --open-files-in-pager", "git grep --untracked --open-files-in-pager='touch MARK' needle", "git", "deny"],
+  ["git ls-remote --upload-pack", "git ls-remote --upload-pack='touch MARK; false' .", "git", "deny"],
+  ["git fetch --upload-pack", "git fetch -q --upload-pack='touch MARK; false' .", "git", "deny"],
+  ["git clone -u", "git clone -q -u 'touch MARK; false' . clone", "git", "deny"],
+  ["git archive --exec", "git archive --exec='touch MARK; false' --remote=. HEAD", "git", "deny"],
+  ["git push --receive-pack", "git push -q --receive-pack='touch MARK; false' . HEAD:refs/heads/x", "git", "deny"],
+  ["git's ext:: transport", "git -c protocol.ext.allow=always ls-remote 'ext::sh -c touch% MARK'", "git", "ask"],
   [
     "git -c core.hooksPath",
     "mkdir -p h && printf '#!/bin/sh\\ntouch MARK\\n' > h/pre-commit && chmod +x h/pre-commit && git -c core.hooksPath=h -c user.email=t@t -c user.name=t commit -q --allow-empty -m two",
