@@ -155,6 +155,8 @@ function gitRest(
     )
       unknown.push("git -c core.hooksPath, include.path or protocol.allow: git runs or reads what this line does not show")
   }
+  if (subcommand?.name === "config" && gitConfigWrites(args.slice(subcommand.index + 1)))
+    unknown.push("git config writes git's configuration (a repository's, the user's or a file's), which can name programs git runs later")
   // The ext:: transport runs its URL as a command (where a configuration allows it).
   if (args.some((word) => word.static && /^ext::/i.test(word.text)))
     unknown.push("git's ext:: transport runs a command this line does not show")
@@ -167,6 +169,32 @@ function gitRest(
   if (!rest.every((w) => w.static)) unknown.push(`git ${subcommand.name} ${runs.after} runs a program decided at run time`)
   else if (runs.script) out.scripts.push({ text: rest.map((w) => w.text).join(" "), via: `git ${subcommand.name} ${runs.after}` })
   else out.commands.push({ words: [...rest], assignments: [], via: `git ${subcommand.name} ${runs.after}` })
+}
+
+const GIT_CONFIG_WRITE_OPTIONS = /^(?:--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|-e|--edit)$/
+const GIT_CONFIG_WRITE_ACTIONS = new Set(["set", "unset", "rename-section", "remove-section", "edit"])
+const GIT_CONFIG_OPTIONS_WITH_VALUE = new Set(["-f", "--file", "--blob", "--type", "--default", "--comment", "--value"])
+
+/**
+ * Whether `git config ARGS` writes a configuration (`git config alias.st '!cmd'` makes a later `git st` run
+ * cmd, and the user's own git too): two operands, a writing option or action; a word decided at run time
+ * counts as writing. Reading forms (`--get`, `-l`, one operand, `get`, `list`) do not.
+ */
+function gitConfigWrites(args: readonly ShellWord[]): boolean {
+  let operands = 0
+  for (let i = 0; i < args.length; i++) {
+    const { text, static: known } = args[i]!
+    if (!known) return true
+    if (GIT_CONFIG_WRITE_OPTIONS.test(text)) return true
+    if (text.startsWith("--get") || text === "-l" || text === "--list") return false
+    if (GIT_CONFIG_OPTIONS_WITH_VALUE.has(text)) i++
+    else if (!text.startsWith("-")) {
+      if (operands === 0 && GIT_CONFIG_WRITE_ACTIONS.has(text)) return true
+      if (operands === 0 && (text === "get" || text === "list")) return false
+      operands++
+    }
+  }
+  return operands >= 2
 }
 
 /** awk's and sed's inline scripts (the first operand, or -e's values): what in them runs a command or writes a file. */
