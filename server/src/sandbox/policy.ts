@@ -1,7 +1,9 @@
-import { homedir } from "node:os"
+import { realpathSync } from "node:fs"
+import { homedir, tmpdir } from "node:os"
 import { isAbsolute, join, normalize } from "node:path"
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
+import { isInside } from "../workspace/sandbox"
 import {
   GIT_DIR_READ_ONLY,
   HOME_STARTUP_PATHS,
@@ -231,6 +233,31 @@ export const PRIVATE_RUNTIME_DIRS: readonly string[] = ["/run", "/var/run"]
 
 /** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
 export const SANDBOX_TMP = "/tmp"
+
+/**
+ * The server's own temporary folder ($TMPDIR, os.tmpdir()) when it is not /tmp: each command gets an empty one
+ * of its own over it, as over the runtime folders. The server keeps there what no command may see: every
+ * task's private /tmp (a command of one task would read another's), the network proxies' sockets of other
+ * commands (one connected to reaches the hosts approved for that command), every command's output, the
+ * browser's profiles. Under /tmp and /run these are hidden already. Not when it holds the home (an empty
+ * folder there would hide the home), nor `/`. Real path (bubblewrap mounts over what a link names).
+ */
+export function hostTempCover(tmp: string = tmpdir(), home: string = homedir()): string | undefined {
+  let dir: string
+  try {
+    dir = realpathSync(tmp)
+  } catch {
+    return undefined
+  }
+  if (dir === "/" || [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS].some((hidden) => isInside(hidden, dir))) return undefined
+  return isInside(dir, home) ? undefined : dir
+}
+
+/** The host folders no command sees (each replaced by an empty one): the runtime folders, /tmp, and hostTempCover(). */
+export function hiddenHostFolders(): string[] {
+  const temp = hostTempCover()
+  return [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS, ...(temp ? [temp] : [])]
+}
 
 /** The loopback port inside the sandbox where socat forwards to the server's proxy (HTTP_PROXY points at it). */
 export const PROXY_PORT = 3128
