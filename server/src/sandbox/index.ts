@@ -180,11 +180,13 @@ export function sandboxCommand(
         if (disposed) return []
         disposed = true
         proxy?.close()
-        // While the placeholders still stand, so the checks see the workspace as the command left it.
+        // While the placeholders still stand, so the checks see the workspace as the command left it. Each
+        // apart: one that throws (a layout the command made that it did not expect) must neither skip the
+        // others nor the placeholders' release, nor leave the command unfinished.
         const repairs = [
-          ...repairLinks(held.links),
-          ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit),
-          ...disableNewExecLines(rebaseTodos),
+          ...checkAfter("protected symlinks", () => repairLinks(held.links)),
+          ...checkAfter("repositories it made", () => neutralizeNewGitDirs(policy.workspaceFolders, knownGit)),
+          ...checkAfter("rebase todo lists", () => disableNewExecLines(rebaseTodos)),
         ]
         held.release()
         unmark()
@@ -261,6 +263,17 @@ function holdMissingProtected(folders: readonly string[], scans: readonly Worksp
     emptyFolders: held.emptyFolders,
     links: recordLinks(links),
     release: held.release,
+  }
+}
+
+/** One check after a command; its failure becomes a line of the command's output instead of an exception. */
+function checkAfter(what: string, check: () => string[]): string[] {
+  try {
+    return check()
+  } catch (error) {
+    return [
+      `could not check the ${what} after the command (${error instanceof Error ? error.message : String(error)}): look at them before running git or an editor there.`,
+    ]
   }
 }
 
