@@ -48,6 +48,8 @@ export interface BwrapMounts {
    * kill of bwrap's process group still reaches every process of the command, with SIGTERM first.
    */
   newSession: boolean
+  /** The home the command gets (default: os.homedir()): the server's temporary folder is not covered when it holds it. */
+  home?: string
   /** The descriptor bwrap reads the seccomp filter from (./seccomp.ts); none where this machine has no filter. */
   seccompFd?: number
 }
@@ -59,7 +61,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   // The server's temporary folder (policy.ts hostTempCover): before the writable roots too (they show through
   // it: a workspace or the browser's folder under $TMPDIR), unless it lies inside a workspace folder, whose
   // bind would lay the host's folder back over it; then just after the workspace folders.
-  const hostTemp = hostTempCover()
+  const hostTemp = hostTempCover(undefined, mounts.home)
   const hostTempInFolder = hostTemp !== undefined && mounts.workspaceFolders.some((folder) => isInside(folder, hostTemp))
   if (hostTemp && !hostTempInFolder) args.push("--tmpfs", hostTemp)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)

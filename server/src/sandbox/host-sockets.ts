@@ -12,14 +12,20 @@ import { hiddenHostFolders } from "./policy"
  * then covered by an empty read-only file. Abstract sockets are out of reach already (the sandbox has a
  * network namespace of its own).
  */
-export function hostSocketPaths(visible: readonly string[], masked: readonly string[] = [], procNetUnix = "/proc/net/unix"): string[] {
+export function hostSocketPaths(
+  visible: readonly string[],
+  masked: readonly string[] = [],
+  procNetUnix = "/proc/net/unix",
+  home?: string,
+): string[] {
   let table: string
   try {
     table = readFileSync(procNetUnix, "latin1")
   } catch {
     return []
   }
-  const hidden = hiddenHostFolders()
+  // The same folders bwrapArgs covers for this home (policy.ts hostTempCover).
+  const hidden = hiddenHostFolders(home)
   const paths = new Set<string>()
   for (const line of table.split("\n").slice(1)) {
     // Num RefCount Protocol Flags Type St Inode Path: the path is the eighth field, and the rest of the line.

@@ -165,11 +165,12 @@ export function sandboxCommand(
       placeholders: held.readOnly,
       emptyFolders: held.emptyFolders,
       extraWritablePaths: extraWritable,
-      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable], masked),
+      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable], masked, undefined, policy.home ?? homedir()),
       proxySocket: proxy?.socketPath,
       cwd,
       newSession: options.newSession ?? true,
       seccompFd: root.seccompFilter ? SECCOMP_FD : undefined,
+      home: policy.home ?? homedir(),
     })
     let disposed = false
     return {

@@ -242,7 +242,7 @@ export const SANDBOX_TMP = "/tmp"
  * browser's profiles. Under /tmp and /run these are hidden already. Not when it holds the home (an empty
  * folder there would hide the home), nor `/`. Real path (bubblewrap mounts over what a link names).
  */
-export function hostTempCover(tmp: string = tmpdir(), home: string = homedir()): string | undefined {
+export function hostTempCover(tmp: string = tmpdir(), home: string | undefined = homedir()): string | undefined {
   let dir: string
   try {
     dir = realpathSync(tmp)
@@ -250,12 +250,12 @@ export function hostTempCover(tmp: string = tmpdir(), home: string = homedir()):
     return undefined
   }
   if (dir === "/" || [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS].some((hidden) => isInside(hidden, dir))) return undefined
-  return isInside(dir, home) ? undefined : dir
+  return isInside(dir, home ?? homedir()) ? undefined : dir
 }
 
 /** The host folders no command sees (each replaced by an empty one): the runtime folders, /tmp, and hostTempCover(). */
-export function hiddenHostFolders(): string[] {
-  const temp = hostTempCover()
+export function hiddenHostFolders(home?: string): string[] {
+  const temp = hostTempCover(undefined, home)
   return [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS, ...(temp ? [temp] : [])]
 }
 

@@ -90,6 +90,17 @@ describe("the server's temporary folder when $TMPDIR is not /tmp", () => {
     }
   })
 
+  it("leaves $TMPDIR uncovered when the command's home lies inside it, so the home still shows", async () => {
+    const home = await tempWorkspace({ ".profile-note": "HOME-FILE\n" }, hostTemp)
+    const { ws } = await folders()
+    const run = await startSandboxed(`cat ${home.path(".profile-note")}`, {
+      workspaceFolders: [ws],
+      home: home.root,
+      network: { allowedHosts: [] },
+    }).done
+    expect(run.output).toContain("HOME-FILE")
+  })
+
   it("leaves a $TMPDIR that holds the home, or is under /tmp, as it was", () => {
     expect(hostTempCover("/tmp", "/home/u")).toBeUndefined()
     expect(hostTempCover("/", "/home/u")).toBeUndefined()
