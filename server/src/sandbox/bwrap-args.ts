@@ -1,7 +1,7 @@
 import { lstatSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import { isInside } from "../workspace/sandbox"
-import { EMPTY_FOLDER_COVER, PRIVATE_RUNTIME_DIRS, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
+import { EMPTY_FOLDER_COVER, hostTempCover, PRIVATE_RUNTIME_DIRS, PROXY_SOCKET_IN_SANDBOX, SANDBOX_TMP } from "./policy"
 import type { WorkspaceScan } from "./workspace-scan"
 
 /**
@@ -48,6 +48,8 @@ export interface BwrapMounts {
    * kill of bwrap's process group still reaches every process of the command, with SIGTERM first.
    */
   newSession: boolean
+  /** The home the command gets (default: os.homedir()): the server's temporary folder is not covered when it holds it. */
+  home?: string
   /** The descriptor bwrap reads the seccomp filter from (./seccomp.ts); none where this machine has no filter. */
   seccompFd?: number
 }
@@ -56,6 +58,12 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
   // Before the workspace folders, so that one under /run (unlikely) still shows.
   for (const dir of PRIVATE_RUNTIME_DIRS) if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) args.push("--tmpfs", dir)
+  // The server's temporary folder (policy.ts hostTempCover): before the writable roots too (they show through
+  // it: a workspace or the browser's folder under $TMPDIR), unless it lies inside a workspace folder, whose
+  // bind would lay the host's folder back over it; then just after the workspace folders.
+  const hostTemp = hostTempCover(undefined, mounts.home)
+  const hostTempInFolder = hostTemp !== undefined && mounts.workspaceFolders.some((folder) => isInside(folder, hostTemp))
+  if (hostTemp && !hostTempInFolder) args.push("--tmpfs", hostTemp)
   args.push("--bind", mounts.tempDir, SANDBOX_TMP)
   // An approved write outside the workspace folders comes before them and their protections: when it holds
   // a workspace folder (an approved `cp x ~`), binding it later would lay the host's unprotected tree over
@@ -65,6 +73,7 @@ export function bwrapArgs(mounts: BwrapMounts): string[] {
   )
   for (const path of outsideFolders) args.push("--bind", path, path)
   for (const folder of mounts.workspaceFolders) args.push(mounts.workspaceReadOnly ? "--ro-bind" : "--bind", folder, folder)
+  if (hostTemp && hostTempInFolder) args.push("--tmpfs", hostTemp)
   // Each path gets one cover: an empty folder's tmpfs, else one read-only bind (a placeholder a just-ended
   // command left is also an existing protected path to the scan).
   const emptyFolders = new Set(mounts.emptyFolders)

@@ -1,7 +1,7 @@
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
 import { homedir, tmpdir } from "node:os"
-import { delimiter, join } from "node:path"
+import { delimiter, dirname, join, relative } from "node:path"
 import type { Settings } from "../config/schema"
 import { approvedInsideFolders, bwrapArgs } from "./bwrap-args"
 import { bwrapPath, requireSandbox, sandboxStatus } from "./availability"
@@ -151,7 +151,7 @@ export function sandboxCommand(
         for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy"]) env[name] = url
       }
     }
-    const extraWritable = writablePaths(policy.extraWritablePaths ?? [])
+    const extraWritable = writablePaths(policy.extraWritablePaths ?? [], policy.workspaceFolders, notes)
     const held = holdMissingProtected(policy.workspaceFolders, scans, extraWritable, policy.home ?? homedir())
     const knownGit = knownGitPaths(scans)
     const rebaseTodos = recordRebaseTodos(scans.flatMap((scan) => scan.gitDirs))
@@ -165,11 +165,12 @@ export function sandboxCommand(
       placeholders: held.readOnly,
       emptyFolders: held.emptyFolders,
       extraWritablePaths: extraWritable,
-      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable], masked),
+      hostSockets: hostSocketPaths([...policy.workspaceFolders, ...extraWritable], masked, undefined, policy.home ?? homedir()),
       proxySocket: proxy?.socketPath,
       cwd,
       newSession: options.newSession ?? true,
       seccompFd: root.seccompFilter ? SECCOMP_FD : undefined,
+      home: policy.home ?? homedir(),
     })
     let disposed = false
     return {
@@ -180,11 +181,13 @@ export function sandboxCommand(
         if (disposed) return []
         disposed = true
         proxy?.close()
-        // While the placeholders still stand, so the checks see the workspace as the command left it.
+        // While the placeholders still stand, so the checks see the workspace as the command left it. Each
+        // apart: one that throws (a layout the command made that it did not expect) must neither skip the
+        // others nor the placeholders' release, nor leave the command unfinished.
         const repairs = [
-          ...repairLinks(held.links),
-          ...neutralizeNewGitDirs(policy.workspaceFolders, knownGit),
-          ...disableNewExecLines(rebaseTodos),
+          ...checkAfter("protected symlinks", () => repairLinks(held.links)),
+          ...checkAfter("repositories it made", () => neutralizeNewGitDirs(policy.workspaceFolders, knownGit)),
+          ...checkAfter("rebase todo lists", () => disableNewExecLines(rebaseTodos)),
         ]
         held.release()
         unmark()
@@ -264,10 +267,33 @@ function holdMissingProtected(folders: readonly string[], scans: readonly Worksp
   }
 }
 
-/** Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder is left out. */
-function writablePaths(paths: readonly string[]): string[] {
+/** One check after a command; its failure becomes a line of the command's output instead of an exception. */
+function checkAfter(what: string, check: () => string[]): string[] {
+  try {
+    return check()
+  } catch (error) {
+    return [
+      `could not check the ${what} after the command (${error instanceof Error ? error.message : String(error)}): look at them before running git or an editor there.`,
+    ]
+  }
+}
+
+/**
+ * Approved extra write paths: a missing file is created empty (0600) so it can be bound; one in a missing folder
+ * is left out. So is one inside a workspace folder that leads through a symlink: the question named the path,
+ * and a bind (like the server's create) follows the link, so a repository's `.vscode/settings.json ->
+ * ~/.bashrc` would make the home's startup file writable; `notes` says so.
+ */
+function writablePaths(paths: readonly string[], folders: readonly string[], notes: string[]): string[] {
   const out: string[] = []
   for (const path of paths) {
+    const real = approvedInsideFolders(path, folders) ? realLocation(path) : path
+    if (real !== path) {
+      notes.push(
+        `the write you approved to ${path} is not allowed: it leads through a symbolic link (to ${real ?? "a link that cannot be followed"}), which the question did not name, so writes there fail. Write to where it leads yourself, or replace the link.`,
+      )
+      continue
+    }
     if (!existsSync(path)) {
       try {
         closeSync(openSync(path, "wx", 0o600))
@@ -278,6 +304,17 @@ function writablePaths(paths: readonly string[]): string[] {
     if (statSync(path, { throwIfNoEntry: false })) out.push(path)
   }
   return out
+}
+
+/** Where `path` really is: its deepest existing part resolved, the rest appended; undefined when that cannot be resolved (a dangling link). */
+function realLocation(path: string): string | undefined {
+  let existing = path
+  while (!lstatSync(existing, { throwIfNoEntry: false }) && dirname(existing) !== existing) existing = dirname(existing)
+  try {
+    return join(realpathSync(existing), relative(existing, path))
+  } catch {
+    return undefined
+  }
 }
 
 /** The descriptor bwrap reads the seccomp filter from (`--seccomp 3`). */

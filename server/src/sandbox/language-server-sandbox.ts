@@ -6,7 +6,7 @@ import { bwrapPath, requireSandbox } from "./availability"
 import { bwrapArgs } from "./bwrap-args"
 import { hostSocketPaths } from "./host-sockets"
 import { privateRoot, SECCOMP_FD } from "./index"
-import { hidingOf, maskedHostPaths, SANDBOX_TMP } from "./policy"
+import { hidingOf, hostTempCover, maskedHostPaths, SANDBOX_TMP } from "./policy"
 import { completeScans } from "./workspace-scan"
 
 /**
@@ -96,12 +96,13 @@ export function languageServerSandbox(
 }
 
 /**
- * The program files of `argv` (the server, its script) that live under the host's /tmp, which the sandbox
- * replaces with a private one: their folders (or, for a file right in /tmp, the file alone: the host's
+ * The program files of `argv` (the server, its script) that live under the host's /tmp (or the server's
+ * $TMPDIR: policy.ts hostTempCover), which the sandbox replaces with a private one: their folders (or, for a file right in /tmp, the file alone: the host's
  * /tmp holds other programs' sockets), to show read-only. A node installed in a temporary folder (a CI
  * job's) would otherwise not be found inside.
  */
 function programsInPrivateTmp(argv: readonly string[]): string[] {
+  const temps = [SANDBOX_TMP, hostTempCover()].filter((dir) => dir !== undefined)
   const shown = new Set<string>()
   for (const arg of argv) {
     if (!isAbsolute(arg)) continue
@@ -112,8 +113,9 @@ function programsInPrivateTmp(argv: readonly string[]): string[] {
     } catch {
       continue
     }
-    if (!isInside(SANDBOX_TMP, real)) continue
-    shown.add(dirname(real) === SANDBOX_TMP ? real : dirname(real))
+    const temp = temps.find((dir) => isInside(dir, real))
+    if (temp === undefined) continue
+    shown.add(dirname(real) === temp ? real : dirname(real))
   }
   return [...shown]
 }

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process"
 import { copyFileSync, existsSync, lstatSync, realpathSync, renameSync } from "node:fs"
 import { basename, dirname, resolve } from "node:path"
 import { readRegularFileSync } from "../config/regular-file"
+import { gitlinkedUnscannedRepos } from "./gitlinks"
 import { insideAny } from "./placeholder-holders"
 import { PLAIN_GIT_CONFIG_KEYS } from "./policy"
 import { keptAsidePath } from "./protected-links"
@@ -39,6 +40,14 @@ export function neutralizeNewGitDirs(folders: readonly string[], known: Readonly
     if (!stat) continue
     if (stat.isFile()) notes.push(...checkGitFile(path, folders, known, after))
     else if (stat.isDirectory()) notes.push(...checkGitDir(path, folders))
+  }
+  // Repositories in dependency folders, which no scan walks, that git enters through a gitlink in an index
+  // (./gitlinks.ts): nothing held them during the command either, made by it or not.
+  const workTrees = [...new Set([...known, ...after])].filter((path) => basename(path) === ".git").map(dirname)
+  for (const path of gitlinkedUnscannedRepos(workTrees)) {
+    const stat = lstatSync(path, { throwIfNoEntry: false })
+    if (stat?.isFile()) notes.push(...checkGitFile(path, folders, new Set(), new Set()))
+    else if (stat?.isDirectory()) notes.push(...checkGitDir(path, folders))
   }
   return notes
 }

@@ -1,7 +1,9 @@
-import { homedir } from "node:os"
+import { realpathSync } from "node:fs"
+import { homedir, tmpdir } from "node:os"
 import { isAbsolute, join, normalize } from "node:path"
 import { defaultStateDir } from "../config/paths"
 import type { Settings } from "../config/schema"
+import { isInside } from "../workspace/sandbox"
 import {
   GIT_DIR_READ_ONLY,
   HOME_STARTUP_PATHS,
@@ -232,6 +234,31 @@ export const PRIVATE_RUNTIME_DIRS: readonly string[] = ["/run", "/var/run"]
 /** Where the private temporary folder appears inside the sandbox (TMPDIR points at it). */
 export const SANDBOX_TMP = "/tmp"
 
+/**
+ * The server's own temporary folder ($TMPDIR, os.tmpdir()) when it is not /tmp: each command gets an empty one
+ * of its own over it, as over the runtime folders. The server keeps there what no command may see: every
+ * task's private /tmp (a command of one task would read another's), the network proxies' sockets of other
+ * commands (one connected to reaches the hosts approved for that command), every command's output, the
+ * browser's profiles. Under /tmp and /run these are hidden already. Not when it holds the home (an empty
+ * folder there would hide the home), nor `/`. Real path (bubblewrap mounts over what a link names).
+ */
+export function hostTempCover(tmp: string = tmpdir(), home: string | undefined = homedir()): string | undefined {
+  let dir: string
+  try {
+    dir = realpathSync(tmp)
+  } catch {
+    return undefined
+  }
+  if (dir === "/" || [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS].some((hidden) => isInside(hidden, dir))) return undefined
+  return isInside(dir, home ?? homedir()) ? undefined : dir
+}
+
+/** The host folders no command sees (each replaced by an empty one): the runtime folders, /tmp, and hostTempCover(). */
+export function hiddenHostFolders(home?: string): string[] {
+  const temp = hostTempCover(undefined, home)
+  return [SANDBOX_TMP, ...PRIVATE_RUNTIME_DIRS, ...(temp ? [temp] : [])]
+}
+
 /** The loopback port inside the sandbox where socat forwards to the server's proxy (HTTP_PROXY points at it). */
 export const PROXY_PORT = 3128
 
@@ -333,7 +360,7 @@ export function sandboxRulesText(): string {
     "- Processes: a new PID namespace with its own `/proc`: a command sees only its own processes, never the editor's or the server's environment.",
     `- Local services: ${PRIVATE_RUNTIME_DIRS.map((d) => `\`${d}\``).join(" and ")} are empty folders of the command's own, and every other Unix socket bound on the host (\`/proc/net/unix\`) is covered by an empty file, so no command reaches the Docker daemon, the D-Bus buses, an ssh or gpg agent, or an editor's server. (A read-only mount alone does not stop a connection to a socket.) Sockets the command makes itself work as usual.`,
     "- Network: none, except through the agent's proxy to hosts in `agent.sandbox.network.allowedHosts` or hosts the user approves when a command first asks for them. A host name that resolves to an address of this machine (loopback, link-local: `localtest.me`, `127.0.0.1.nip.io`, `2130706433`) is refused even then, since the machine's own services run outside the sandbox; such a service is reached only by its address as written (`127.0.0.1:8080`, `[::1]:8080`) or as `localhost`, which the question names.",
-    "- Environment: the server's, without API keys and tokens.",
+    "- Environment: the server's, without API keys and tokens (also CI identity tokens such as `CI_JOB_JWT`, npm registry tokens, registry logins in `DOCKER_AUTH_CONFIG`, and the password of every URL in a value: `DATABASE_URL=postgres://app:PASSWORD@db/app` reaches a command as `postgres://app@db/app`).",
     "- Privileges: none. Every capability is dropped, also when the server runs as root (in a container), so no command can unmount or remount what the sandbox mounted.",
     `- Kernel keyrings: out of reach. The session keyring a command inherits (where Kerberos tickets, eCryptfs passphrases and other login secrets are kept) is beyond any mount, so a seccomp filter makes ${BLOCKED_SYSCALLS.map((name) => `\`${name}\``).join(", ")} fail with "Operation not permitted", through every system call ABI of the machine (x86-64 and arm64; elsewhere there is no filter).`,
     "- Lifetime: the command dies with the server (`--die-with-parent`) and runs in a new session (no terminal to inject keystrokes into).",

@@ -11,9 +11,26 @@ import { withoutSecrets } from "../config/secrets"
 
 export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env = withoutSecrets(base)
-  for (const name of Object.keys(env)) if (CHANGES_THE_SHELLS_READING.test(name)) delete env[name]
+  for (const name of Object.keys(env)) {
+    if (CHANGES_THE_SHELLS_READING.test(name) || TOKENS_BY_OTHER_NAMES.test(name)) delete env[name]
+    else if (env[name]?.includes("@")) env[name] = env[name].replace(URL_PASSWORD, "$1@")
+  }
   return { ...env, ...NON_INTERACTIVE_ENV, ...gitHardeningEnv(base) }
 }
+
+/**
+ * Secrets in names the secret patterns (config/secrets.ts) do not cover: CI identity tokens (GitLab's
+ * CI_JOB_JWT, CI_JOB_JWT_V2), npm's per-registry `…:_authToken` settings, registry logins as JSON
+ * (DOCKER_AUTH_CONFIG).
+ */
+const TOKENS_BY_OTHER_NAMES = /(_JWT(_V\d+)?$|_authToken$|^DOCKER_AUTH_CONFIG$)/i
+
+/**
+ * The password of a URL in a value (`postgres://app:PASSWORD@db/app` in DATABASE_URL, a proxy's
+ * `http://user:pass@proxy:3128`, a private index's `https://user:token@pypi.example.com`): taken out, the rest
+ * of the value kept (`postgres://app@db/app`), so the program still finds its host and user.
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):[^\s@]*@/gi
 
 /**
  * Variables that make bash or sh read a line differently from the approval checks: startup files for a

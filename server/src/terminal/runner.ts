@@ -158,7 +158,7 @@ export function startCommand(options: CommandOptions): RunningCommand {
       if (killedBy) await waitForGroupExit(pid, KILL_GRACE_MS + 2000)
       liveGroups.delete(pid)
       // Only now that every process of the command is gone (see sandbox/protected-links.ts).
-      for (const line of launch.dispose()) {
+      for (const line of disposeQuietly(launch)) {
         const text = `agent-lsp: ${line}\n`
         artifact.stream.write(text)
         const shown = window.push(Buffer.from(text))
@@ -195,6 +195,15 @@ export function startCommand(options: CommandOptions): RunningCommand {
   })
 
   return { artifactId: artifact.id, artifactPath: artifact.path, pid, startedAt, window, done, kill }
+}
+
+/** What the sandbox says after the command; a failure there must not leave the command unfinished. */
+function disposeQuietly(launch: { dispose(): string[] }): string[] {
+  try {
+    return launch.dispose()
+  } catch (error) {
+    return [`could not clean up after the command: ${error instanceof Error ? error.message : String(error)}`]
+  }
 }
 
 /** bwrap exits with 128+n when the command was ended by signal n: reported as that signal, as a bare shell's would be. */

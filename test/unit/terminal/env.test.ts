@@ -59,6 +59,28 @@ describe("command environment", () => {
     for (const [name, value] of Object.entries(kept)) expect(env[name], name).toBe(value)
   })
 
+  it("drops CI identity tokens, npm registry tokens and registry logins, and the password of every URL in a value", () => {
+    const env = commandEnv({
+      CI_JOB_JWT: "eyJ.a.b",
+      CI_JOB_JWT_V2: "eyJ.c.d",
+      "npm_config_//registry.example.com/:_authToken": "npm-tok",
+      DOCKER_AUTH_CONFIG: '{"auths":{}}',
+      DATABASE_URL: "postgres://app:S3cr3t-pw@db.example.com:5432/app",
+      PIP_EXTRA_INDEX_URL: "https://u:tok1@a.example.com/simple https://b.example.com/simple https://:tok2@c.example.com/",
+      HTTP_PROXY: "http://me:proxy-pw@proxy:3128",
+      EMAIL: "me@example.com",
+      NOTE: "see http://example.com/@user",
+    })
+    for (const name of ["CI_JOB_JWT", "CI_JOB_JWT_V2", "npm_config_//registry.example.com/:_authToken", "DOCKER_AUTH_CONFIG"])
+      expect(env[name]).toBeUndefined()
+    expect(env.DATABASE_URL).toBe("postgres://app@db.example.com:5432/app")
+    expect(env.PIP_EXTRA_INDEX_URL).toBe("https://u@a.example.com/simple https://b.example.com/simple https://@c.example.com/")
+    expect(env.HTTP_PROXY).toBe("http://me@proxy:3128")
+    expect(env.EMAIL).toBe("me@example.com")
+    expect(env.NOTE).toBe("see http://example.com/@user")
+    expect(JSON.stringify(env)).not.toMatch(/S3cr3t|tok1|tok2|proxy-pw|npm-tok|eyJ/)
+  })
+
   it("runs a command with exactly the given environment, none of its starter's, values kept byte for byte and out of the argv (real sh)", () => {
     const given = { PATH: "/usr/bin:/bin", QUOTED: 'it\'s $(touch pwned) `x` \\ "q"\nline two', EMPTY: "", "BAD-NAME": "skipped" }
     const exact = withExactEnv(given, "/usr/bin/env", ["-0"])
