@@ -76,6 +76,7 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       if (subject.sandbox && !subject.sandbox.available)
         return {
           decision: "ask",
+          unsandboxed: true,
           reason: `the OS sandbox is unavailable, so the browser would run outside it and every launch asks until it is fixed (${subject.sandbox.reason ?? "its availability is unknown"})`,
         }
       return allowIf(
@@ -127,7 +128,8 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
     }
   const grant = sandboxed && writes.sandboxWritePaths.length > 0 ? { sandboxWritePaths: writes.sandboxWritePaths } : {}
   const guarded = writes.protectedPath ? { protectedPath: true } : {}
-  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded }
+  const failClosed = required && !sandboxed ? { unsandboxed: true } : {}
+  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded, ...failClosed }
 }
 
 /** Commands after which a relative target no longer resolves against the command's working directory. */

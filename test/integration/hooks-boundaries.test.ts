@@ -48,3 +48,28 @@ describe("hook waits are bounded", () => {
     expect(existsSync(pidFile)).toBe(true)
   }, 60_000)
 })
+
+describe("a PreToolUse hook's allow and the sandbox's fail-closed rule", () => {
+  it("still asks before a command the sandbox cannot hold, when a hook answers allow (bubblewrap missing)", async () => {
+    const ws = await scopedWorkspace()
+    const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`
+    const { server } = await startSession(
+      [{ toolCalls: [{ id: "toolu_c", name: "execute_command", input: { command: "touch ran" } }] }, done],
+      {
+        workspace: ws.root,
+        env: { AGENT_LSP_BWRAP: "/nonexistent/bwrap" },
+        initializationOptions: {
+          agent: {
+            terminal: { allow: ["touch"] },
+            hooks: { PreToolUse: [{ matcher: "execute_command", hooks: [{ type: "command", command: allow }] }] },
+          },
+        },
+      },
+    )
+    server.handlers.requestApproval = (params: any) => ({ optionId: params.options.find((o: any) => o.kind === "reject_once")?.optionId })
+    const { taskId } = await server.request("agent/newTask", { text: "touch" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    expect(server.serverRequests.filter((r) => r.method === "agent/requestApproval")).toHaveLength(1)
+    expect(existsSync(ws.path("ran"))).toBe(false)
+  })
+})
