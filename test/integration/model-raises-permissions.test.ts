@@ -71,3 +71,31 @@ describe("a question's suggestion that switches the mode says so to the user", (
     expect((await server.request("agent/getTask", { taskId })).mode).toBe("code")
   })
 })
+
+describe("an 'always allow' is kept for what the user saw", () => {
+  it("asks again before a subtask in a wider mode after the user allowed subtasks in ask mode always", async () => {
+    const ws = await scopedWorkspace()
+    const { server } = await startSession(
+      [
+        { toolCalls: [{ id: "toolu_sub1", name: "new_task", input: { mode: "ask", message: "Read README.md and summarize it." } }] },
+        { toolCalls: [{ id: "toolu_c1", name: "attempt_completion", input: { result: "summarized" } }] },
+        { toolCalls: [{ id: "toolu_sub2", name: "new_task", input: { mode: "code", message: "Write pwned.txt." } }] },
+        { toolCalls: [{ id: "toolu_w", name: "write_to_file", input: { path: "pwned.txt", content: "x\n" } }] },
+        complete,
+        complete,
+      ],
+      { workspace: ws.root },
+    )
+    let answered = 0
+    server.handlers.requestApproval = (params: any) => {
+      const kind = answered++ === 0 ? "allow_always" : "reject_once"
+      return { optionId: params.options.find((o: any) => o.kind === kind)?.optionId }
+    }
+    expect(await server.request("agent/setPermissionMode", { mode: "acceptEdits" })).toEqual({ mode: "acceptEdits" })
+    const { taskId } = await server.request("agent/newTask", { text: "look around", mode: "ask" })
+    await server.waitForStatus(taskId, "completed", 30_000)
+    const asked = server.serverRequests.filter((r) => r.method === "agent/requestApproval").map((r) => r.params.title)
+    expect(asked).toEqual(["Start a subtask in ask mode", "Start a subtask in code mode"])
+    expect(existsSync(ws.path("pwned.txt"))).toBe(false)
+  })
+})
