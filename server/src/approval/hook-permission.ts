@@ -9,7 +9,7 @@ export interface HookPermission {
 /**
  * Applies a PreToolUse hook's decision to the policy's (under the permission mode). A hook may refuse or ask
  * where the policy would allow; its `allow` skips the question but never beats a refusal (a deny list, plan
- * mode, "reject always") or a protected path.
+ * mode, "reject always"), a protected path or the sandbox's fail-closed question.
  */
 export function withHookPermission(decision: PolicyDecision, hook: HookPermission | undefined): PolicyDecision {
   if (!hook) return decision
@@ -23,7 +23,8 @@ export function withHookPermission(decision: PolicyDecision, hook: HookPermissio
     case "ask":
       return decision.decision === "deny" ? decision : { decision: "ask", reason: `a PreToolUse hook asks for approval${why}` }
     case "allow":
-      if (decision.decision !== "ask" || decision.protectedPath) return decision
+      // Only the user may let a protected write, or a command the OS sandbox cannot hold, run.
+      if (decision.decision !== "ask" || decision.protectedPath || decision.unsandboxed) return decision
       return { decision: "allow", reason: `a PreToolUse hook allowed it${why}` }
   }
 }

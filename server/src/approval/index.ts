@@ -2,7 +2,7 @@
 export { checkCommandLine, decideCommand, longestMatch, suggestedPrefix, type CommandDecision, type CommandVerdict } from "./command-policy"
 export { isProtectedPath, userConfigDir } from "./protected-paths"
 export { decideApproval, type PolicyContext, type SandboxAvailability } from "./policy"
-export { TaskApprovals } from "./task-approvals"
+export { approvalKey, TaskApprovals } from "./task-approvals"
 export { askApproval, approvalOptions, APPROVAL_OPTION_IDS, type ApprovalVerdict } from "./flow"
 export type { PolicyDecision } from "./types"
 export {

@@ -3,7 +3,7 @@ import { isAbsolute, relative, resolve } from "node:path"
 import { parseCommandLine, type ParsedCommandLine, type Redirect } from "../shell"
 import { checkCommandLine } from "./command-policy"
 import { defaultProtectedDirs, isProtectedPath } from "./protected-paths"
-import type { TaskApprovals } from "./task-approvals"
+import { approvalKey, type TaskApprovals } from "./task-approvals"
 import type { ApprovalSubject } from "../tools/context"
 import type { PolicyDecision } from "./types"
 
@@ -36,12 +36,13 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
   const auto = settings.autoApprove
   if (subject.kind === "none") return { decision: "allow", reason: "nothing to approve" }
   if (subject.kind === "command") return decideCommandSubject(subject, context)
-  if (remembered.rejectedTools.has(tool)) return { decision: "deny", reason: `The user chose to always reject ${tool} in this task.` }
+  const key = approvalKey(tool, subject)
+  if (remembered.rejectedTools.has(key)) return { decision: "deny", reason: `The user chose to always reject ${key} in this task.` }
 
   switch (subject.kind) {
     case "read":
       if (subject.outsideWorkspace) return { decision: "ask", reason: "reads outside the workspace always ask" }
-      return allowIf(auto.read || remembered.allowedTools.has(tool), "reads are auto-approved", "reads are not auto-approved")
+      return allowIf(auto.read || remembered.allowedTools.has(key), "reads are auto-approved", "reads are not auto-approved")
     case "write": {
       const protectedDirs = context.protectedDirs ?? defaultProtectedDirs()
       // The real paths too: a symlink named src/x.ts pointing into .git/hooks is a write to .git/hooks.
@@ -50,7 +51,7 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       )
       if (guarded !== undefined)
         return { decision: "ask", reason: `${guarded} is a protected file: writes to it always ask`, protectedPath: true }
-      return allowIf(auto.write || remembered.allowedTools.has(tool), "writes are auto-approved", "writes are not auto-approved")
+      return allowIf(auto.write || remembered.allowedTools.has(key), "writes are auto-approved", "writes are not auto-approved")
     }
     case "mcp": {
       const serverAllows = settings.mcpServers[subject.server]?.alwaysAllow?.includes(subject.tool) ?? false
@@ -58,28 +59,29 @@ export function decideApproval(tool: string, subject: ApprovalSubject, context: 
       // a trusted read-only tool counts as a read; a destructive one is never auto-approved by settings.
       const bySettings = !subject.destructive && ((auto.mcp && serverAllows) || (subject.readOnly === true && auto.read))
       return allowIf(
-        bySettings || remembered.allowedTools.has(tool),
+        bySettings || remembered.allowedTools.has(key),
         "MCP calls are auto-approved",
         subject.destructive ? "the MCP server marks this tool destructive, so it always asks" : "MCP calls are not auto-approved",
       )
     }
     case "modeSwitch":
       return allowIf(
-        auto.modeSwitch || remembered.allowedTools.has(tool),
+        auto.modeSwitch || remembered.allowedTools.has(key),
         "mode switches are auto-approved",
         "mode switches are not auto-approved",
       )
     case "subtask":
-      return allowIf(auto.subtasks || remembered.allowedTools.has(tool), "subtasks are auto-approved", "subtasks are not auto-approved")
+      return allowIf(auto.subtasks || remembered.allowedTools.has(key), "subtasks are auto-approved", "subtasks are not auto-approved")
     case "browser":
       // Fail closed like commands: the browser would run outside the sandbox, so each launch asks.
       if (subject.sandbox && !subject.sandbox.available)
         return {
           decision: "ask",
+          unsandboxed: true,
           reason: `the OS sandbox is unavailable, so the browser would run outside it and every launch asks until it is fixed (${subject.sandbox.reason ?? "its availability is unknown"})`,
         }
       return allowIf(
-        auto.browser || remembered.allowedTools.has(tool),
+        auto.browser || remembered.allowedTools.has(key),
         "browser launches are auto-approved",
         "browser launches are not auto-approved",
       )
@@ -127,7 +129,8 @@ function decideCommandSubject(subject: Extract<ApprovalSubject, { kind: "command
     }
   const grant = sandboxed && writes.sandboxWritePaths.length > 0 ? { sandboxWritePaths: writes.sandboxWritePaths } : {}
   const guarded = writes.protectedPath ? { protectedPath: true } : {}
-  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded }
+  const failClosed = required && !sandboxed ? { unsandboxed: true } : {}
+  return { decision: "ask", reason: reasons.join("; "), rememberPrefixes: verdict.rememberPrefixes, ...grant, ...guarded, ...failClosed }
 }
 
 /** Commands after which a relative target no longer resolves against the command's working directory. */

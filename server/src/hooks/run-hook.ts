@@ -33,6 +33,13 @@ export interface HookProcessOptions {
 }
 
 const KILL_GRACE_MS = 500
+/**
+ * After the hook exits, how long its output may stay quiet before it is read as complete. A process the hook
+ * left in a session of its own (setsid, a daemon) can hold the pipes open for ever, so 'close' alone is no bound.
+ */
+const PIPE_DRAIN_MS = 300
+/** After a timeout's KILL, the longest wait for the pipes to close (the same held pipes). */
+const AFTER_KILL_MS = KILL_GRACE_MS + 1000
 
 /**
  * Runs one hook command like execute_command runs a line (terminal/launch.ts: `/bin/sh -c` inside the OS
@@ -48,6 +55,8 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
     const err = new Bounded(options.maxOutputBytes)
     let timedOut = false
     let settled = false
+    let lastDataAt = Date.now()
+    let exitCode: number | null | undefined
     // Descriptors 0-2 are pipes whatever comes after them.
     const child = withFd3(
       launch,
@@ -65,11 +74,16 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       killGroup(pid, "SIGTERM")
       setTimeout(() => killGroup(pid, "SIGKILL"), KILL_GRACE_MS).unref()
     }
+    // Killed (timeout or cancellation): its pipes may be held elsewhere, so stop waiting for them after a while.
+    const killAndStopWaiting = () => {
+      kill()
+      setTimeout(() => finish({ exitCode: null }), AFTER_KILL_MS).unref()
+    }
     const timer = setTimeout(() => {
       timedOut = true
-      kill()
+      killAndStopWaiting()
     }, options.timeoutMs)
-    const onAbort = () => kill()
+    const onAbort = () => killAndStopWaiting()
     options.signal?.addEventListener("abort", onAbort, { once: true })
     const finish = (result: Omit<HookProcessResult, "stdout" | "stderr" | "truncated" | "timedOut">) => {
       if (settled) return
@@ -79,12 +93,29 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookProcess
       // Anything the hook left running in its group goes with it.
       if (pid !== undefined) killGroup(pid, "SIGKILL")
       launch.dispose()
+      child.stdout.destroy()
+      child.stderr.destroy()
       resolve({ ...result, stdout: out.text(), stderr: err.text(), timedOut, truncated: out.truncated || err.truncated })
     }
-    child.stdout.on("data", (chunk: Buffer) => out.add(chunk))
-    child.stderr.on("data", (chunk: Buffer) => err.add(chunk))
+    child.stdout.on("data", (chunk: Buffer) => ((lastDataAt = Date.now()), out.add(chunk)))
+    child.stderr.on("data", (chunk: Buffer) => ((lastDataAt = Date.now()), err.add(chunk)))
     child.on("error", (error) => finish({ exitCode: null, spawnError: error.message }))
-    child.on("close", (code) => finish({ exitCode: timedOut ? null : code }))
+    child.on("exit", (code) => {
+      exitCode = code
+      const drain = setInterval(() => {
+        if (settled) clearInterval(drain)
+        else if (Date.now() - lastDataAt > PIPE_DRAIN_MS) {
+          // Timers run before pending reads in Node's loop: let those reads happen first (a late answer still counts).
+          setImmediate(() => {
+            if (Date.now() - lastDataAt <= PIPE_DRAIN_MS) return
+            clearInterval(drain)
+            finish({ exitCode: timedOut ? null : code })
+          })
+        }
+      }, PIPE_DRAIN_MS)
+      drain.unref()
+    })
+    child.on("close", (code) => finish({ exitCode: timedOut ? null : (code ?? exitCode ?? null) }))
     // A hook that never reads stdin must not fail the write (EPIPE).
     child.stdin.on("error", () => undefined)
     child.stdin.end(options.input)

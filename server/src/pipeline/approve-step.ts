@@ -1,4 +1,5 @@
 import {
+  approvalKey,
   approvalOptions,
   askApproval,
   decideUnderMode,
@@ -55,7 +56,7 @@ export async function approveCall(
     ? prefixes.length
       ? `Always allow ${prefixes.map((p) => `"${p}"`).join(", ")} in this task`
       : undefined
-    : `Always allow ${tool} in this task`
+    : `Always allow ${approvalKey(tool, subject)} in this task`
   ctx.emit({ kind: "toolCall", callId: call.id, tool, params, status: "awaitingApproval" })
   const verdict = await askApproval(
     ctx.ask,
@@ -75,7 +76,7 @@ export async function approveCall(
   )
   if (verdict.always) {
     if (prefixes) verdict.allowed ? remembered.allowCommands(prefixes) : remembered.denyCommands(prefixes)
-    else verdict.allowed ? remembered.allowTool(tool) : remembered.rejectTool(tool)
+    else verdict.allowed ? remembered.allowTool(approvalKey(tool, subject)) : remembered.rejectTool(approvalKey(tool, subject))
   }
   // Approved writes outside the sandbox's writable roots are bound writable for this one command.
   if (verdict.allowed && subject.kind === "command" && decision.sandboxWritePaths) subject.grantedWritePaths = decision.sandboxWritePaths

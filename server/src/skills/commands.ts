@@ -15,6 +15,8 @@ export interface SlashCommand {
   path?: string
   /** How clients and messages show where it lives: workspace-relative, `~/…`, or "built-in". */
   location: string
+  /** A workspace command's root, which its file must really stay inside when it is read again (readCommandBody). */
+  confineTo?: string
 }
 
 export interface CommandDiscoveryOptions {
@@ -70,6 +72,7 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
         source: scan.source,
         path,
         location,
+        ...(scan.confineTo !== undefined ? { confineTo: scan.confineTo } : {}),
         ...(description ? { description } : {}),
         ...(argumentHint ? { argumentHint } : {}),
       })
@@ -86,7 +89,8 @@ export async function discoverCommands(options: CommandDiscoveryOptions): Promis
 /** The command's text after its frontmatter, verbatim; undefined when its file is gone. */
 export async function readCommandBody(command: SlashCommand): Promise<string | undefined> {
   if (!command.path) return BUILTIN_COMMANDS.find((b) => b.name === command.name)?.body
-  const read = await readMarkdown(command.path)
+  // Confined again: the file may have become a link out of the workspace since discovery.
+  const read = await readMarkdown(command.path, command.confineTo)
   return read.ok ? read.parsed.body : undefined
 }
 

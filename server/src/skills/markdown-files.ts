@@ -40,8 +40,11 @@ export async function readMarkdown(path: string, confineTo?: string): Promise<Re
   const cached = cache.get(real)
   if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.result
   let result: ReadMarkdown
+  // The open descriptor must land inside too: a folder on the way may be swapped for a link after realpath.
+  const root = confineTo ? await realpath(confineTo).catch(() => confineTo) : undefined
+  const confine = root ? (opened: string) => (isInside(root, opened) ? undefined : `${opened} is outside the workspace`) : undefined
   try {
-    const parsed = splitFrontmatter((await readRegularFile(real)).toString("utf8"))
+    const parsed = splitFrontmatter((await readRegularFile(real, confine)).toString("utf8"))
     result = parsed.ok ? { ok: true, parsed, realPath: real } : { ok: false, reason: parsed.reason }
   } catch (error) {
     result = { ok: false, reason: `it cannot be read (${(error as Error).message})` }

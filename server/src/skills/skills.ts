@@ -17,6 +17,8 @@ export interface Skill {
   mode?: string
   /** Frontmatter `modeSlugs`: when present, only these modes see the skill. */
   modeSlugs?: string[]
+  /** A workspace skill's root, which its file must really stay inside when it is read again (readSkillBody). */
+  confineTo?: string
 }
 
 export interface DiscoveryOptions {
@@ -65,7 +67,8 @@ export function skillsForMode(skills: readonly Skill[], mode: string): Skill[] {
 
 /** The SKILL.md text after the frontmatter, verbatim; undefined when the file is gone or no longer valid. */
 export async function readSkillBody(skill: Skill): Promise<string | undefined> {
-  const read = await readMarkdown(skill.path)
+  // Confined again: the file may have become a link out of the workspace since discovery.
+  const read = await readMarkdown(skill.path, skill.confineTo)
   return read.ok ? read.parsed.body : undefined
 }
 
@@ -123,6 +126,7 @@ async function loadSkill(
     source: scan.source,
     ...(scan.mode !== undefined ? { mode: scan.mode } : {}),
     ...(modeSlugs !== undefined ? { modeSlugs: modeSlugs as string[] } : {}),
+    ...(scan.confineTo !== undefined ? { confineTo: scan.confineTo } : {}),
   }
 }
 

@@ -8,6 +8,14 @@ const Suggestion = z.object({
   mode: z.string().optional().describe("Mode slug to switch to if the user picks this answer"),
 })
 
+/**
+ * How a front shows a suggestion to the user: one that switches the mode says so, since picking it switches
+ * without the approval switch_mode asks for (the model writes both the text and the mode).
+ */
+export function suggestionLabel(suggestion: { text: string; mode?: string }): string {
+  return suggestion.mode ? `${suggestion.text} (switches to ${suggestion.mode} mode)` : suggestion.text
+}
+
 export const askFollowupQuestion = defineTool({
   name: "ask_followup_question",
   group: "always",
@@ -31,7 +39,10 @@ export const askFollowupQuestion = defineTool({
           )
         const chosen = follow_up.find((s) => s.text === answer.answer && s.mode)
         let switched = ""
-        if (chosen?.mode && chosen.mode !== ctx.task.mode && ctx.task.modeSlugs().includes(chosen.mode)) {
+        // An unattended front (headless run) picks a suggestion itself: that is no user's consent to a mode switch.
+        if (chosen?.mode && ctx.ask.unattended)
+          switched = `\n(Nobody chose this answer, so the mode stays "${ctx.task.mode}"; use switch_mode to ask for "${chosen.mode}".)`
+        else if (chosen?.mode && chosen.mode !== ctx.task.mode && ctx.task.modeSlugs().includes(chosen.mode)) {
           await ctx.task.switchMode(chosen.mode, `The user chose "${chosen.text}"`)
           switched = `\n(Switched to "${chosen.mode}" mode as that answer asked.)`
         }

@@ -29,6 +29,14 @@ export const exitPlanMode = defineTool({
           `exit_plan_mode is only for plan mode, and the task's permission mode is ${ctx.permissionMode ?? "default"}: go on with the task itself.`,
         ),
       }
+    // Only the user may accept a plan: an unattended front (headless run) answers questions itself, and its
+    // answer would let the model lift plan mode on its own.
+    if (ctx.ask.unattended)
+      return {
+        result: errorResult(
+          "exit_plan_mode needs the user to accept the plan, and nobody is present to accept it (a headless `agent-lsp run`): the task stays in plan mode. Finish with attempt_completion, giving the plan as the result.",
+        ),
+      }
     return {
       preview: { subject: { kind: "none" }, title: "Plan", detail: plan },
       async run() {

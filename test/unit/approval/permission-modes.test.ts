@@ -20,11 +20,18 @@ function decide(
   name: keyof typeof subjects,
   hook?: { decision: "allow" | "deny" | "ask"; reason?: string },
   deny: string[] = ["rm"],
+  sandbox?: { available: boolean; reason?: string },
 ) {
   const settings = defaultSettings()
   settings.terminal.deny = deny
   const { tool, subject } = subjects[name]!
-  const context = { settings, workspaceFolders: [WS], remembered: new TaskApprovals(), protectedDirs: ["/home/u/.config/agent-lsp"] }
+  const context = {
+    settings,
+    workspaceFolders: [WS],
+    remembered: new TaskApprovals(),
+    protectedDirs: ["/home/u/.config/agent-lsp"],
+    ...(sandbox ? { sandbox } : {}),
+  }
   return decideUnderMode(mode, tool, subject, context, undefined, hook)
 }
 
@@ -95,16 +102,21 @@ describe("permission modes", () => {
     expect(decide("bypassPermissions", "edit").decision).toBe("allow")
   })
 
-  it("lets a PreToolUse hook's allow skip the question, but never past a deny list or a protected path", () => {
+  it("lets a PreToolUse hook's allow skip the question, but never past a deny list, a protected path or a missing sandbox", () => {
     const allow = { decision: "allow" as const, reason: "trusted by the hook" }
-    expect(decide("default", "command", allow).decision).toBe("allow")
-    expect(decide("default", "deniedCommand", allow).decision).toBe("deny")
+    const held = { available: true }
+    const missing = { available: false, reason: "bubblewrap is not installed" }
+    expect(decide("default", "command", allow, ["rm"], held).decision).toBe("allow")
+    expect(decide("default", "deniedCommand", allow, ["rm"], held).decision).toBe("deny")
     expect(decide("default", "protectedEdit", allow).decision).toBe("ask")
     expect(decide("plan", "edit", allow).decision).toBe("deny")
+    // The sandbox cannot hold the command (or its state is unknown): only the user may let it run unsandboxed.
+    expect(decide("default", "command", allow, ["rm"], missing).decision).toBe("ask")
+    expect(decide("default", "command", allow).decision).toBe("ask")
     // Controls: without the deny list the hook's allow lets the same command run; the same allow skips the
     // question for an edit that is not protected, and outside plan mode.
-    expect(decide("default", "deniedCommand", allow, []).decision).toBe("allow")
-    expect(decide("default", "deniedCommand", undefined, []).decision).toBe("ask")
+    expect(decide("default", "deniedCommand", allow, [], held).decision).toBe("allow")
+    expect(decide("default", "deniedCommand", undefined, [], held).decision).toBe("ask")
     expect(decide("default", "edit", allow).decision).toBe("allow")
     expect(decide("default", "edit").decision).toBe("ask")
   })

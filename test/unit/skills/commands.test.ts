@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { discoverCommands, parseSlashInvocation } from "../../../server/src/skills"
+import { rm, symlink } from "node:fs/promises"
+import { discoverCommands, parseSlashInvocation, readCommandBody } from "../../../server/src/skills"
 import { expandSlashCommand } from "../../../server/src/skills"
 import { runSlashCommand } from "../../../server/src/tools/run-slash-command"
 import { makeToolContext } from "../../support/tool-context"
@@ -48,6 +49,7 @@ describe("slash command discovery", () => {
         source: "workspace",
         path: ws.path(".roo/commands/review.md"),
         location: ".roo/commands/review.md",
+        confineTo: ws.root,
       },
     ])
   })
@@ -56,6 +58,15 @@ describe("slash command discovery", () => {
     const { ws, home } = await folders({ ".roo/commands/init.md": "---\ndescription: Our init\n---\nOur own init." })
     const commands = await discoverCommands({ workspaceFolders: [ws.root], home: home.root })
     expect(commands.find((c) => c.name === "init")).toMatchObject({ source: "workspace", description: "Our init" })
+  })
+
+  it("does not read a workspace command swapped for a symlink out of the workspace after discovery found it", async () => {
+    const { ws, home } = await folders({ ".roo/commands/swap.md": "Harmless.\n" }, { "secret.md": "AWS_SECRET_ACCESS_KEY=abc123\n" })
+    const found = (await discoverCommands({ workspaceFolders: [ws.root], home: home.root })).find((c) => c.name === "swap")
+    expect(found?.source).toBe("workspace")
+    await rm(ws.path(".roo/commands/swap.md"))
+    await symlink(home.path("secret.md"), ws.path(".roo/commands/swap.md"))
+    expect(await readCommandBody(found!)).toBeUndefined()
   })
 
   it("parses /name args only for a leading command-like word", () => {

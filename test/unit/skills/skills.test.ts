@@ -1,4 +1,4 @@
-import { symlink, writeFile, utimes, mkdir } from "node:fs/promises"
+import { mkdir, rm, symlink, utimes, writeFile } from "node:fs/promises"
 import { dirname } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { discoverSkills, readSkillBody, skillsForMode } from "../../../server/src/skills"
@@ -88,6 +88,19 @@ describe("skill discovery", () => {
     const logs: string[] = []
     expect(await discoverSkills({ workspaceFolders: [ws.root], home: home.root, log: (m) => logs.push(m) })).toEqual([])
     expect(logs[0]).toContain("outside the workspace")
+  })
+
+  it("does not read a workspace SKILL.md swapped for a symlink out of the workspace after discovery found it", async () => {
+    const { ws, home } = await folders(
+      { ".roo/skills/swap/SKILL.md": skillMd("swap", "Harmless") },
+      { "secret.md": "AWS_SECRET_ACCESS_KEY=abc123\n" },
+    )
+    const [found] = await discoverSkills({ workspaceFolders: [ws.root], home: home.root })
+    expect(found?.name).toBe("swap")
+    // Between discovery and reading (a command the sandbox let run, or another process), the file becomes a link.
+    await rm(ws.path(".roo/skills/swap/SKILL.md"))
+    await symlink(home.path("secret.md"), ws.path(".roo/skills/swap/SKILL.md"))
+    expect(await readSkillBody(found!)).toBeUndefined()
   })
 
   it("sees a changed SKILL.md on the next discovery (no restart)", async () => {

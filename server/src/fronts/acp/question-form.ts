@@ -1,4 +1,5 @@
 import type { CreateElicitationRequest, CreateElicitationResponse } from "@agentclientprotocol/sdk"
+import { suggestionLabel } from "../../tools/ask-followup-question"
 import type { QuestionAnswer, QuestionRequest } from "../../tools/context"
 
 /**
@@ -7,7 +8,7 @@ import type { QuestionAnswer, QuestionRequest } from "../../tools/context"
  * so the client shows it in that conversation.
  */
 export function questionForm(sessionId: string, request: QuestionRequest): CreateElicitationRequest {
-  const choices = request.suggestions.map((s) => ({ const: s.text, title: s.mode ? `${s.text} (switches to ${s.mode} mode)` : s.text }))
+  const choices = request.suggestions.map((s) => ({ const: s.text, title: suggestionLabel(s) }))
   return {
     sessionId,
     mode: "form",

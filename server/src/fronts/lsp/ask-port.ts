@@ -5,6 +5,7 @@ import type { ApprovalAnswer, ApprovalRequest, AskPort, QuestionAnswer, Question
 import type { ClientFeatures } from "./client-features"
 import type { LateAnswer, PendingRequests } from "../../core/pending-requests"
 import { boundedRequest } from "./bounded-request"
+import { suggestionLabel } from "../../tools/ask-followup-question"
 
 /**
  * AskPort over LSP, in PROTOCOL.md "Asking the user" order: agent/requestApproval / agent/askFollowup
@@ -145,21 +146,19 @@ export class LspAskPort implements AskPort {
     }
     if (request.suggestions.length > 0) {
       try {
-        const sent = await this.showMessageRequest(
-          MessageType.Info,
-          request.question,
-          request.suggestions.map((s) => s.text),
-          signal,
-        )
+        const sent = await this.showMessageRequest(MessageType.Info, request.question, request.suggestions.map(suggestionLabel), signal)
         if (sent.outcome !== "answered") return { decision: "noAnswer", reason: sent.outcome }
         const chosen = sent.value
-        if (chosen) return { decision: "answered", answer: chosen.title }
+        if (chosen) {
+          const suggestion = request.suggestions.find((s) => suggestionLabel(s) === chosen.title)
+          return { decision: "answered", answer: suggestion?.text ?? chosen.title }
+        }
         return { decision: "noAnswer", reason: "waitForMessage" }
       } catch {
         // MethodNotFound (Helix 25.07): announce instead.
       }
     }
-    const suggestions = request.suggestions.map((s) => `"${s.text}"`).join(" / ")
+    const suggestions = request.suggestions.map((s) => `"${s.text}"${s.mode ? ` (switches to ${s.mode} mode)` : ""}`).join(" / ")
     this.pending.onAnswer(
       requestId,
       "question",
