@@ -1,0 +1,42 @@
+import { open } from "node:fs/promises"
+import { describe, expect, it, onTestFinished } from "vitest"
+import { startSession, toolResultIn, toolResultText } from "../support/session"
+import { tempWorkspace } from "../support/temp-workspace"
+
+/**
+ * One line of hundreds of megabytes (a cloned repository's data file, a command's output without newlines)
+ * read line by line used to end the server: node:readline holds a line as one string and throws past V8's
+ * ~512 MB limit inside its stream handler, where nothing catches it. The real server over stdio, real rg.
+ */
+
+/** Writes `bytes` bytes of 0x01 (JSON escapes each as six characters) and then `tail`, in 16 MB pieces. */
+async function writeLongLine(path: string, bytes: number, tail: string): Promise<void> {
+  const file = await open(path, "w")
+  try {
+    const piece = Buffer.alloc(16 * 1024 * 1024, 1)
+    for (let written = 0; written < bytes; written += piece.length) await file.write(piece, 0, Math.min(piece.length, bytes - written))
+    await file.write(tail)
+  } finally {
+    await file.close()
+  }
+}
+
+const done = { toolCalls: [{ name: "attempt_completion", input: { result: "done" } }] }
+
+describe("lines too long to hold", () => {
+  it("search_files leaves out a 96 MB matching line (a 600 MB line of rg's JSON), says so, and finds the rest", async () => {
+    const ws = await tempWorkspace({ "src/small.ts": "export const needle = 1\n", "data/.keep": "" })
+    onTestFinished(() => ws.cleanup())
+    await writeLongLine(ws.path("data/blob.txt"), 96 * 1024 * 1024, "needle\n")
+    const { server, api } = await startSession(
+      [{ toolCalls: [{ id: "toolu_search", name: "search_files", input: { path: ".", regex: "needle" } }] }, done],
+      { workspace: ws.root },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "Search" })
+    await server.waitForStatus(taskId, "completed", 120_000)
+    const text = toolResultText(toolResultIn(api.requests[1], "toolu_search"))
+    expect(text).toContain("# src/small.ts\n1 | export const needle = 1")
+    expect(text).toContain("(1 line of matches or their context left out: each is over 1.0 MB, as in minified or data files.")
+    expect((await server.request("agent/listModes", {})).modes.length).toBeGreaterThan(0)
+  }, 150_000)
+})
