@@ -39,4 +39,41 @@ describe("lines too long to hold", () => {
     expect(text).toContain("(1 line of matches or their context left out: each is over 1.0 MB, as in minified or data files.")
     expect((await server.request("agent/listModes", {})).modes.length).toBeGreaterThan(0)
   }, 150_000)
+
+  it("read_command_output searches a command's 560 MB line in its first MiB and reads at most 256 KiB per call", async () => {
+    const ws = await tempWorkspace()
+    onTestFinished(() => ws.cleanup())
+    const { server, api } = await startSession(
+      [
+        {
+          toolCalls: [
+            {
+              id: "toolu_print",
+              name: "execute_command",
+              input: { command: "echo needle-first; head -c 560000000 /dev/zero | tr '\\0' a; echo; echo needle-last" },
+            },
+          ],
+        },
+        (request) => {
+          const id = /artifact_id \\?"(cmd-[^"\\]+)/.exec(JSON.stringify(toolResultIn(request, "toolu_print")))?.[1] ?? "missing"
+          return {
+            toolCalls: [
+              { id: "toolu_search", name: "read_command_output", input: { artifact_id: id, search: "needle" } },
+              { id: "toolu_read", name: "read_command_output", input: { artifact_id: id, limit: 1e12 } },
+            ],
+          }
+        },
+        done,
+      ],
+      { workspace: ws.root, initializationOptions: { agent: { terminal: { allow: ["echo", "head", "tr"], outputLines: 4 } } } },
+    )
+    const { taskId } = await server.request("agent/newTask", { text: "Print" })
+    await server.waitForStatus(taskId, "completed", 240_000)
+    const search = toolResultText(toolResultIn(api.requests[2], "toolu_search"))
+    expect(search).toContain("2 lines match /needle/")
+    expect(search).toContain("| needle-last")
+    const read = toolResultText(toolResultIn(api.requests[2], "toolu_read"))
+    expect(read).toMatch(/^Bytes 0-\d+ of \d+ .* \(limit is at most 256\.0 KB per call\)\./)
+    expect(read.length).toBeLessThan(300 * 1024)
+  }, 300_000)
 })
