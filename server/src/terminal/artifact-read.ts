@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs"
 import { open, stat } from "node:fs/promises"
-import { boundedLines } from "../workspace/bounded-lines"
+import { boundedLines } from "../config/bounded-lines"
 import { newRe2, type RE2 as RE2Type } from "../config/re2"
 import { stripAnsi } from "./output-window"
 

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream"
 import { join } from "node:path"
 import { isIgnored, ROOIGNORE_FILE, rulesFor } from "./ignore-rules"
 import { containingRoot } from "./sandbox"
-import { boundedLines } from "./bounded-lines"
+import { boundedLines } from "../config/bounded-lines"
 import { cutLine } from "./line-slice"
 
 /**
