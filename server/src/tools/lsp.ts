@@ -45,7 +45,7 @@ export const lsp = defineTool({
     const result = await answer(ctx, request, target.shown)
     return {
       preview: {
-        subject: { kind: "read", paths: [target.shown ?? "."] },
+        subject: { kind: "read", paths: [target.shown ?? "."], ...(target.outsideWorkspace ? { outsideWorkspace: true } : {}) },
         title: `lsp ${input.operation}${target.shown ? ` ${target.shown}` : ""}`,
         detail: result.summary,
       },
