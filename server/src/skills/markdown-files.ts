@@ -1,5 +1,6 @@
 import { readdir, realpath, stat } from "node:fs/promises"
 import { readRegularFile } from "../config/regular-file"
+import { guardPath } from "../workspace/guard"
 import { isInside } from "../workspace/sandbox"
 import { splitFrontmatter, type Frontmatter } from "./frontmatter"
 
@@ -34,6 +35,13 @@ export async function readMarkdown(path: string, confineTo?: string): Promise<Re
   }
   if (confineTo && !(await staysInside(real, confineTo)))
     return { ok: false, reason: `it is a symbolic link to ${real}, outside the workspace` }
+  // Its text reaches the model: a command or SKILL.md that is (or links to) a `.rooignore`d file, such as a
+  // repository's `.roo/commands/x.md` linked to the `.env` the user fills in later, is not read.
+  if (
+    confineTo &&
+    guardPath({ workspaceFolders: [confineTo], settings: { files: { readOutsideWorkspace: false } } }, path, "read").rooIgnored
+  )
+    return { ok: false, reason: "it is .rooignore'd, or a symbolic link to a .rooignore'd file" }
   const info = await stat(real).catch(() => undefined)
   if (!info?.isFile()) return { ok: false, reason: "it is not a file" }
   if (info.size > MAX_MARKDOWN_BYTES) return { ok: false, reason: `it is larger than ${MAX_MARKDOWN_BYTES / 1024} KiB` }

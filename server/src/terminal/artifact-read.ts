@@ -1,8 +1,11 @@
 import { createReadStream } from "node:fs"
 import { open, stat } from "node:fs/promises"
-import { createInterface } from "node:readline"
+import { boundedLines } from "../config/bounded-lines"
 import { newRe2, type RE2 as RE2Type } from "../config/re2"
 import { stripAnsi } from "./output-window"
+
+/** How much of one line of a command's output a search looks at. */
+const MAX_SEARCHED_LINE_BYTES = 1024 * 1024
 
 /** Reading a command's saved output: a byte window, or the lines matching a pattern (streamed, never whole). */
 
@@ -74,8 +77,8 @@ export async function searchArtifact(
   const lines: ArtifactMatches["lines"] = []
   let totalMatches = 0
   let lineNo = 0
-  const reader = createInterface({ input: createReadStream(path), crlfDelay: Infinity })
-  for await (const raw of reader) {
+  // A line is searched in its first MAX_SEARCHED_LINE_BYTES: a command's output can be one line of gigabytes.
+  for await (const { text: raw } of boundedLines(createReadStream(path), MAX_SEARCHED_LINE_BYTES)) {
     lineNo++
     const text = stripAnsi(raw)
     if (!re.test(text)) continue

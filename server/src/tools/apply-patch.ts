@@ -41,19 +41,21 @@ export const applyPatch = defineTool({
         return { result: { ...step.failure, content: [{ type: "text", text: `${textOf(step.failure)}\nNo file was changed.` }] } }
       steps.push(step)
     }
-    // Each step is planned against the files as they are now, so one file may appear only once.
+    // Each step is planned against the files as they are now, so one file may appear only once: by its real
+    // path, since a link and its target are one file (updating both would write the second over the first).
     const seen = new Map<string, string>()
     for (const step of steps)
       for (const t of step.op === "write" && step.from && step.from.absPath !== step.target.absPath
         ? [step.from, step.target]
         : [step.target]) {
-        if (seen.has(t.absPath))
+        const earlier = seen.get(t.realPath)
+        if (earlier !== undefined)
           return {
             result: editFailure(
-              `The patch touches ${t.shown} more than once. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`,
+              `The patch touches ${t.shown} more than once${earlier === t.shown ? "" : ` (as ${earlier} too: one is a symbolic link to the other)`}. Put all changes to a file in one "*** Update File:" section (several @@ hunks are fine). No file was changed.`,
             ),
           }
-        seen.set(t.absPath, t.shown)
+        seen.set(t.realPath, t.shown)
       }
     const single = steps.length === 1 && steps[0]!.op === "write" && !steps[0]!.from ? steps[0] : undefined
     return {

@@ -1,9 +1,8 @@
-import { fileURLToPath } from "node:url"
 import type { ToolContext } from "./context"
 import { readTextFile } from "../workspace/files"
 import { guardPath } from "../workspace/guard"
 import { displayPath } from "../workspace/sandbox"
-import { symbolKindName, type FoundLocation, type FoundSymbol } from "./lsp-results"
+import { localFilePath, symbolKindName, type FoundLocation, type FoundSymbol } from "./lsp-results"
 
 /** Source lines are cut here: a location's line is context, not content. */
 const MAX_LINE_CHARS = 160
@@ -24,14 +23,11 @@ export class ResultFiles {
 
   place(uri: string): Place {
     if (this.places.has(uri)) return this.places.get(uri)
-    let place: Place
-    try {
-      const absPath = uri.startsWith("file:") ? fileURLToPath(uri) : undefined
-      const guarded = absPath ? guardPath(this.ctx, absPath, "write") : undefined
-      place = guarded?.ok ? { absPath: guarded.absPath, shown: displayPath(this.ctx.workspaceFolders, guarded.absPath) } : undefined
-    } catch {
-      place = undefined
-    }
+    const absPath = localFilePath(uri)
+    const guarded = absPath ? guardPath(this.ctx, absPath, "write") : undefined
+    const place: Place = guarded?.ok
+      ? { absPath: guarded.absPath, shown: displayPath(this.ctx.workspaceFolders, guarded.absPath) }
+      : undefined
     this.places.set(uri, place)
     return place
   }

@@ -3,6 +3,18 @@
  * editor over the wire) into the few shapes the lsp tool prints: locations, symbols, hover text.
  */
 
+import { fileURLToPath } from "node:url"
+
+/** The path of a local `file:` URI; undefined for other schemes and for what fileURLToPath refuses (a host, an encoded `/`). */
+export function localFilePath(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined
+  try {
+    return fileURLToPath(uri)
+  } catch {
+    return undefined
+  }
+}
+
 export interface LspPosition {
   line: number
   character: number

@@ -8,6 +8,8 @@ import { errorResult, type ToolResult } from "./tool"
 export interface LspTarget {
   absPath?: string
   shown?: string
+  /** Outside the workspace folders (agent.files.readOutsideWorkspace): its approval always asks, as read_file's does. */
+  outsideWorkspace?: boolean
   /** Zero-based LSP position. */
   position?: { line: number; character: number }
 }
@@ -32,7 +34,8 @@ export async function resolveLspTarget(
   if (read.kind === "missing") return { failure: errorResult(`File not found: ${shown}. Check the path with list_files.`) }
   if (read.kind === "tooLarge") return { failure: errorResult(`${shown} is too large to ask a language server about; use search_files.`) }
   if (read.kind !== "text") return { failure: errorResult(read.message) }
-  if (!needsPosition) return { absPath: guarded.absPath, shown }
+  const outside = guarded.outsideWorkspace ? { outsideWorkspace: true } : {}
+  if (!needsPosition) return { absPath: guarded.absPath, shown, ...outside }
   if (input.line === undefined || input.character === undefined)
     return {
       failure: errorResult("This operation needs `line` and `character`: the 1-based position of the symbol, as read_file shows lines."),
@@ -55,5 +58,5 @@ export async function resolveLspTarget(
         `Character ${input.character} is past the end of line ${input.line} of ${shown} (${lineText.length} characters: "${lineText.trim().slice(0, 80)}"). Give the 1-based column of the symbol on that line.`,
       ),
     }
-  return { absPath: guarded.absPath, shown, position: { line: input.line - 1, character: input.character - 1 } }
+  return { absPath: guarded.absPath, shown, ...outside, position: { line: input.line - 1, character: input.character - 1 } }
 }

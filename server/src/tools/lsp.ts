@@ -45,7 +45,7 @@ export const lsp = defineTool({
     const result = await answer(ctx, request, target.shown)
     return {
       preview: {
-        subject: { kind: "read", paths: [target.shown ?? "."] },
+        subject: { kind: "read", paths: [target.shown ?? "."], ...(target.outsideWorkspace ? { outsideWorkspace: true } : {}) },
         title: `lsp ${input.operation}${target.shown ? ` ${target.shown}` : ""}`,
         detail: result.summary,
       },
@@ -67,6 +67,8 @@ async function answer(ctx: ToolContext, request: LanguageRequest, shown: string 
   const at = `${shown ?? ""}${request.position ? `:${request.position.line + 1}:${request.position.character + 1}` : ""}`
   switch (request.operation) {
     case "hover": {
+      const withheld = await hoverWithheld(ctx, request, files, at)
+      if (withheld) return textResult(withheld, `hover ${at}: withheld`)
       const text = hoverText(answered.result)
       return textResult(text || `No hover information at ${at}.`, `hover ${at}`)
     }
@@ -91,4 +93,19 @@ async function answer(ctx: ToolContext, request: LanguageRequest, shown: string 
       return textResult(`${head}${found.count ? `\n${found.text}` : ""}${files.leftOutNote()}`, head)
     }
   }
+}
+
+/**
+ * A hover shows the type of the symbol it is on, and a type can carry its definition's text: hovering a
+ * constant imported from a `.rooignore`d file shows `const TOKEN: "its value"`. Language servers read those
+ * files (a rename must see every use), so the hover is checked where the symbol is defined: when any
+ * definition is in a file whose locations are left out (outside the workspace or .rooignore'd), the hover is
+ * withheld. Returns the text the model sees instead, or undefined to show the hover.
+ */
+async function hoverWithheld(ctx: ToolContext, request: LanguageRequest, files: ResultFiles, at: string): Promise<string | undefined> {
+  const definition = await ctx.language!.request({ ...request, operation: "goToDefinition" }, ctx.signal)
+  if (definition.kind !== "answered")
+    return `No hover shown at ${at}: where the symbol is defined could not be checked (${definition.kind === "failed" ? definition.message : "no language server answered"}), and a hover can show text of files the agent may not read. Try again, or use goToDefinition.`
+  if (toLocations(definition.result).every((location) => files.place(location.uri) !== undefined)) return undefined
+  return `No hover shown at ${at}: the symbol is defined in a file the agent may not read (outside the workspace or .rooignore'd), and its hover would show that file's text. Work with what the readable files say, or ask the user about it.`
 }

@@ -8,6 +8,7 @@ import { formatBytes } from "../workspace/files"
 
 const DEFAULT_LIMIT_BYTES = 32 * 1024
 const MAX_SEARCH_LINES = 300
+const MAX_LIMIT_BYTES = 256 * 1024
 
 const params = z.object({
   artifact_id: z.string().min(1).describe("The artifact id execute_command gave"),
@@ -56,7 +57,10 @@ async function read(path: string, input: z.infer<typeof params>, background: Bac
     const text = `${found.totalMatches} lines match /${input.search}/ in ${input.artifact_id}.${status}\n\n${found.lines.map((l) => `${l.line} | ${l.text}`).join("\n")}${more}`
     return textResult(text, `${found.totalMatches} matching lines in ${input.artifact_id}`)
   }
-  const window = await readArtifactWindow(path, input.offset ?? 0, input.limit ?? DEFAULT_LIMIT_BYTES)
+  // A model's limit is taken up to MAX_LIMIT_BYTES: `limit: 1e12` on a big output would hold it all in memory and in the conversation.
+  const limit = Math.min(input.limit ?? DEFAULT_LIMIT_BYTES, MAX_LIMIT_BYTES)
+  const clamped = limit < (input.limit ?? 0) ? ` (limit is at most ${formatBytes(MAX_LIMIT_BYTES)} per call)` : ""
+  const window = await readArtifactWindow(path, input.offset ?? 0, limit)
   if (window.size === 0) return textResult(`The output ${input.artifact_id} is empty.${status}`)
   if (window.start >= window.size) {
     return errorResult(
@@ -64,6 +68,6 @@ async function read(path: string, input: z.infer<typeof params>, background: Bac
     )
   }
   const rest = window.next < window.size ? ` To read on, call read_command_output with offset ${window.next}.` : ""
-  const header = `Bytes ${window.start}-${window.next} of ${window.size} (${formatBytes(window.size)}) of ${input.artifact_id}.${status}${rest}`
+  const header = `Bytes ${window.start}-${window.next} of ${window.size} (${formatBytes(window.size)}) of ${input.artifact_id}${clamped}.${status}${rest}`
   return textResult(`${header}\n\n${window.text}`, `Read ${input.artifact_id} bytes ${window.start}-${window.next}`)
 }

@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url"
 import { z } from "zod"
 import { isProtectedPath } from "../config/protected-paths"
 import { applyTextEdits } from "../edits/text-edits"
@@ -6,7 +5,7 @@ import { fileDiff } from "../edits/unified-diff"
 import type { ToolContext } from "./context"
 import { commitRename, type RenamedFile } from "./edit-support/commit-many"
 import { editFailure, isFailure, loadEditTarget } from "./edit-support/target"
-import { workspaceEditFiles } from "./lsp-results"
+import { localFilePath, workspaceEditFiles } from "./lsp-results"
 import { resolveLspTarget } from "./lsp-target"
 import { defineTool, type PrepareOutcome, type ToolResult } from "./tool"
 
@@ -73,8 +72,13 @@ async function renamedFiles(
 ): Promise<RenamedFile[] | { failure: ToolResult }> {
   const out: RenamedFile[] = []
   for (const file of files) {
-    const absPath = file.uri.startsWith("file:") ? fileURLToPath(file.uri) : undefined
-    if (!absPath) return { failure: editFailure(`Nothing was renamed: the rename would change ${file.uri}, which is not a file.`) }
+    const absPath = localFilePath(file.uri)
+    if (!absPath)
+      return {
+        failure: editFailure(
+          `Nothing was renamed: the language server's edit would change ${file.uri}, which is not a local file (a file: URI without a host). Rename with search_files and apply_diff instead.`,
+        ),
+      }
     const target = await loadEditTarget(ctx, absPath, true)
     if (isFailure(target))
       return {
@@ -84,6 +88,15 @@ async function renamedFiles(
       return {
         failure: editFailure(
           `Nothing was renamed: it would change ${target.shown}, a protected file (agent and editor configuration). Rename by hand, or ask the user.`,
+        ),
+      }
+    // Two URIs for one file (`a.ts` and `./a.ts`, or a link to it) would each be applied to the same text, the
+    // second write undoing the first: refused rather than half renamed.
+    const twice = out.find((f) => f.target.realPath === target.realPath)
+    if (twice)
+      return {
+        failure: editFailure(
+          `Nothing was renamed: the language server's edit names ${twice.target.shown} twice (also as ${target.shown}). Rename with search_files and apply_diff instead.`,
         ),
       }
     // The edit's own `version` is the language server's count, which need not be ours (eglot counts per

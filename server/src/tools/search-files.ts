@@ -1,9 +1,9 @@
 import { z } from "zod"
 import { defineTool, errorResult, textResult } from "./tool"
 import { guardPath } from "../workspace/guard"
-import { readConfinementOf, statOrProblem } from "../workspace/files"
+import { formatBytes, readConfinementOf, statOrProblem } from "../workspace/files"
 import { locateRipgrep } from "../workspace/ripgrep"
-import { formatSearch, runSearch } from "../workspace/search"
+import { formatSearch, MAX_RG_LINE_BYTES, runSearch } from "../workspace/search"
 import { displayPath } from "../workspace/sandbox"
 
 /** Most matching lines one search returns. */
@@ -51,14 +51,17 @@ export const searchFiles = defineTool({
     if (!outcome.ok) return { result: errorResult(outcome.message) }
     const where = `${shown === "." ? "the workspace root" : shown}${file_pattern ? ` (files matching ${file_pattern})` : ""}`
     const show = (abs: string) => (guarded.root ? displayPath(ctx.workspaceFolders, abs) : abs)
+    const long = outcome.longLines
+      ? `\n\n(${plural(outcome.longLines, "line")} of matches or their context left out: each is over ${formatBytes(MAX_RG_LINE_BYTES)}, as in minified or data files. Read such a file with read_file, or exclude it with file_pattern.)`
+      : ""
     let text: string
-    if (outcome.matchCount === 0) text = `No matches for /${regex}/ in ${where}.`
+    if (outcome.matchCount === 0) text = `No matches for /${regex}/ in ${where}.${long}`
     else {
       const head = `Found ${plural(outcome.matchCount, "matching line")}${outcome.capped ? " (or more)" : ""} in ${plural(outcome.files.length, "file")} under ${where}.`
       const cap = outcome.capped
         ? `\n\n(Stopped at ${MAX_SEARCH_MATCHES} matching lines; there are more. Narrow the regex, search a subfolder, or set file_pattern.)`
         : ""
-      text = `${head}\n\n${formatSearch(outcome.files, show)}${cap}`
+      text = `${head}\n\n${formatSearch(outcome.files, show)}${cap}${long}`
     }
     const summary = `Searched ${where} for /${regex}/: ${outcome.matchCount}${outcome.capped ? "+" : ""} matches`
     const result = textResult(text, summary)

@@ -2,11 +2,11 @@ import { type ChildProcessByStdio, spawn } from "node:child_process"
 import { closeSync, constants, fstatSync, openSync, readlinkSync } from "node:fs"
 import type { Confine } from "../config/regular-file"
 import { withoutSecrets } from "../config/secrets"
-import { createInterface } from "node:readline"
 import type { Readable } from "node:stream"
 import { join } from "node:path"
 import { isIgnored, ROOIGNORE_FILE, rulesFor } from "./ignore-rules"
 import { containingRoot } from "./sandbox"
+import { boundedLines } from "../config/bounded-lines"
 import { cutLine } from "./line-slice"
 
 /**
@@ -42,7 +42,12 @@ export interface SearchFileResult {
   lines: SearchLine[]
 }
 
-export type SearchOutcome = { ok: true; files: SearchFileResult[]; matchCount: number; capped: boolean } | { ok: false; message: string }
+export type SearchOutcome =
+  /** `longLines`: matching lines left out for being longer than MAX_RG_LINE_BYTES (as rg's JSON). */
+  { ok: true; files: SearchFileResult[]; matchCount: number; capped: boolean; longLines: number } | { ok: false; message: string }
+
+/** The longest line of rg's JSON output read: a matching line of about this size (less when escaped). */
+export const MAX_RG_LINE_BYTES = 1024 * 1024
 
 interface RgText {
   text?: string
@@ -103,6 +108,7 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
     let current: SearchFileResult | undefined
     let matchCount = 0
     let capped = false
+    let longLines = 0
     let stderr = ""
     let settled = false
     const finish = (outcome: SearchOutcome) => {
@@ -121,9 +127,7 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
     })
     child.on("error", (error) => finish({ ok: false, message: `Could not run ripgrep (${options.rgPath}): ${error.message}` }))
 
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })
-    lines.on("line", (raw) => {
-      if (capped) return
+    const onLine = (raw: string) => {
       let message: { type: string; data: { path?: RgText; line_number?: number; lines?: RgText } }
       try {
         message = JSON.parse(raw)
@@ -149,13 +153,23 @@ export function runSearch(options: SearchOptions): Promise<SearchOutcome> {
       } else if (type === "end") {
         current = undefined
       }
-    })
-    child.on("close", (code) => {
+    }
+    // rg's --json ignores --max-columns: a matching line of a minified or data file comes whole (escaped), so
+    // its JSON line is only read up to MAX_RG_LINE_BYTES; a longer one is left out and counted.
+    const read = (async () => {
+      for await (const { text, cutBytes } of boundedLines(child.stdout, MAX_RG_LINE_BYTES)) {
+        if (capped) continue
+        if (cutBytes > 0) longLines++
+        else onLine(text)
+      }
+    })().catch(() => undefined)
+    const exited = new Promise<number | null>((resolveExit) => child.on("close", (code) => resolveExit(code)))
+    void Promise.all([read, exited]).then(([, code]) => {
       // rg searches in parallel, so files come in no fixed order: sort them for a stable answer.
       const kept = files
         .filter((f) => f.lines.some((l) => l.isMatch))
         .sort((a, b) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : 0))
-      if (capped || code === 0 || code === 1) return finish({ ok: true, files: kept, matchCount, capped })
+      if (capped || code === 0 || code === 1) return finish({ ok: true, files: kept, matchCount, capped, longLines })
       const detail = stderr.trim() || `ripgrep exited with code ${code}`
       finish({
         ok: false,

@@ -1,3 +1,4 @@
+import { symlinkSync } from "node:fs"
 import { readFile, stat } from "node:fs/promises"
 import { afterEach, describe, expect, it } from "vitest"
 import { applyPatch } from "../../../../server/src/tools/apply-patch"
@@ -67,6 +68,18 @@ describe("apply_patch", () => {
     )
     expect(text(result)).toContain("touches a.txt more than once")
     expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\n")
+  })
+
+  it("refuses a patch that touches one file twice through a symbolic link to it, changing nothing", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\ntwo\n" })
+    symlinkSync("a.txt", ws.path("link.txt"))
+    const { result } = await callTool(
+      applyPatch,
+      { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: link.txt\n@@\n-two\n+TWO\n*** End Patch" },
+      makeToolContext(ws.root),
+    )
+    expect(text(result)).toContain("touches link.txt more than once (as a.txt too: one is a symbolic link to the other)")
+    expect(await readFile(ws.path("a.txt"), "utf8")).toBe("one\ntwo\n")
   })
 
   it("updates an open buffer through the editor", async () => {
