@@ -84,6 +84,26 @@ const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
     "programs started later read their configuration (git's can name programs to run) from there",
   ]),
   ["PATH", "command names after it are looked up in the folders it names, so the program that runs may not be the one the line names"],
+  // Options a program reads from the environment, some of which run programs (tried: RIPGREP_CONFIG_PATH's
+  // --pre and TAR_OPTIONS' --to-command ran a command with only rg or tar allowed).
+  ...["RIPGREP_CONFIG_PATH", "TAR_OPTIONS", "ZIPOPT", "MANOPT", "GOFLAGS", "CURL_HOME", "WGETRC", "PHPRC", "PHP_INI_SCAN_DIR"].map((n) => [
+    n,
+    "a program started later takes options from it, some of which run other programs",
+  ]),
+  ["HISTFILE", "history -w and -a write the shell's history (this line's own commands) into the file it names"],
+  ...["RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_PROXY_COMMAND", "SUDO_ASKPASS", "BROWSER", "SHELL", "SYSTEMD_PAGER", "SYSTEMD_EDITOR"].map(
+    (n) => [n, "a program started later runs its value as a command"],
+  ),
+  ...[
+    "RUSTC_WRAPPER",
+    "RUSTC_WORKSPACE_WRAPPER",
+    "RUSTC",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "JDK_JAVA_OPTIONS",
+    "DOTNET_STARTUP_HOOKS",
+    "LUA_INIT",
+  ].map((n) => [n, "a toolchain or runtime started later loads or runs code it names"]),
   // bash's assignment functions for these evaluate the value as arithmetic (tried: `RANDOM='a[$(cmd)]'` runs cmd).
   ...["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"].map((n) => [
     n,

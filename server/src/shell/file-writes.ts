@@ -107,6 +107,8 @@ export const WRITE_RULES: readonly WriteRule[] = [
   { program: "split", operands: "last", summary: "the output prefix" },
   { program: "find", when: ["-delete"], operands: "all", namedByContent: true, summary: "`-delete`: whatever it finds" },
   { program: "find", options: ["-fprint", "-fprint0", "-fprintf", "-fls"], summary: "`-fprint F` and the like" },
+  // `set -o history; …; history -w .git/hooks/pre-commit` writes the line's own commands there.
+  { program: "history", when: ["-w", "-a"], operands: "all", summary: "`-w F`/`-a F`: the shell's history, written to F" },
 ]
 
 /** Wrappers that append or substitute words at run time: what the wrapped command writes is not known. */

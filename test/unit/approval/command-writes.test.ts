@@ -56,6 +56,7 @@ describe("options and operands that write files count as writes", () => {
     ["truncate -s 0 /tmp/x", "/tmp/x"],
     ["chmod 755 /tmp/x", "/tmp/x"],
     ["chown me /tmp/x", "/tmp/x"],
+    ["set -o history; echo x; history -w .git/hooks/pre-commit", "/ws/.git/hooks/pre-commit"],
   ])("%s asks, naming %s, even with every command allowed and writes auto-approved", (command, named) => {
     const decision = decide(command, allowAll)
     expect(decision.decision).toBe("ask")

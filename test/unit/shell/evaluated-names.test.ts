@@ -68,6 +68,11 @@ const ATTACKS: [string, string][] = [
   ["compgen -C", "compgen -C 'touch MARK' x"],
   ["mapfile -C", "mapfile -C 'touch MARK' -c 1 m <<< 1"],
   ["hash -p", "hash -p /usr/bin/touch ls; ls MARK"],
+  [
+    "RIPGREP_CONFIG_PATH naming a --pre",
+    "printf '#!/bin/sh\\ntouch MARK\\ncat \"$1\"\\n' > pre.sh; chmod +x pre.sh; echo needle > f.txt; printf -- '--pre=./pre.sh\\n' > rgrc; RIPGREP_CONFIG_PATH=./rgrc rg needle f.txt",
+  ],
+  ["TAR_OPTIONS with --to-command", "echo x > f.txt; tar -cf a.tar f.txt; TAR_OPTIONS='--to-command=touch\\ MARK' tar -xf a.tar"],
   ["RANDOM given a subscript", `RANDOM='a[${HIDDEN}]'`],
   ["OPTIND exported with a subscript", `export OPTIND='a[${HIDDEN}]'`],
   ["HISTCMD read from input", `read HISTCMD <<< 'a[${HIDDEN}]'`],
