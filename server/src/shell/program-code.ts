@@ -1,3 +1,4 @@
+import { foreignCodeGap } from "./foreign-code"
 import { GIT_OPTIONS_WITH_VALUE, gitSubcommandIndex } from "./git-options"
 import type { ShellWord } from "./types"
 import type { Unwrapped } from "./wrappers"
@@ -77,6 +78,17 @@ const OPAQUE_PROGRAMS: Readonly<Record<string, string>> = {
   fc: "fc runs commands from the shell's history (and its -e editor), which this line does not show",
   gdb: "gdb runs the commands and programs its arguments and scripts name (shell, python, run), which this line does not show",
   perf: "perf runs a program named among options this reader does not know",
+  // Line editors read their commands from standard input, and `!cmd` runs a shell command.
+  ed: "ed runs the commands it reads from standard input (`!cmd` runs a shell command)",
+  red: "red runs the commands it reads from standard input",
+  // Vim reads commands from its options and, when standard input is no terminal (always here), from its input:
+  // `printf ':!cmd\n' | vi f` runs cmd (tried with vi and nvim).
+  ...Object.fromEntries(
+    ["vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "evim", "ex"].map((name) => [
+      name,
+      `${name} runs the Vim commands it is given in options and on standard input (\`:!cmd\` runs a shell command)`,
+    ]),
+  ),
 }
 
 /** What `program` (not a wrapper) runs through its options or inline script; undefined when nothing. */
@@ -102,7 +114,7 @@ export function programCode(program: string, args: readonly ShellWord[]): Unwrap
     }
   }
   if (program === "git") gitRest(args, subcommand, out, unknown)
-  const script = inlineScriptGap(program, args)
+  const script = inlineScriptGap(program, args) ?? foreignCodeGap(program, args)
   if (script) unknown.push(script)
   if (unknown.length > 0) out.unknown = unknown.join("; ")
   return out.scripts.length > 0 || out.commands.length > 0 || out.unknown ? out : undefined
