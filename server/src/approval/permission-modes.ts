@@ -92,7 +92,11 @@ export function mapDecision(mode: PermissionMode, decision: PolicyDecision, tool
           "Use a tool or command the settings allow (in a headless `agent-lsp run`: what --auto-approve grants), or finish with attempt_completion and say what the user must approve.",
       }
     case "allowUnlessProtected":
-      return decision.protectedPath ? decision : { decision: "allow", reason: `bypassPermissions (${decision.reason})` }
+      // A protected path, and what would run outside a required OS sandbox that cannot start, still ask: the
+      // mode skips questions, it does not turn the sandbox off (agent.sandbox.mode "off", trusted, does).
+      return decision.protectedPath || decision.unsandboxed
+        ? decision
+        : { decision: "allow", reason: `bypassPermissions (${decision.reason})` }
   }
 }
 

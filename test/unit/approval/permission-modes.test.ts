@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { loadShellParser } from "../../../server/src/workspace/shell-grammars"
 import { decideUnderMode, TaskApprovals } from "../../../server/src/approval"
-import { defaultSettings, type PermissionMode } from "../../../server/src/config/schema"
+import { defaultSettings, type PermissionMode, type Settings } from "../../../server/src/config/schema"
 import type { ApprovalSubject } from "../../../server/src/tools/context"
 
 const WS = "/ws"
@@ -21,9 +21,11 @@ function decide(
   hook?: { decision: "allow" | "deny" | "ask"; reason?: string },
   deny: string[] = ["rm"],
   sandbox?: { available: boolean; reason?: string },
+  tweak: (settings: Settings) => void = () => {},
 ) {
   const settings = defaultSettings()
   settings.terminal.deny = deny
+  tweak(settings)
   const { tool, subject } = subjects[name]!
   const context = {
     settings,
@@ -46,7 +48,7 @@ const TABLE: Record<PermissionMode, Record<keyof typeof subjects, "allow" | "ask
   bypassPermissions: {
     edit: "allow",
     protectedEdit: "ask",
-    command: "allow",
+    command: "ask", // the sandbox's state is unknown here: a command would run outside it (see below)
     deniedCommand: "deny",
     mcp: "allow",
     subtask: "allow",
@@ -85,7 +87,7 @@ describe("permission modes", () => {
       expect(decide(mode, "deniedCommand").reason).toMatch(/agent.terminal.deny/)
     }
     // Control: with the deny list empty, the same command runs in bypassPermissions and asks in default.
-    expect(decide("bypassPermissions", "deniedCommand", undefined, []).decision).toBe("allow")
+    expect(decide("bypassPermissions", "deniedCommand", undefined, [], { available: true }).decision).toBe("allow")
     expect(decide("default", "deniedCommand", undefined, []).decision).toBe("ask")
   })
 
@@ -93,8 +95,20 @@ describe("permission modes", () => {
     for (const mode of ["plan", "dontAsk"] as const)
       for (const name of ["edit", "command", "mcp", "subtask"] as const) {
         expect(decide(mode, name).decision, `${mode} ${name}`).toBe("deny")
-        expect(decide("bypassPermissions", name).decision, `bypassPermissions ${name}`).toBe("allow")
+        expect(decide("bypassPermissions", name, undefined, ["rm"], { available: true }).decision, `bypassPermissions ${name}`).toBe(
+          "allow",
+        )
       }
+  })
+
+  it("asks in bypassPermissions for a command the required OS sandbox cannot hold, and runs it where the sandbox holds it or is turned off", () => {
+    const missing = { available: false, reason: "bubblewrap is not installed" }
+    expect(decide("bypassPermissions", "command", undefined, ["rm"], missing)).toMatchObject({ decision: "ask", unsandboxed: true })
+    expect(decide("bypassPermissions", "command", undefined, ["rm"], { available: true }).decision).toBe("allow")
+    const off = (settings: Settings) => {
+      settings.sandbox.mode = "off"
+    }
+    expect(decide("bypassPermissions", "command", undefined, ["rm"], missing, off).decision).toBe("allow")
   })
 
   it("asks before a protected path in bypassPermissions, and runs the same edit elsewhere without asking", () => {
