@@ -1,3 +1,4 @@
+import { optionValue } from "./option-value"
 import type { ShellWord } from "./types"
 
 /**
@@ -35,14 +36,16 @@ export function foreignCodeGap(program: string, args: readonly ShellWord[]): str
   if (!rule) return undefined
   const reason = `${program} runs ${rule.language} given on its command line, which can run other programs`
   if (program === "sqlite3") return sqliteGap(args, rule, reason)
+  if (!rule.options) return undefined
   for (let i = 0; i < args.length; i++) {
-    const { text, static: known } = args[i]!
-    const option = rule.options?.find(
-      (o) => text === o || (o.startsWith("--") ? text.startsWith(`${o}=`) : text.startsWith(o) && o.length === 2),
-    )
-    if (!option) continue
-    const value = text === option ? args[i + 1] : { text: text.slice(option.length).replace(/^=/, ""), static: known }
-    if (!value || !value.static || !rule.runs || rule.runs.test(value.text)) return reason
+    const word = args[i]!
+    const value = optionValue(rule.options, word, args[i + 1])
+    // An option given last, without its value, counts too: what it would run is not on the line.
+    if (!value) {
+      if (rule.options.includes(word.text)) return reason
+      continue
+    }
+    if (!value.word.static || !rule.runs || rule.runs.test(value.word.text)) return reason
   }
   return undefined
 }

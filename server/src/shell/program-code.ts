@@ -1,5 +1,6 @@
 import { foreignCodeGap } from "./foreign-code"
 import { GIT_OPTIONS_WITH_VALUE, gitSubcommandIndex } from "./git-options"
+import { optionValue } from "./option-value"
 import type { ShellWord } from "./types"
 import type { Unwrapped } from "./wrappers"
 
@@ -103,7 +104,7 @@ export function programCode(program: string, args: readonly ShellWord[]): Unwrap
     if (!word.static) continue
     for (const rule of rules) {
       if (rule.subcommands && !(subcommand && rule.subcommands.includes(subcommand.name))) continue
-      const value = optionValue(rule.options, word.text, args[i + 1])
+      const value = optionValue(rule.options, word, args[i + 1])
       if (!value) continue
       if (!value.word.static) unknown.push(`${program} ${value.option} runs a program decided at run time`)
       else {
@@ -118,27 +119,6 @@ export function programCode(program: string, args: readonly ShellWord[]): Unwrap
   if (script) unknown.push(script)
   if (unknown.length > 0) out.unknown = unknown.join("; ")
   return out.scripts.length > 0 || out.commands.length > 0 || out.unknown ? out : undefined
-}
-
-/** The value of one of `options` in `text` (`-o V`, `-oV`, `--opt V`, `--opt=V`), with the option's name. */
-function optionValue(
-  options: readonly string[],
-  text: string,
-  next: ShellWord | undefined,
-): { option: string; word: ShellWord } | undefined {
-  for (const option of options) {
-    if (text === option) return next ? { option, word: next } : undefined
-    if (option.startsWith("--") && text.startsWith(`${option}=`))
-      return { option, word: { text: text.slice(option.length + 1), static: true } }
-    // A short option joined to its value (`-IPROG`) or last in a cluster of flags (`-avze ssh`, `-avzessh`).
-    const at = /^-[A-Za-z]$/.test(option) && /^-[A-Za-z]/.test(text) && !text.startsWith("--") ? text.indexOf(option[1]!, 1) : -1
-    if (at > 0 && /^[A-Za-z]*$/.test(text.slice(1, at))) {
-      const rest = text.slice(at + 1)
-      if (rest) return { option, word: { text: rest, static: true } }
-      return next ? { option, word: next } : undefined
-    }
-  }
-  return undefined
 }
 
 function gitSubcommand(args: readonly ShellWord[]): { name: string; index: number } | undefined {
@@ -236,7 +216,7 @@ function inlineScripts(args: readonly ShellWord[], valueOptions: string[], scrip
   let firstOperand: ShellWord | undefined
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!
-    const value = optionValue(scriptOptions, word.text, args[i + 1])
+    const value = optionValue(scriptOptions, word, args[i + 1])
     if (word.static && value) {
       sawScriptOption = true
       if (value.word.static) texts.push(value.word.text)
