@@ -100,8 +100,8 @@ export function programCode(program: string, args: readonly ShellWord[]): Unwrap
   const rules = Object.hasOwn(CODE_OPTIONS, program) ? CODE_OPTIONS[program]! : []
   const subcommand = program === "git" ? gitSubcommand(args) : undefined
   for (let i = 0; i < args.length; i++) {
+    // A word decided at run time counts too: `rg --pre=$x` runs whatever $x holds.
     const word = args[i]!
-    if (!word.static) continue
     for (const rule of rules) {
       if (rule.subcommands && !(subcommand && rule.subcommands.includes(subcommand.name))) continue
       const value = optionValue(rule.options, word, args[i + 1])

@@ -35,6 +35,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retry
 const ATTACKS: [string, string, string, "deny" | "ask"][] = [
   ["rg --pre", "rg --pre ./touch needle f.txt", "rg", "deny"],
   ["rg --pre=", "rg --pre=./touch needle f.txt", "rg", "deny"],
+  ["rg --pre= with a program decided at run time", "rg --pre=$PWD/touch needle f.txt", "rg", "ask"],
   ["sort --compress-program", "seq 1 400000 | sort -S 1K --compress-program=./touch > /dev/null", "sort", "deny"],
   ["tar --to-command", "tar -cf a.tar f.txt && tar -xf a.tar --to-command='touch MARK'", "tar", "deny"],
   ["tar --checkpoint-action=exec=", "tar -cf /dev/null f.txt --checkpoint=1 --checkpoint-action=exec='touch MARK'", "tar", "deny"],
