@@ -67,10 +67,10 @@ const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
     n,
     "an interpreter started later loads code from it",
   ]),
-  ...["GIT_PAGER", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR"].map((n) => [
-    n,
-    "a program started later runs its value as a command",
-  ]),
+  ...[
+    ...["GIT_PAGER", "PAGER", "MANPAGER", "LESSOPEN", "LESSCLOSE", "GIT_EDITOR", "EDITOR", "VISUAL", "GIT_SEQUENCE_EDITOR"],
+    ...["RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_PROXY_COMMAND", "SUDO_ASKPASS", "BROWSER", "SHELL", "SYSTEMD_PAGER", "SYSTEMD_EDITOR"],
+  ].map((n) => [n, "a program started later runs its value as a command"]),
   ...["GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH", "GIT_CONFIG_PARAMETERS"].map(
     (n) => [n, "git started later runs a program it names"],
   ),
@@ -91,9 +91,6 @@ const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
     "a program started later takes options from it, some of which run other programs",
   ]),
   ["HISTFILE", "history -w and -a write the shell's history (this line's own commands) into the file it names"],
-  ...["RSYNC_RSH", "RSYNC_CONNECT_PROG", "GIT_PROXY_COMMAND", "SUDO_ASKPASS", "BROWSER", "SHELL", "SYSTEMD_PAGER", "SYSTEMD_EDITOR"].map(
-    (n) => [n, "a program started later runs its value as a command"],
-  ),
   ...[
     "RUSTC_WRAPPER",
     "RUSTC_WORKSPACE_WRAPPER",

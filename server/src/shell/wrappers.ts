@@ -79,15 +79,18 @@ const STDIN_PATHS = /^(?:-|\/dev\/stdin|\/dev\/fd\/\d+|\/proc\/(?:self|\d+)\/fd\
 function sourced(name: string, args: ShellWord[]): Unwrapped | undefined {
   const file = args[0]
   if (!file) return undefined
-  if (!file.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} reads a file decided at run time` }
-  if (STDIN_PATHS.test(file.text))
-    return { transparent: false, commands: [], scripts: [], unknown: `${name} runs what it reads from a pipe` }
+  if (!file.static) return notUnderstood(`${name} reads a file decided at run time`)
+  if (STDIN_PATHS.test(file.text)) return notUnderstood(`${name} runs what it reads from a pipe`)
   return undefined
 }
 
+/** What a wrapper runs cannot be read: the line is not understood, for `reason`. */
+function notUnderstood(reason: string): Unwrapped {
+  return { transparent: false, commands: [], scripts: [], unknown: reason }
+}
+
 function scriptOf(words: readonly ShellWord[], via: string, text: string): Unwrapped {
-  if (!words.every((w) => w.static))
-    return { transparent: false, commands: [], scripts: [], unknown: `${via} runs a text decided at run time` }
+  if (!words.every((w) => w.static)) return notUnderstood(`${via} runs a text decided at run time`)
   return { transparent: false, commands: [], scripts: [{ text, via }] }
 }
 
@@ -132,8 +135,7 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
   // `flock FILE -c CMD`: the option may follow the operand.
   if (RUNS_A_SHELL_LINE.has(name) && args[i]?.static && (args[i]!.text === "-c" || args[i]!.text === "--command"))
     return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
-  if (name === "script")
-    return { transparent: false, commands: [], scripts: [], unknown: "script without -c starts a shell reading its input" }
+  if (name === "script") return notUnderstood("script without -c starts a shell reading its input")
   const rest = args.slice(i)
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
   else if (assignments.length > 0) out.commands.push({ words: [], assignments, via: name })
@@ -170,7 +172,7 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
   let i = 0
   for (; i < args.length; i++) {
     const word = args[i]!
-    if (!word.static) return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
+    if (!word.static) return notUnderstood(`${name} gets an argument decided at run time`)
     const text = word.text
     if (text === "--version" || text === "--help") return undefined
     if (text === "--" || text === "-") {
@@ -188,12 +190,10 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
     i += [...letters].filter((letter) => letter === "o" || letter === "O").length
   }
   const operand = args[i]
-  if (operand && !operand.static)
-    return { transparent: false, commands: [], scripts: [], unknown: `${name} gets an argument decided at run time` }
+  if (operand && !operand.static) return notUnderstood(`${name} gets an argument decided at run time`)
   if (command) {
-    if (!operand) return { transparent: false, commands: [], scripts: [], unknown: `${name} -c without a script` }
-    if (OTHER_SHELLS.has(name))
-      return { transparent: false, commands: [], scripts: [], unknown: `a ${name} script, whose syntax this reader does not know` }
+    if (!operand) return notUnderstood(`${name} -c without a script`)
+    if (OTHER_SHELLS.has(name)) return notUnderstood(`a ${name} script, whose syntax this reader does not know`)
     return scriptOf([operand], `${name} -c`, operand.text)
   }
   // `bash -s`, or no script file: the shell reads its commands from standard input (`echo 'rm x' | bash`).
@@ -202,12 +202,7 @@ function shell(name: string, args: ShellWord[]): Unwrapped | undefined {
 }
 
 function fromStdin(name: string): Unwrapped {
-  return {
-    transparent: false,
-    commands: [],
-    scripts: [],
-    unknown: `${name} runs the commands it reads from standard input, which cannot be checked`,
-  }
+  return notUnderstood(`${name} runs the commands it reads from standard input, which cannot be checked`)
 }
 
 function find(args: ShellWord[]): Unwrapped | undefined {
