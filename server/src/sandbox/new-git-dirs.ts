@@ -34,22 +34,20 @@ export function knownGitPaths(scans: readonly WorkspaceScan[]): Set<string> {
 export function neutralizeNewGitDirs(folders: readonly string[], known: ReadonlySet<string>): string[] {
   const notes: string[] = []
   const after = knownGitPaths(folders.map((folder) => scanWorkspace(folder)))
-  for (const path of after) {
-    if (known.has(path)) continue
-    const stat = lstatSync(path, { throwIfNoEntry: false })
-    if (!stat) continue
-    if (stat.isFile()) notes.push(...checkGitFile(path, folders, known, after))
-    else if (stat.isDirectory()) notes.push(...checkGitDir(path, folders))
-  }
+  for (const path of after) if (!known.has(path)) notes.push(...checkGitPath(path, folders, known, after))
   // Repositories in dependency folders, which no scan walks, that git enters through a gitlink in an index
   // (./gitlinks.ts): nothing held them during the command either, made by it or not.
   const workTrees = [...new Set([...known, ...after])].filter((path) => basename(path) === ".git").map(dirname)
-  for (const path of gitlinkedUnscannedRepos(workTrees)) {
-    const stat = lstatSync(path, { throwIfNoEntry: false })
-    if (stat?.isFile()) notes.push(...checkGitFile(path, folders, new Set(), new Set()))
-    else if (stat?.isDirectory()) notes.push(...checkGitDir(path, folders))
-  }
+  for (const path of gitlinkedUnscannedRepos(workTrees)) notes.push(...checkGitPath(path, folders, new Set(), new Set()))
   return notes
+}
+
+/** A `.git` file (a pointer to a git directory) or a git directory: what in it makes git run programs, moved aside. */
+function checkGitPath(path: string, folders: readonly string[], known: ReadonlySet<string>, after: ReadonlySet<string>): string[] {
+  const stat = lstatSync(path, { throwIfNoEntry: false })
+  if (stat?.isFile()) return checkGitFile(path, folders, known, after)
+  if (stat?.isDirectory()) return checkGitDir(path, folders)
+  return []
 }
 
 function checkGitDir(dir: string, folders: readonly string[], seen = new Set<string>()): string[] {
