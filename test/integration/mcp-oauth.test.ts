@@ -1,9 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { spawnCli } from "../support/cli-process"
+import { filesUnder } from "../support/files-under"
 import { startOAuthMcpServer, visitSignInPage, type OAuthMcpServer } from "../support/oauth-mcp-server"
 import { neovimCapabilities, vscodeCapabilities } from "../support/editor-capabilities"
 import { scopedFake, scopedWorkspace } from "../support/scoped"
@@ -20,20 +21,6 @@ async function scopedOAuthServer(): Promise<OAuthMcpServer> {
   const server = await startOAuthMcpServer()
   onTestFinished(() => server.close())
   return server
-}
-
-/** Every file under `dir`, read as text (missing folder: none). */
-function filesUnder(dir: string): { path: string; text: string }[] {
-  let names: string[]
-  try {
-    names = readdirSync(dir, { recursive: true }) as string[]
-  } catch {
-    return []
-  }
-  return names
-    .map((n) => join(dir, n))
-    .filter((p) => statSync(p).isFile())
-    .map((path) => ({ path, text: readFileSync(path, "utf8") }))
 }
 
 describe("OAuth sign-in to a remote MCP server, through the fronts", () => {

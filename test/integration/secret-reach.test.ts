@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
 import { everythingServer } from "../unit/mcp/everything"
 import { startAcpClient } from "../support/acp-client"
 import { runCliToEnd } from "../support/cli-process"
+import { textsUnder } from "../support/files-under"
 import { hookGroup, hookHome, RECORDER } from "../support/hook-scripts"
 import { scopedFake } from "../support/scoped"
 import type { ServerHarness } from "../support/server-harness"
@@ -26,20 +27,13 @@ async function workspace(files: Record<string, string> = {}) {
   return ws
 }
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    return statSync(path).isDirectory() ? filesUnder(path) : [readFileSync(path, "latin1")]
-  })
-}
-
 function everythingSeen(server: ServerHarness): string {
   return [
     JSON.stringify(server.notifications),
     JSON.stringify(server.progress),
     JSON.stringify(server.serverRequests),
     server.stderr,
-    ...filesUnder(server.stateHome),
+    ...textsUnder(server.stateHome),
   ].join("\n")
 }
 
@@ -147,7 +141,7 @@ describe("a provider error that echoes the key", () => {
       (r) => JSON.stringify(r),
       (e) => JSON.stringify({ error: String(e), data: (e as { data?: unknown }).data }),
     )
-    const seen = [answer, JSON.stringify(client.updates), client.stderr, ...filesUnder(client.stateHome)].join("\n")
+    const seen = [answer, JSON.stringify(client.updates), client.stderr, ...textsUnder(client.stateHome)].join("\n")
     expect(seen).toContain("redacted")
     expect(seen).not.toContain(KEY)
   })

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process"
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it, onTestFinished } from "vitest"
+import { textsUnder } from "../support/files-under"
 import type { ServerHarness } from "../support/server-harness"
 import { startSession, toolResultIn, toolResultText } from "../support/session"
 import { tempWorkspace } from "../support/temp-workspace"
@@ -15,16 +16,6 @@ import { tempWorkspace } from "../support/temp-workspace"
 // Not shaped like an sk-ant- key on purpose: only the held value can catch it, not a pattern.
 const KEY = "Zx81-held-key-4f0a9c2e7b15d3a6-redaction-probe"
 
-function everyFileUnder(dir: string): string[] {
-  const out: string[] = []
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) out.push(...everyFileUnder(path))
-    else out.push(readFileSync(path, "utf8"))
-  }
-  return out
-}
-
 /** Everything the editor received (all notifications, progress, server requests) and the server's own records. */
 function everythingSeen(server: ServerHarness): string {
   return [
@@ -32,7 +23,7 @@ function everythingSeen(server: ServerHarness): string {
     JSON.stringify(server.progress),
     JSON.stringify(server.serverRequests),
     server.stderr,
-    ...everyFileUnder(server.stateHome),
+    ...textsUnder(server.stateHome),
   ].join("\n")
 }
 
