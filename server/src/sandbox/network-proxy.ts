@@ -107,6 +107,10 @@ async function forward(
   const port = Number(url.port || 80)
   if (!(await allowed(url.hostname, port))) return void res.writeHead(403, { "content-type": "text/plain" }).end(refusalText(url.hostname))
   const headers = { ...req.headers }
+  // The host that was checked is the one the request goes to, by the URL: a Host header naming another
+  // (`GET http://allowed/` with `Host: other`) would let a shared front end (a CDN, a virtual-hosting
+  // server) serve the unapproved site. RFC 9112 §3.2.2: a proxy replaces Host with the target's authority.
+  headers.host = url.host
   delete headers["proxy-connection"]
   delete headers["proxy-authorization"]
   const upstream = httpRequest(

@@ -19,9 +19,14 @@ let port: number
 let proxy: NetworkProxy
 let dir: string
 const decided: string[] = []
+/** The Host header of each request the loopback server received. */
+const hostsSeen: string[] = []
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.end("LOOPBACK-BODY"))
+  server = createServer((req, res) => {
+    hostsSeen.push(req.headers.host ?? "")
+    res.end("LOOPBACK-BODY")
+  })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   port = (server.address() as AddressInfo).port
   dir = mkdtempSync(join(tmpdir(), "agent-lsp-proxy-test-"))
@@ -82,5 +87,12 @@ describe("the sandbox's network proxy and this machine's own addresses", () => {
     const plain = await exchange(`GET http://localhost:${port}/ HTTP/1.1\r\nHost: localhost:${port}\r\nConnection: close\r\n\r\n`)
     expect(plain).toMatch(/^HTTP\/1.1 200/)
     expect(plain).toContain("LOOPBACK-BODY")
+  })
+
+  it("sends a plain http:// request with the Host of the URL that was approved, not the one the command wrote", async () => {
+    hostsSeen.length = 0
+    const answer = await exchange(`GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: unapproved.example\r\nConnection: close\r\n\r\n`)
+    expect(answer).toContain("LOOPBACK-BODY")
+    expect(hostsSeen).toEqual([`127.0.0.1:${port}`])
   })
 })
