@@ -90,6 +90,11 @@ const CODE_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries([
     n,
     "a program started later takes options from it, some of which run other programs",
   ]),
+  // npm reads any setting from npm_config_NAME (in either case): script-shell runs every package script,
+  // userconfig and globalconfig name an .npmrc that can set it.
+  ...["script_shell", "userconfig", "globalconfig"]
+    .flatMap((name) => [`npm_config_${name}`, `NPM_CONFIG_${name.toUpperCase()}`])
+    .map((n) => [n, "npm started later runs package scripts through the shell it names, or reads its settings from a file it names"]),
   ["HISTFILE", "history -w and -a write the shell's history (this line's own commands) into the file it names"],
   ...[
     "RUSTC_WRAPPER",

@@ -42,6 +42,9 @@ export const CODE_OPTIONS: Readonly<Record<string, readonly CodeOption[]>> = {
   scp: [{ options: ["-S"] }, { options: ["-o"], valuePrefix: /^(?:ProxyCommand|LocalCommand|KnownHostsCommand)\s*=?\s*/i }],
   zip: [{ options: ["-TT", "--unzip-command"] }],
   man: [{ options: ["-P", "--pager"] }],
+  // npm runs package scripts through --script-shell, and `npm exec -c LINE` / `npx -c LINE` run a shell line.
+  npm: [{ options: ["--script-shell", "-c", "--call"] }],
+  npx: [{ options: ["--script-shell", "-c", "--call"] }],
   git: [
     { options: ["-c"], valuePrefix: GIT_COMMAND_KEYS },
     { subcommands: ["rebase"], options: ["-x", "--exec"] },
@@ -79,6 +82,21 @@ const OPAQUE_PROGRAMS: Readonly<Record<string, string>> = {
   fc: "fc runs commands from the shell's history (and its -e editor), which this line does not show",
   gdb: "gdb runs the commands and programs its arguments and scripts name (shell, python, run), which this line does not show",
   perf: "perf runs a program named among options this reader does not know",
+  // Programs that hand a command to a server or a queue of their own, which runs it later or elsewhere: what
+  // it runs comes from their arguments, their key presses, a file or standard input (`echo 'rm x' | at now`,
+  // `tmux new -d 'rm x'`, `parallel ::: 'rm x'`), read by rules this reader does not follow.
+  tmux: "tmux runs the commands its arguments, key presses and configuration name, in a server of its own",
+  screen: "screen runs the command its arguments and configuration name, in a session of its own",
+  dtach: "dtach runs the command after its socket in a session of its own",
+  abduco: "abduco runs the command after its session name in a session of its own",
+  at: "at queues the commands it reads from standard input or a file, for atd to run later",
+  batch: "batch queues the commands it reads from standard input or a file, for atd to run later",
+  crontab: "crontab installs (or lists) the table of commands cron runs later",
+  parallel: "GNU parallel runs command lines it builds from its arguments and input",
+  sem: "sem (GNU parallel) runs its command line when a slot is free",
+  expect: "expect runs a Tcl script, whose spawn and exec start programs",
+  entr: "entr runs its command each time a file named on its input changes",
+  sg: "sg runs its command through /bin/sh with another group",
   // Line editors read their commands from standard input, and `!cmd` runs a shell command.
   ed: "ed runs the commands it reads from standard input (`!cmd` runs a shell command)",
   red: "red runs the commands it reads from standard input",

@@ -57,7 +57,11 @@ export const WRAPPERS: Record<string, OptionSpec> = {
     transparent: false,
   },
   flock: { withValue: ["-w", "-E", "--timeout", "--conflict-exit-code"], operands: 1, transparent: false },
-  su: { withValue: ["-c", "-s", "-g", "-G", "--command", "--shell", "--group"], transparent: false },
+  // su and runuser: their own argv order (./wrappers.ts userSwitch).
+  su: {
+    withValue: ["-c", "-s", "-g", "-G", "-w", "--command", "--shell", "--group", "--supp-group", "--whitelist-environment"],
+    transparent: false,
+  },
   // Tracers and namespace tools run the program named after their options.
   strace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-E", "-a", "-b", "-I", "-O", "-P", "-S", "-X", "-U"], transparent: false },
   ltrace: { withValue: ["-o", "-e", "-p", "-s", "-u", "-a", "-n", "-l", "-L", "-F", "-x", "-A", "-D"], transparent: false },
@@ -68,10 +72,17 @@ export const WRAPPERS: Record<string, OptionSpec> = {
   eatmydata: { withValue: [], transparent: true },
   nocache: { withValue: [], transparent: true },
   catchsegv: { withValue: [], transparent: true },
+  // moreutils' chronic hides its command's output unless it fails; faketime runs it with another clock
+  // (its --date-prog names a program: not transparent).
+  chronic: { withValue: [], transparent: true },
+  faketime: { withValue: ["-p", "--date-prog"], operands: 1, transparent: false },
   numactl: { withValue: ["-N", "-m", "-C", "-p", "-i", "-P"], transparent: true },
   // Programs that run the next one as another user, in other namespaces or limits, or through a proxy: the
   // program itself must be allowed too (transparent: false), and the deny list sees what it runs.
-  runuser: { withValue: ["-u", "-g", "-G", "--user", "--group", "--supp-group", "-w", "--whitelist-environment"], transparent: false },
+  runuser: {
+    withValue: ["-u", "-g", "-G", "-c", "-s", "--user", "--group", "--supp-group", "-w", "--whitelist-environment", "--command", "--shell"],
+    transparent: false,
+  },
   setpriv: {
     withValue: [
       "--reuid",

@@ -18,7 +18,13 @@ export interface Unwrapped {
 }
 
 /** Wrappers whose `-c` (`--command`) value is a shell line. */
-const RUNS_A_SHELL_LINE = new Set(["su", "flock", "script"])
+const RUNS_A_SHELL_LINE = new Set(["su", "runuser", "flock", "script"])
+
+/** The options with which a wrapper given no command starts a shell instead (`sudo -s`, `sudo -i`, `doas -s`). */
+const SHELL_WITHOUT_COMMAND: Readonly<Record<string, RegExp>> = {
+  sudo: /^(?:--shell|--login|-[A-Za-z]*[si][A-Za-z]*)$/,
+  doas: /^-[A-Za-z]*s[A-Za-z]*$/,
+}
 
 /** Shells whose `-c` script is bash syntax (parsed); other shells' scripts are not understood. */
 const BASH_LIKE = new Set(["sh", "bash", "dash", "ash", "rbash", "posh"])
@@ -45,6 +51,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped | undefined {
   if (name === "." || name === "source") return sourced(name, args)
   const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined
   if (!spec) return programCode(name, args)
+  if (name === "su" || name === "runuser") return userSwitch(name, args, spec)
   const out = wrapped(name, args, spec)
   // `xargs -I R`: each input line goes where R stands (`xargs -I{} sh -c '{}'` runs the input as a script).
   const replace = name === "xargs" ? xargsReplaceString(args) : undefined
@@ -114,8 +121,8 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
       const split = inline !== undefined ? { text: inline, static: true } : args[i + 1]
       return envSplitString(split, rest, spec)
     }
-    if (RUNS_A_SHELL_LINE.has(name) && (text === "-c" || text === "--command" || /^-[A-Za-z]+c$/.test(text)))
-      return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
+    const line = RUNS_A_SHELL_LINE.has(name) ? commandOption(name, text, args[i + 1], spec.withValue) : undefined
+    if (line) return line
     // Any word with a name before "=" (env and sudo take `BASH_FUNC_ls%%=…` too, which no shell assignment can be).
     if (spec.assignments && /^[^-=][^=]*=/.test(text)) {
       assignments.push(text)
@@ -132,14 +139,65 @@ function wrapped(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
   if (name === "time" && args.slice(0, i).some((w) => /^(-o|--output)(=|$)/.test(w.text) || /^-[^-]*o/.test(w.text)))
     out.transparent = false
   i += Math.min(spec.operands ?? 0, args.length - i)
-  // `flock FILE -c CMD`: the option may follow the operand.
+  // `flock FILE -c CMD`: the option may follow the operand, there exactly `-c` or `--command` (flock runs a
+  // program named `--command=x`, tried).
   if (RUNS_A_SHELL_LINE.has(name) && args[i]?.static && (args[i]!.text === "-c" || args[i]!.text === "--command"))
-    return scriptOf(args.slice(i + 1, i + 2), `${name} -c`, args[i + 1]?.text ?? "")
+    return commandOption(name, args[i]!.text, args[i + 1], spec.withValue)!
+  // `sudo -s` / `sudo -i` / `doas -s` with no command start a shell, which reads its commands from standard input.
+  const shellOption = SHELL_WITHOUT_COMMAND[name]
+  if (shellOption && i >= args.length && args.slice(0, i).some((word) => shellOption.test(word.text))) return fromStdin(`${name} -s`)
   if (name === "script") return notUnderstood("script without -c starts a shell reading its input")
   const rest = args.slice(i)
   if (rest.length > 0) out.commands.push({ words: rest, assignments, via: name })
   else if (assignments.length > 0) out.commands.push({ words: [], assignments, via: name })
   return out
+}
+
+/**
+ * The shell line a `-c` option gives (`-c LINE`, `--command LINE`, `--command=LINE`), with a short-option
+ * cluster read as getopt reads it: `-qc LINE`, `-cLINE`, `-qcLINE`, while a letter that takes a value before
+ * the `c` takes the rest of the cluster instead (`-sc` names a shell `c`). Undefined when `text` gives none.
+ */
+function commandOption(name: string, text: string, next: ShellWord | undefined, withValue: readonly string[]): Unwrapped | undefined {
+  const via = `${name} -c`
+  const line = (word: ShellWord | undefined) => (word ? scriptOf([word], via, word.text) : notUnderstood(`${via} without a command`))
+  if (text === "--command") return line(next)
+  if (text.startsWith("--command=")) return line({ text: text.slice("--command=".length), static: true })
+  if (!/^-[^-]/.test(text)) return undefined
+  for (let at = 1; at < text.length; at++) {
+    if (text[at] === "c") return line(at + 1 < text.length ? { text: text.slice(at + 1), static: true } : next)
+    if (withValue.includes(`-${text[at]}`)) return undefined
+  }
+  return undefined
+}
+
+/**
+ * su and runuser: `su [options] [-] [USER [ARG…]]`. Each ARG goes to USER's shell, so `su root -c LINE` runs
+ * LINE as `su -c LINE root` does; with no command, that shell reads its commands from standard input.
+ * runuser also takes `-u USER [--] COMMAND…`, which runs COMMAND itself (no shell).
+ */
+function userSwitch(name: string, args: ShellWord[], spec: OptionSpec): Unwrapped {
+  let user = false
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!
+    if (!word.static) return notUnderstood(`${name} gets an argument decided at run time`)
+    const text = word.text
+    if (user) return shell("sh", args.slice(i)) ?? notUnderstood(`${name} passes a script file to the user's shell`)
+    const line = commandOption(name, text, args[i + 1], spec.withValue)
+    if (line) return line
+    if (name === "runuser" && (text === "-u" || text === "--user" || text.startsWith("--user="))) {
+      const rest = args.slice(text.includes("=") ? i + 1 : i + 2)
+      const words = rest[0]?.static && rest[0].text === "--" ? rest.slice(1) : rest
+      return { transparent: false, commands: words.length > 0 ? [{ words, assignments: [], via: name }] : [], scripts: [] }
+    }
+    if (text === "-" || text === "--") continue
+    if (text.startsWith("-")) {
+      if (spec.withValue.includes(text)) i++
+      continue
+    }
+    user = true
+  }
+  return fromStdin(name)
 }
 
 /**

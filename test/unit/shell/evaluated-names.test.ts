@@ -73,6 +73,14 @@ const ATTACKS: [string, string][] = [
     "printf '#!/bin/sh\\ntouch MARK\\ncat \"$1\"\\n' > pre.sh; chmod +x pre.sh; echo needle > f.txt; printf -- '--pre=./pre.sh\\n' > rgrc; RIPGREP_CONFIG_PATH=./rgrc rg needle f.txt",
   ],
   ["TAR_OPTIONS with --to-command", "echo x > f.txt; tar -cf a.tar f.txt; TAR_OPTIONS='--to-command=touch\\ MARK' tar -xf a.tar"],
+  [
+    "npm_config_script_shell naming a program the line wrote",
+    `printf '{"name":"t","version":"1.0.0","scripts":{"x":"true"}}\\n' > package.json; printf '#!/bin/sh\\ntouch MARK\\n' > s.sh; chmod +x s.sh; npm_config_script_shell=./s.sh npm run -s x`,
+  ],
+  [
+    "NPM_CONFIG_SCRIPT_SHELL exported",
+    `printf '{"name":"t","version":"1.0.0","scripts":{"x":"true"}}\\n' > package.json; printf '#!/bin/sh\\ntouch MARK\\n' > s.sh; chmod +x s.sh; export NPM_CONFIG_SCRIPT_SHELL=./s.sh; npm run -s x`,
+  ],
   ["RANDOM given a subscript", `RANDOM='a[${HIDDEN}]'`],
   ["OPTIND exported with a subscript", `export OPTIND='a[${HIDDEN}]'`],
   ["HISTCMD read from input", `read HISTCMD <<< 'a[${HIDDEN}]'`],

@@ -79,6 +79,17 @@ const ATTACKS: [string, string, string, "deny" | "ask"][] = [
   ["unshare", "unshare -r touch MARK", "unshare", "deny"],
   ["script -c", "script -qc 'touch MARK' /dev/null", "script", "deny"],
   ["flock FILE -c", "flock lock -c 'touch MARK'", "flock", "deny"],
+  ["script --command=", "script -q --command='touch MARK' /dev/null", "script", "deny"],
+  // su and runuser pass the words after the user to that user's shell; with none, the shell reads its input.
+  ["su USER -c", "su root -c 'touch MARK'", "su", "deny"],
+  ["su - USER -c", "su - root -c 'touch MARK'", "su", "deny"],
+  ["su --command=", "su --command='touch MARK'", "su", "deny"],
+  ["su -lc glued to its command", "su -lc'touch MARK'", "su", "deny"],
+  ["runuser USER -c", "runuser root -c 'touch MARK'", "runuser", "deny"],
+  ["su reading a pipe", "echo 'touch MARK' | su", "su", "ask"],
+  ["sg GROUP -c", "sg root -c 'touch MARK'", "sg", "ask"],
+  ["npm exec -c", "npm exec --offline -c 'touch MARK'", "npm", "deny"],
+  ["tmux new-session", "tmux -L agent-lsp-test new-session -d 'touch MARK' && sleep 1", "tmux", "ask"],
   ["gdb -ex shell", "gdb -batch -ex 'shell touch MARK'", "gdb", "ask"],
   ["perf stat", "perf stat -o /dev/null touch MARK", "perf", "ask"],
 ]
@@ -93,8 +104,30 @@ describe("a program that runs another through an option or a script", () => {
       // Only the mark counts: some of these fail after running the hidden command.
     }
     expect(existsSync(mark), "control: the hidden command runs").toBe(true)
-    const allow = ["echo", "seq", "mkdir", "printf", "chmod", "set", "history", program]
+    const allow = ["echo", "seq", "mkdir", "printf", "chmod", "set", "history", "sleep", program]
     expect(decideCommand(line, allow, ["touch"]).decision).toBe(decision)
+  })
+
+  // Not installed here (or not runnable without a daemon): read only, from their manuals.
+  it.each([
+    ["echo 'touch x' | at now", "at", "ask"],
+    ["batch <<< 'touch x'", "batch", "ask"],
+    ["screen -dm touch x", "screen", "ask"],
+    ["parallel ::: 'touch x'", "parallel", "ask"],
+    ["echo '* * * * * touch x' | crontab -", "crontab", "ask"],
+    ["expect -c 'spawn touch x'", "expect", "ask"],
+    ["dtach -n /tmp/s touch x", "dtach", "ask"],
+    ["ls | entr touch x", "entr", "ask"],
+    ["npx -c 'touch x'", "npx", "deny"],
+    ["npm --script-shell=./my-shell run build", "npm", "ask"],
+    ["npm --script-shell ./touch run build", "npm", "deny"],
+    ["npm_config_script_shell=./s npm run build", "npm", "ask"],
+    ["chronic touch x", "chronic", "deny"],
+    ["faketime '2020-01-01' touch x", "faketime", "deny"],
+    ["echo 'touch x' | sudo -s", "sudo", "ask"],
+    ["runuser -u nobody -- touch x", "runuser", "deny"],
+  ] as const)("reads %s without running it (%s allowed, touch denied)", (line, program, decision) => {
+    expect(decideCommand(line, ["echo", "ls", program], ["touch"]).decision).toBe(decision)
   })
 
   it("reads ssh's, rsync's and zip's command options without running them", () => {
@@ -130,6 +163,11 @@ describe("a program that runs another through an option or a script", () => {
     'awk \'$1 == "a" || $2 == "b"\' f.txt',
     "bash scripts/build.sh",
     "bash --version",
+    "npm test",
+    "npm run build -- --watch",
+    "npx tsc --noEmit",
+    "su -c 'make install'",
+    "flock /tmp/build.lock make",
   ])("leaves %s understood", (line) => {
     expect(parseCommandLine(line).unknown).toEqual([])
   })
