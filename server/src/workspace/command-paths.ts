@@ -1,5 +1,6 @@
 import { realpathSync, statSync } from "node:fs"
 import { basename, dirname, isAbsolute, join, resolve } from "node:path"
+import { type GitContentPaths, gitContentPaths } from "./git-content-paths"
 import { isIgnored, rulesFor } from "./ignore-rules"
 import { fileWrites, parseCommandLine, powershellCommands, type WorkingDirectories } from "../shell"
 import { loadPowerShellParser, loadShellParser, parseShellLine } from "./shell-grammars"
@@ -166,9 +167,23 @@ export async function checkCommandPaths(
       blockedIn(found.workingDirs),
     )
     if (hit !== undefined) return { ignored: hit, unchecked, askReasons: [] }
-    if (hasRules && isFileReading(program.text)) for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))
+    const git = commandBaseName(program.text) === "git" ? gitContentPaths(args.map((w) => (w.static ? w.text : ""))) : undefined
+    const gitHit = git ? firstIgnoredGitPath(git, blockedIn(found.workingDirs), [...workspaceFolders, cwd], workspaceFolders) : undefined
+    if (gitHit !== undefined) return { ignored: gitHit, unchecked, askReasons: [] }
+    if (hasRules && (isFileReading(program.text) || git))
+      for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))
   }
   return { unchecked: [...new Set(unchecked)], askReasons: [...askReasons] }
+}
+
+/** The first path of a git command's content paths that is ignored: a `REV:PATH` one from each place the repository's top may be. */
+function firstIgnoredGitPath(
+  git: GitContentPaths,
+  blocked: (arg: string) => boolean,
+  tops: readonly string[],
+  workspaceFolders: readonly string[],
+): string | undefined {
+  return git.fromCwd.find(blocked) ?? git.fromTop.find((path) => tops.some((top) => isIgnored(workspaceFolders, resolve(top, path))))
 }
 
 function dynamicReason(word: string): string {
