@@ -5,6 +5,7 @@ import { newArtifact } from "./artifacts"
 import type { CommandSandbox } from "../sandbox"
 import { commandEnv } from "./env"
 import { commandLaunch, withFd3 } from "./launch"
+import { OutputGate } from "./output-gate"
 import { OutputWindow } from "./output-window"
 import { killGroup, waitForGroupExit } from "./process-group"
 
@@ -126,17 +127,15 @@ export function startCommand(options: CommandOptions): RunningCommand {
     batchBytes = 0
     if (!artifact.stream.write(bytes)) {
       // Disk slower than the command: pause it rather than buffer its output in memory.
-      child.stdout!.pause()
-      child.stderr!.pause()
-      artifact.stream.once("drain", () => {
-        child.stdout!.resume()
-        child.stderr!.resume()
-      })
+      gate.hold("disk")
+      artifact.stream.once("drain", () => gate.release("disk"))
     }
     const text = window.push(bytes)
     if (text) options.onOutput?.(text)
   }
+  const gate = new OutputGate([child.stdout!, child.stderr!])
   const onData = (chunk: Buffer) => {
+    gate.onRead()
     lastDataAt = Date.now()
     batch.push(chunk)
     batchBytes += chunk.length
@@ -152,6 +151,8 @@ export function startCommand(options: CommandOptions): RunningCommand {
     const settle = async () => {
       if (settled || !exit) return
       settled = true
+      // What was read while the pipes rested, before they are closed below.
+      gate.finish()
       flushOutput()
       child.stdout!.destroy()
       child.stderr!.destroy()
