@@ -73,6 +73,10 @@ export function ensureCodeServer(cacheDir: string, log: (line: string) => void):
     env: { ...env, npm_config_user_agent: `npm/${npmVersion()} node/${process.version} ${process.platform} ${process.arch}` },
     timeout: 45 * 60_000,
   })
+  // code-server's CLI loads argon2's native binding at start, and nothing above builds it: the fetch skipped
+  // every install script, and the postinstall builds lib/vscode's modules only. (npm 11 runs no dependency's
+  // install script unasked; a rebuild that names the package does, with node-gyp against Node's headers.)
+  run("npm", ["rebuild", "--prefix", cacheDir, "argon2"], { env, timeout: 10 * 60_000 })
   writeFileSync(mark, `${CODE_SERVER_VERSION}\n`)
   return entry
 }
