@@ -83,6 +83,9 @@ describe("a UserPromptSubmit hook that blocks", () => {
     expect(api.requests).toHaveLength(0)
 
     expect((await prompt("say hello")).stopReason).toBe("end_turn")
+    // The client may see the response before its last update: the SDK hands notifications to the handler
+    // after validating them asynchronously. Counted only once the turn's answer is in.
+    await said("hello back")
     expect(api.requests).toHaveLength(1)
     expect(sentText(api)).not.toContain("secret")
 
