@@ -17,8 +17,8 @@ export interface Unwrapped {
   unknown?: string
 }
 
-/** Wrappers whose `-c` (`--command`) value is a shell line. */
-const RUNS_A_SHELL_LINE = new Set(["su", "runuser", "flock", "script"])
+/** Wrappers read by wrapped() whose `-c` (`--command`) value is a shell line (su and runuser: userSwitch). */
+const RUNS_A_SHELL_LINE = new Set(["flock", "script"])
 
 /** The options with which a wrapper given no command starts a shell instead (`sudo -s`, `sudo -i`, `doas -s`). */
 const SHELL_WITHOUT_COMMAND: Readonly<Record<string, RegExp>> = {

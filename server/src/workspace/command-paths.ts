@@ -161,14 +161,12 @@ export async function checkCommandPaths(
     if (!program?.static) continue
     // Each static word is checked on its own; a dynamic one may name anything, so it asks where rules exist.
     const args = found.words.slice(1)
-    const hit = firstIgnoredArgument(
-      program.text,
-      args.map((w) => (w.static ? w.text : "")),
-      blockedIn(found.workingDirs),
-    )
+    const texts = args.map((w) => (w.static ? w.text : ""))
+    const blocked = blockedIn(found.workingDirs)
+    const hit = firstIgnoredArgument(program.text, texts, blocked)
     if (hit !== undefined) return { ignored: hit, unchecked, askReasons: [] }
-    const git = commandBaseName(program.text) === "git" ? gitContentPaths(args.map((w) => (w.static ? w.text : ""))) : undefined
-    const gitHit = git ? firstIgnoredGitPath(git, blockedIn(found.workingDirs), [...workspaceFolders, cwd], workspaceFolders) : undefined
+    const git = commandBaseName(program.text) === "git" ? gitContentPaths(texts) : undefined
+    const gitHit = git ? firstIgnoredGitPath(git, blocked, [...workspaceFolders, cwd], workspaceFolders) : undefined
     if (gitHit !== undefined) return { ignored: gitHit, unchecked, askReasons: [] }
     if (hasRules && (isFileReading(program.text) || git))
       for (const word of args) if (!word.static) askReasons.add(dynamicReason(word.text))

@@ -41,10 +41,10 @@ export interface GitContentPaths {
  */
 export function gitContentPaths(args: readonly string[]): GitContentPaths | undefined {
   const at = gitSubcommandIndex(args)
-  const subcommand = at >= 0 ? CONTENT_SUBCOMMANDS[args[at]!] : undefined
-  if (!subcommand || !Object.hasOwn(CONTENT_SUBCOMMANDS, args[at]!)) return undefined
+  const name = at >= 0 ? args[at]! : undefined
+  if (name === undefined || !Object.hasOwn(CONTENT_SUBCOMMANDS, name)) return undefined
   const out: GitContentPaths = { fromCwd: [], fromTop: [] }
-  let skipPattern = subcommand.patternFirst
+  let skipPattern = CONTENT_SUBCOMMANDS[name]!.patternFirst
   let afterDashes = false
   for (let i = at + 1; i < args.length; i++) {
     const word = args[i]!
