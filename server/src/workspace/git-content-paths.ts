@@ -37,14 +37,15 @@ export interface GitContentPaths {
 
 /**
  * What git's arguments `args` (after the program name; words decided at run time as "") print the content
- * of; undefined when the subcommand prints no file content.
+ * of; undefined when the subcommand prints no file content (one decided at run time may).
  */
 export function gitContentPaths(args: readonly string[]): GitContentPaths | undefined {
   const at = gitSubcommandIndex(args)
   const name = at >= 0 ? args[at]! : undefined
-  if (name === undefined || !Object.hasOwn(CONTENT_SUBCOMMANDS, name)) return undefined
+  // A subcommand decided at run time ("") may be any of them (`git $s HEAD:secret.env`).
+  if (name === undefined || (name !== "" && !Object.hasOwn(CONTENT_SUBCOMMANDS, name))) return undefined
   const out: GitContentPaths = { fromCwd: [], fromTop: [] }
-  let skipPattern = CONTENT_SUBCOMMANDS[name]!.patternFirst
+  let skipPattern = name !== "" && CONTENT_SUBCOMMANDS[name]!.patternFirst
   let afterDashes = false
   for (let i = at + 1; i < args.length; i++) {
     const word = args[i]!

@@ -60,6 +60,14 @@ describe("git commands that print an ignored file's content from the repository"
     expect(found.askReasons.join(" ")).toMatch(/decided at run time .* could name a .rooignore'd file/)
   })
 
+  it("reads a subcommand decided at run time as one that may print content", async () => {
+    expect(run("S=show; git $S HEAD:app.key"), "control: git prints it").toContain(SECRET)
+    expect((await check("S=show; git $S HEAD:app.key")).ignored).toBe("app.key")
+    const found = await check("git $S HEAD~1")
+    expect(found.ignored).toBeUndefined()
+    expect(found.askReasons.join(" ")).toMatch(/decided at run time .* could name a .rooignore'd file/)
+  })
+
   it.each([
     "git show HEAD:src/a.ts",
     "git log -p -- src",
