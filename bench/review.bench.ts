@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
-import { closeSync, fsync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs"
-import { loadavg } from "node:os"
+import { closeSync, fsync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { startFakeAnthropic } from "../test/support/fake-anthropic"
 import { startServer } from "../test/support/server-harness"
@@ -15,9 +15,11 @@ import { liveRss, serverPid } from "./support/process-rss"
  * edit pipeline instead (about 3 s a call on this shared machine). Timed: agent/reviewChanges (all 10,000 hunks, over the wire) and
  * reject-all (agent/reviewDecide, every file written back to disk), against `git diff` of the same trees
  * in the same run (the workspace is a git repository committed before the task, so `git diff` shows
- * exactly the task's changes). Goal: reviewChanges and reject-all ≤ 2x git diff. For scale, `git checkout` of
- * the same files and the floor of any durable write of them (a plain loop: temp, fsync, rename) run in the
- * same process.
+ * exactly the task's changes). Goal: reviewChanges and reject-all ≤ 2x git diff. For scale, run by run with
+ * the rejects: `git checkout` of the same change (in a clone) and the floor of any durable write of the same
+ * files (a plain loop over a copy: temp, one syncfs, rename; and with an fsync per file). Each run of a row
+ * compared with git diff starts from a settled disk (settleDisk). `TMPDIR=/dev/shm` puts the trees on tmpfs:
+ * the review's own work without the disk's.
  */
 const FILES = 1000
 const HUNKS = 10
@@ -58,6 +60,7 @@ export default async function bench(): Promise<BenchTable[]> {
       initializationOptions: { agent: { autoApprove: { write: true }, codebaseIndex: { enabled: false } } },
     })
   let server = await start()
+  let scratch: string | undefined
   try {
     const started = Date.now()
     const { taskId } = await server.request("agent/newTask", { text: "change 1000 files" })
@@ -80,7 +83,11 @@ export default async function bench(): Promise<BenchTable[]> {
       payload = JSON.stringify(review).length
     })
     const rssAfterList = liveRss(pid)
-    const gitDiff = await timeRuns(3, () => git("diff", "--no-color", "--no-ext-diff"))
+    const gitDiff: number[] = []
+    for (let run = 0; run < 3; run++) {
+      await settleDisk()
+      gitDiff.push(...(await timeRuns(1, () => git("diff", "--no-color", "--no-ext-diff"), 0)))
+    }
 
     // The same listing by a server that has read nothing yet (restarted; the review is stored with the
     // task): every file read, diffed and hashed, as for the first listing after a task changed them all.
@@ -107,8 +114,26 @@ export default async function bench(): Promise<BenchTable[]> {
     const agentTexts = Object.keys(files).map((path) => [ws.path(path), readFileSync(ws.path(path), "utf8")] as const)
     const coldPid = serverPid(server.proc.pid!)
 
+    // For scale, in the same runs: git's own checkout of the same change (in a clone of the workspace with the
+    // same sed applied) and the floor of a durable write of the same texts (into a copy of the files). Separate
+    // trees, so that the review's files change only by its own reject and undo, and each run of every row
+    // starts from a settled disk: under this disk's swings, the rows are compared run by run.
+    const scratchDir = mkdtempSync(join(tmpdir(), "review-bench-"))
+    scratch = scratchDir
+    const clone = join(scratchDir, "clone")
+    execFileSync("git", ["clone", "-q", ws.root, clone])
+    const sedInClone = () => execFileSync("sh", ["-c", command], { cwd: clone })
+    sedInClone()
+    const writes = Object.entries(files).map(([path, text]): [string, string] => [join(scratchDir, "copy", path), text])
+    mkdirSync(join(scratchDir, "copy", "src"), { recursive: true })
+    for (const [path, text] of writes) writeFileSync(path, text)
+
     const reject: number[] = []
+    const gitCheckout: number[] = []
+    const floor: number[] = []
+    const floorFsync: number[] = []
     for (let run = 0; run < RUNS_REJECT; run++) {
+      await settleDisk()
       const [ms] = await timeRuns(
         1,
         async () => {
@@ -121,11 +146,17 @@ export default async function bench(): Promise<BenchTable[]> {
       reject.push(ms!)
       if (readFileSync(ws.path("src/f7.ts"), "utf8") !== original(7)) throw new Error("reject-all did not restore src/f7.ts")
       await server.request("workspace/executeCommand", { command: "agent.review.undoReject", arguments: [taskId] })
+      await settleDisk()
+      gitCheckout.push(...(await timeRuns(1, () => execFileSync("git", ["checkout", "--", "src"], { cwd: clone }), 0)))
+      if (readFileSync(join(clone, "src/f7.ts"), "utf8") !== original(7)) throw new Error("git checkout did not restore src/f7.ts")
+      sedInClone()
+      // The floor: each text to a temp, the temps flushed (one syncfs of the file system, as the review does;
+      // or each file's fsync side by side), each renamed over its file; no check, no listing, no store.
+      await settleDisk()
+      floor.push(...(await timeRuns(1, () => durableWrites(writes, "syncfs"), 0)))
+      await settleDisk()
+      floorFsync.push(...(await timeRuns(1, () => durableWrites(writes, "fsync"), 0)))
     }
-    const gitCheckout = await timeRuns(1, () => git("checkout", "--", "src"), 0)
-    // The floor of a durable write of the same files, in this process: each text to a temp, the temps flushed
-    // side by side, each renamed over its file; no check, no listing, no store (the old text: git restored it).
-    const floor = await timeRuns(1, () => durableWrites(Object.entries(files).map(([path, text]) => [ws.path(path), text])), 0)
     const rssEnd = liveRss(coldPid)
     // Once more after every file changed while the server was down: the stored hunks no longer apply, so
     // every file is diffed again (what a first listing cost before the review file kept its hunks). Last, so
@@ -146,6 +177,9 @@ export default async function bench(): Promise<BenchTable[]> {
     const l = stats(list)
     const g = stats(gitDiff)
     const r = stats(reject)
+    const k = stats(gitCheckout)
+    const f = stats(floor)
+    const ff = stats(floorFsync)
     const c = stats(cold)
     const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`
     return [
@@ -163,8 +197,14 @@ export default async function bench(): Promise<BenchTable[]> {
           ],
           ["git diff of the same trees (3 runs, baseline)", g.median, g.p90, "1.00x"],
           [`reject-all: agent/reviewDecide {all, reject} (${RUNS_REJECT} run(s))`, r.median, r.p90, ratio(r.median, g.median)],
-          ["git checkout -- src of the same change (1 run, for scale)", gitCheckout[0]!, gitCheckout[0]!, ratio(gitCheckout[0]!, g.median)],
-          ["floor: the 1,000 texts written by a plain loop (temp, fsync, rename; 1 run)", floor[0]!, floor[0]!, ratio(floor[0]!, g.median)],
+          [`git checkout -- src of the same change (${RUNS_REJECT} runs, for scale)`, k.median, k.p90, ratio(k.median, g.median)],
+          [
+            `floor: the 1,000 texts written by a plain loop (temp, one sync -f, rename; ${RUNS_REJECT} runs)`,
+            f.median,
+            f.p90,
+            ratio(f.median, g.median),
+          ],
+          [`the same loop with an fsync per file, side by side (${RUNS_REJECT} runs)`, ff.median, ff.p90, ratio(ff.median, g.median)],
         ],
         note: [
           `The task itself (one sed over the 1,000 files, then the checkpoint diff) took ${(taskMs / 1000).toFixed(1)} s. reviewChanges answers ${(payload / 1048576).toFixed(1)} MiB of JSON. A listing lstats every file and reads and diffs again only those that changed since it last read them (as git diff compares stat data with its index), and reads the git index (staged hunks count as kept); after a restart it reads the review file (texts left as bytes) and every file, and diffs only files whose text is no longer the one the stored hunks were computed for.`,
@@ -176,22 +216,37 @@ export default async function bench(): Promise<BenchTable[]> {
     await server.stop()
     await api.close()
     await ws.cleanup()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
   }
 }
 
-/** Writes each [path, text] durably with nothing else: temps written, flushed side by side (128 at a time), renamed. */
-async function durableWrites(writes: [string, string][]): Promise<void> {
-  for (let from = 0; from < writes.length; from += 128) {
-    const round = writes.slice(from, from + 128).map(([path, text]) => {
-      const temp = `${path}.floor.tmp`
-      const fd = openSync(temp, "wx")
-      writeSync(fd, text)
-      return { path, temp, fd }
-    })
-    await Promise.all(round.map(({ fd }) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())))))
-    for (const { path, temp, fd } of round) {
-      closeSync(fd)
-      renameSync(temp, path)
-    }
+/**
+ * Before each timed run of a row compared with git diff (git diff's own included): every earlier write on
+ * disk, then a pause. The file system finishes an earlier write's work after it returns (this disk is
+ * mounted with `discard`: the blocks a rename or checkout freed are trimmed at the next journal commit,
+ * up to `commit=5` s later), and a run timed during that work measured its predecessor as much as itself:
+ * creating a file took 0.5-0.75 ms during a run, 0.11 ms on a settled disk (/tmp/probe/create.mjs).
+ */
+async function settleDisk(): Promise<void> {
+  execFileSync("sync")
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+}
+
+/** Writes each [path, text] durably with nothing else: every temp written, then flushed (one syncfs, or an fsync each side by side), then renamed. */
+async function durableWrites(writes: [string, string][], flush: "syncfs" | "fsync"): Promise<void> {
+  const temps = writes.map(([path, text]) => {
+    const temp = `${path}.floor.tmp`
+    const fd = openSync(temp, "wx")
+    writeSync(fd, text)
+    return { path, temp, fd }
+  })
+  if (flush === "syncfs") {
+    execFileSync("sync", ["-f", temps[0]!.temp])
+  } else {
+    await Promise.all(temps.map(({ fd }) => new Promise<void>((resolve, reject) => fsync(fd, (e) => (e ? reject(e) : resolve())))))
+  }
+  for (const { path, temp, fd } of temps) {
+    closeSync(fd)
+    renameSync(temp, path)
   }
 }

@@ -3,7 +3,7 @@ import {
   closeSync,
   constants,
   fchmodSync,
-  fsync,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -14,6 +14,7 @@ import {
 } from "node:fs"
 import { rm, stat } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
+import { flushToDisk } from "./flush-to-disk"
 import { isInside, realFolders } from "./sandbox"
 
 /** Options for writeFileAtomic and writeFilesAtomic. */
@@ -40,10 +41,7 @@ export type FileWriteResult = { created: boolean } | { error: Error }
 // O_NOFOLLOW: a symlink planted at the temp name is never followed; O_EXCL: nor is an existing file reused.
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW
 
-/**
- * Files written per round (temps written, flushed together, renamed): bounds the descriptors held open at
- * once (two rounds: one flushing, the next being written) and lets the event loop in between rounds.
- */
+/** Files staged (or renamed) before the event loop gets a turn: other messages are served in between. */
 const ROUND = 128
 
 /** One file between its temp's write and its rename. */
@@ -52,7 +50,8 @@ interface Staged {
   dir: string
   target: string
   temp: string
-  fd: number
+  /** The temp's device: one flush per file system (./flush-to-disk.ts). */
+  dev: number
   created: boolean
 }
 
@@ -79,47 +78,46 @@ export async function writeFileAtomic(
  * writeFileAtomic for many files at once (a review's reject-all), each file with the same checks and the
  * same guarantee: its target is renamed over only after its temp's data is on disk, so after a crash each
  * file holds its old text or its new one, never part of either (a crash can leave a temp file behind,
- * never a torn target). What a batch saves is the order: a round of files is written to temps first, then
- * all their flushes run side by side in the thread pool (one file after another, each flush waits for its
- * own journal commit; side by side, the file system commits many in one) while the next round's temps are
- * written, then the round's renames follow. The
- * file system calls around the flush are synchronous: each is a few microseconds, far less than the
- * round trip through the thread pool an asynchronous call costs. One file's failure leaves that file as
- * it was and the others are still written.
+ * never a torn target). What a batch saves is the order: every temp is written first, then all of them
+ * are flushed at once (./flush-to-disk.ts: one syncfs of their file system for many files), then the
+ * renames follow. The file system calls around the flush are synchronous: each is a few microseconds, far
+ * less than the round trip through the thread pool an asynchronous call costs; the event loop gets a turn
+ * between rounds of them. One file's failure leaves that file as it was and the others are still written.
  */
 export async function writeFilesAtomic(files: readonly FileWrite[], options: AtomicWriteOptions = {}): Promise<FileWriteResult[]> {
-  const results: FileWriteResult[] = []
   const tag = `${process.pid}.${randomBytes(4).toString("hex")}`
   const dirs: RealDirs = new Map()
-  const stageRound = (from: number) =>
-    files.slice(from, from + ROUND).map((file, i): Staged | { error: Error } => {
-      try {
-        return stage(file, `${tag}.${from + i}`, options, dirs)
-      } catch (error) {
-        return { error: asError(error) }
-      }
-    })
-  // Pipelined: while one round's flushes wait in the thread pool, the next round's temps are written.
-  let flushing = Promise.all(stageRound(0).map((s) => ("error" in s ? s : flush(s))))
-  // Its outcome as a value from the start: a failure before the first round is flushed is not "unhandled".
+  // Its outcome as a value from the start: a failure before the temps are flushed is not "unhandled".
   const gate = options.beforeRenames?.then(() => undefined, asError)
-  let held: Error | undefined
-  for (let from = 0; from < files.length; from += ROUND) {
-    const next = from + ROUND < files.length && !held ? stageRound(from + ROUND) : undefined
-    const flushed = await flushing
-    if (from === 0) held = await gate
-    if (next) flushing = Promise.all(next.map((s) => ("error" in s ? s : flush(s))))
-    for (const s of flushed) results.push("error" in s ? s : held ? withhold(s, held) : commit(s))
-    if (held && !next) break
+  const staged = await inRounds(files, (file, i): Staged | { error: Error } => {
+    try {
+      return stage(file, `${tag}.${i}`, options, dirs)
+    } catch (error) {
+      return { error: asError(error) }
+    }
+  })
+  const ready = staged.filter((s): s is Staged => !("error" in s))
+  const [unflushed, held] = await Promise.all([flushToDisk(ready.map(({ temp, dev }) => ({ path: temp, dev }))), gate])
+  return inRounds(staged, (s) => {
+    if ("error" in s) return s
+    const failed = held ?? unflushed.get(s.temp)
+    return failed ? withhold(s, failed) : commit(s)
+  })
+}
+
+/** `work` over every item, synchronously within a round, with a turn of the event loop between rounds. */
+async function inRounds<T, R>(items: readonly T[], work: (item: T, index: number) => R): Promise<R[]> {
+  const out: R[] = []
+  for (let from = 0; from < items.length; from += ROUND) {
+    if (from > 0) await new Promise((resolve) => setImmediate(resolve))
+    for (let i = from; i < Math.min(from + ROUND, items.length); i++) out.push(work(items[i]!, i))
   }
-  // What beforeRenames refused before it was staged.
-  for (const { path } of files.slice(results.length)) results.push({ error: notWritten(path, held!) })
-  return results
+  return out
 }
 
 /** A temp whose rename beforeRenames refused: removed, the target left as it was. */
 function withhold(staged: Staged, reason: Error): FileWriteResult {
-  discard(staged)
+  rmSync(staged.temp, { force: true })
   return { error: notWritten(staged.absPath, reason) }
 }
 
@@ -147,7 +145,7 @@ function realDir(dir: string, dirs: RealDirs): string {
   return real
 }
 
-/** The file's text in a new temp file beside its real target (not yet flushed). */
+/** The file's text in a new temp file beside its real target, closed (not yet flushed). */
 function stage(file: FileWrite, tag: string, options: AtomicWriteOptions, dirs: RealDirs): Staged {
   let dir = realDir(dirname(file.path), dirs)
   let target = join(dir, basename(file.path))
@@ -167,34 +165,28 @@ function stage(file: FileWrite, tag: string, options: AtomicWriteOptions, dirs: 
   if (previous?.isDirectory()) throw new Error(`${file.path} is a directory`)
   if (previous && !previous.isFile()) throw new Error(`${file.path} is not a regular file; it was not written.`)
   const temp = join(dir, `.${basename(target)}.${tag}.tmp`)
-  const fd = openSync(temp, TEMP_FLAGS, previous ? previous.mode & 0o7777 : 0o666)
+  const mode = previous ? previous.mode & 0o7777 : 0o666
+  const fd = openSync(temp, TEMP_FLAGS, mode)
+  let dev: number
   try {
     writeFileSync(fd, file.text, "utf8")
+    const written = fstatSync(fd)
     // open() applies the umask; fchmod restores the exact bits the file had.
-    if (previous) fchmodSync(fd, previous.mode & 0o7777)
+    if (previous && (written.mode & 0o7777) !== mode) fchmodSync(fd, mode)
+    dev = written.dev
   } catch (error) {
-    discard({ fd, temp })
+    closeSync(fd)
+    rmSync(temp, { force: true })
     throw error
   }
-  return { absPath: file.path, dir, target, temp, fd, created: previous === undefined }
-}
-
-/** The temp's data on disk (the thread pool runs many of these at once). */
-function flush(staged: Staged): Promise<Staged | { error: Error }> {
-  return new Promise((resolve) =>
-    fsync(staged.fd, (error) => {
-      if (!error) return resolve(staged)
-      discard(staged)
-      resolve({ error })
-    }),
-  )
+  closeSync(fd)
+  return { absPath: file.path, dir, target, temp, dev, created: previous === undefined }
 }
 
 /** The last look, then the rename: the target becomes the new text whole. */
 function commit(staged: Staged): FileWriteResult {
-  const { absPath, dir, target, temp, fd } = staged
+  const { absPath, dir, target, temp } = staged
   try {
-    closeSync(fd)
     if (realpathSync.native(dir) !== dir)
       throw new Error(`The folder of ${absPath} was replaced by a symbolic link after the edit was approved; it was not written.`)
     const now = lstatSync(target, { throwIfNoEntry: false })
@@ -206,16 +198,6 @@ function commit(staged: Staged): FileWriteResult {
     rmSync(temp, { force: true })
     return { error: asError(error) }
   }
-}
-
-/** A temp that will not be renamed: closed and removed. */
-function discard({ fd, temp }: { fd: number; temp: string }): void {
-  try {
-    closeSync(fd)
-  } catch {
-    // closed already
-  }
-  rmSync(temp, { force: true })
 }
 
 function asError(error: unknown): Error {

@@ -3,6 +3,7 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, s
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { writeFilesAtomic } from "../../../server/src/workspace/atomic-write"
+import { SYNCFS_FROM_FILES } from "../../../server/src/workspace/flush-to-disk"
 import { tempWorkspace, type TempWorkspace } from "../../support/temp-workspace"
 
 const CHILD = join(import.meta.dirname, "../../fixtures/atomic-write-crash.mts")
@@ -32,20 +33,78 @@ describe("writeFilesAtomic", () => {
     }
   })
 
-  it("flushes every file's temp to disk before renaming it over its target", () => {
+  function calls(paths: string[], mode = "order"): { call: string; path?: string; program?: string; args?: string[]; ok?: boolean }[] {
+    const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, mode, ...paths], { encoding: "utf8" })
+    expect(child.status, child.stderr).toBe(0)
+    for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
+    return child.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+  }
+
+  it("flushes each of a few files' temps to disk before renaming it over its target", () => {
     const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
     try {
-      const paths = Array.from({ length: 3 }, (_, i) => join(dir, `f${i}.ts`))
-      const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, "order", ...paths], { encoding: "utf8" })
-      expect(child.status, child.stderr).toBe(0)
-      const calls = child.stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line) as { call: string; path: string })
-      expect(calls.filter((c) => c.call === "rename")).toHaveLength(3)
-      for (const [i, call] of calls.entries())
-        if (call.call === "rename") expect(calls.slice(0, i).some((c) => c.call === "fsync" && c.path === call.path)).toBe(true)
-      for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
+      const seen = calls(Array.from({ length: 3 }, (_, i) => join(dir, `f${i}.ts`)))
+      expect(seen.filter((c) => c.call === "rename")).toHaveLength(3)
+      expect(seen.filter((c) => c.call === "syncfs")).toEqual([])
+      for (const [i, call] of seen.entries())
+        if (call.call === "rename") expect(seen.slice(0, i).some((c) => c.call === "fsync" && c.path === call.path)).toBe(true)
+    } finally {
+      execFileSync("rm", ["-rf", dir])
+    }
+  })
+
+  it(`flushes the file system of many files (${SYNCFS_FROM_FILES} or more) once, before the first rename`, () => {
+    const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
+    try {
+      const seen = calls(Array.from({ length: SYNCFS_FROM_FILES + 8 }, (_, i) => join(dir, `f${i}.ts`)))
+      const firstRename = seen.findIndex((c) => c.call === "rename")
+      expect(seen.filter((c) => c.call === "rename")).toHaveLength(SYNCFS_FROM_FILES + 8)
+      // One sync -f, finished and successful before any rename, naming one temp of the folder's file system.
+      expect(seen.slice(0, firstRename)).toEqual([
+        {
+          call: "syncfs",
+          program: expect.stringMatching(/^\/(usr\/)?bin\/sync$/),
+          args: ["-f", "--", expect.stringMatching(/\.tmp$/)],
+          ok: true,
+        },
+      ])
+      expect(seen.slice(0, firstRename)[0]!.args![2]!.startsWith(`${dir}/`)).toBe(true)
+      expect(seen.filter((c) => c.call === "fsync")).toEqual([])
+    } finally {
+      execFileSync("rm", ["-rf", dir])
+    }
+  })
+
+  it("flushes each file on its own before its rename when the file system's flush fails", () => {
+    const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
+    try {
+      const seen = calls(
+        Array.from({ length: SYNCFS_FROM_FILES }, (_, i) => join(dir, `f${i}.ts`)),
+        "sync-fails",
+      )
+      expect(seen[0]).toMatchObject({ call: "syncfs", ok: false })
+      expect(seen.filter((c) => c.call === "rename")).toHaveLength(SYNCFS_FROM_FILES)
+      for (const [i, call] of seen.entries())
+        if (call.call === "rename") expect(seen.slice(0, i).some((c) => c.call === "fsync" && c.path === call.path)).toBe(true)
+    } finally {
+      execFileSync("rm", ["-rf", dir])
+    }
+  })
+
+  it("stops waiting for a disk that never confirms a flush, and names every file it could not flush", () => {
+    const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
+    try {
+      for (const count of [2, SYNCFS_FROM_FILES]) {
+        const paths = Array.from({ length: count }, (_, i) => join(dir, `f${i}.ts`))
+        const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, "hang", ...paths], { encoding: "utf8", timeout: 20_000 })
+        expect(child.status, child.stderr).toBe(0)
+        const failed = JSON.parse(child.stdout) as Record<string, string>
+        expect(Object.keys(failed).sort()).toEqual([...paths].sort())
+        for (const message of Object.values(failed)) expect(message).toMatch(/did not confirm the write within 0.3 s/)
+      }
     } finally {
       execFileSync("rm", ["-rf", dir])
     }
@@ -90,9 +149,9 @@ describe("writeFilesAtomic", () => {
       paths.map((path) => ({ path, text: newText(path) })),
       { workspaceFolders: [ws.root], beforeRenames: gate },
     )
-    // Two rounds of temps written (the second while the first is flushed): the writer waits for the gate.
+    // Every temp written (and flushed): the writer waits for the gate.
     const temps = () => readdirSync(ws.path("src")).filter((name) => name.endsWith(".tmp")).length
-    while (temps() < 256) await new Promise((r) => setTimeout(r, 5))
+    while (temps() < 300) await new Promise((r) => setTimeout(r, 5))
     await new Promise((r) => setTimeout(r, 200))
     for (const [i, path] of paths.entries()) expect(readFileSync(path, "utf8")).toBe(`old text ${i}\n`)
     open()

@@ -59,8 +59,8 @@ export class ReviewIo {
   /**
    * write() of many files (a reject or its undo), outcomes in the writes' order. Files the editor holds or
    * writes itself go through it as one by one (side by side); files only on disk are each checked the same
-   * way, then written together (workspace/atomic-write.ts writeFilesAtomic: flushed side by side, each
-   * still renamed over its target only once its text is on disk). Nothing is changed, on disk or in the
+   * way, then written together (workspace/atomic-write.ts writeFilesAtomic: flushed together, each still
+   * renamed over its target only once its text is on disk). Nothing is changed, on disk or in the
    * editor, before `beforeChanges` is done (its work overlaps the temps' writes); if it fails, nothing is.
    */
   async writeMany(
