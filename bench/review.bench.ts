@@ -60,7 +60,8 @@ export default async function bench(): Promise<BenchTable[]> {
       initializationOptions: { agent: { autoApprove: { write: true }, codebaseIndex: { enabled: false } } },
     })
   let server = await start()
-  let scratch: string | undefined
+  // Trees beside the review's own: a clone for git checkout, a copy of the files for the floors.
+  const scratch = mkdtempSync(join(tmpdir(), "review-bench-"))
   try {
     const started = Date.now()
     const { taskId } = await server.request("agent/newTask", { text: "change 1000 files" })
@@ -118,14 +119,12 @@ export default async function bench(): Promise<BenchTable[]> {
     // same sed applied) and the floor of a durable write of the same texts (into a copy of the files). Separate
     // trees, so that the review's files change only by its own reject and undo, and each run of every row
     // starts from a settled disk: under this disk's swings, the rows are compared run by run.
-    const scratchDir = mkdtempSync(join(tmpdir(), "review-bench-"))
-    scratch = scratchDir
-    const clone = join(scratchDir, "clone")
+    const clone = join(scratch, "clone")
     execFileSync("git", ["clone", "-q", ws.root, clone])
     const sedInClone = () => execFileSync("sh", ["-c", command], { cwd: clone })
     sedInClone()
-    const writes = Object.entries(files).map(([path, text]): [string, string] => [join(scratchDir, "copy", path), text])
-    mkdirSync(join(scratchDir, "copy", "src"), { recursive: true })
+    const writes = Object.entries(files).map(([path, text]): [string, string] => [join(scratch, "copy", path), text])
+    mkdirSync(join(scratch, "copy", "src"), { recursive: true })
     for (const [path, text] of writes) writeFileSync(path, text)
 
     const reject: number[] = []
@@ -216,7 +215,7 @@ export default async function bench(): Promise<BenchTable[]> {
     await server.stop()
     await api.close()
     await ws.cleanup()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
+    rmSync(scratch, { recursive: true, force: true })
   }
 }
 

@@ -39,25 +39,17 @@ export async function flushToDisk(files: readonly FlushTarget[], timeoutMs = FLU
     }, timeoutMs)
   })
   try {
-    return await Promise.race([flush(files), timeout])
+    return await Promise.race([flush(files, timeoutMs), timeout])
   } finally {
     clearTimeout(timer)
   }
 }
 
-async function flush(files: readonly FlushTarget[]): Promise<Map<string, Error>> {
+async function flush(files: readonly FlushTarget[], timeoutMs: number): Promise<Map<string, Error>> {
   const sync = files.length >= SYNCFS_FROM_FILES ? syncProgram() : undefined
-  if (sync && (await syncFileSystems(sync, files))) return new Map()
-  const failed = new Map<string, Error>()
-  await Promise.all(
-    files.map(({ path }) =>
-      fsyncPath(path).then(
-        () => undefined,
-        (error: unknown) => failed.set(path, error instanceof Error ? error : new Error(String(error))),
-      ),
-    ),
-  )
-  return failed
+  if (sync && (await syncFileSystems(sync, files, timeoutMs))) return new Map()
+  const errors = await Promise.all(files.map(({ path }) => fsyncPath(path)))
+  return new Map(files.flatMap(({ path }, i): [string, Error][] => (errors[i] ? [[path, errors[i]]] : [])))
 }
 
 function syncProgram(): string | undefined {
@@ -65,27 +57,26 @@ function syncProgram(): string | undefined {
 }
 
 /** One `sync -f` naming a file of each device: true when it reported success. */
-function syncFileSystems(program: string, files: readonly FlushTarget[]): Promise<boolean> {
+function syncFileSystems(program: string, files: readonly FlushTarget[], timeoutMs: number): Promise<boolean> {
   const onePerDevice = [...new Map(files.map((f) => [f.dev, f.path])).values()]
   // An empty environment: nothing of the server's (API keys included) reaches the process.
   return new Promise((resolve) =>
-    execFile(program, ["-f", "--", ...onePerDevice], { env: {}, timeout: FLUSH_TIMEOUT_MS }, (error) => resolve(!error)),
+    execFile(program, ["-f", "--", ...onePerDevice], { env: {}, timeout: timeoutMs }, (error) => resolve(!error)),
   )
 }
 
-/** fsync(2) of a file by its path; O_NOFOLLOW: a temp swapped for a symlink is not followed. */
-function fsyncPath(path: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let fd: number
-    try {
-      fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
-    } catch (error) {
-      return reject(error)
-    }
+/** fsync(2) of a file by its path, and why it failed; O_NOFOLLOW: a temp swapped for a symlink is not followed. */
+function fsyncPath(path: string): Promise<Error | undefined> {
+  let fd: number
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+  } catch (error) {
+    return Promise.resolve(error as NodeJS.ErrnoException)
+  }
+  return new Promise((resolve) =>
     fsync(fd, (error) => {
       closeSync(fd)
-      if (error) reject(error)
-      else resolve()
-    })
-  })
+      resolve(error ?? undefined)
+    }),
+  )
 }
