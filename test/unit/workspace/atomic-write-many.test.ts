@@ -33,8 +33,13 @@ describe("writeFilesAtomic", () => {
     }
   })
 
-  function calls(paths: string[], mode = "order"): { call: string; path?: string; program?: string; args?: string[]; ok?: boolean }[] {
-    const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, mode, ...paths], { encoding: "utf8" })
+  function calls(
+    paths: string[],
+    mode = "order",
+  ): { call: string; path?: string; program?: string; args?: string[]; ok?: boolean; env?: object; keyHere?: boolean }[] {
+    // An API key in the writer's environment: the sync process it starts must not get it.
+    const env = { ...process.env, ANTHROPIC_API_KEY: "sk-ant-api03-fixture" }
+    const child = spawnSync(process.execPath, ["--import", "tsx", CHILD, mode, ...paths], { encoding: "utf8", env })
     expect(child.status, child.stderr).toBe(0)
     for (const path of paths) expect(readFileSync(path, "utf8")).toBe(newText(path))
     return child.stdout
@@ -56,7 +61,7 @@ describe("writeFilesAtomic", () => {
     }
   })
 
-  it(`flushes the file system of many files (${SYNCFS_FROM_FILES} or more) once, before the first rename`, () => {
+  it(`flushes the file system of many files (${SYNCFS_FROM_FILES} or more) once, before the first rename, with nothing of the server's environment`, () => {
     const dir = execFileSync("mktemp", ["-d"], { encoding: "utf8" }).trim()
     try {
       const seen = calls(Array.from({ length: SYNCFS_FROM_FILES + 8 }, (_, i) => join(dir, `f${i}.ts`)))
@@ -69,6 +74,8 @@ describe("writeFilesAtomic", () => {
           program: expect.stringMatching(/^\/(usr\/)?bin\/sync$/),
           args: ["-f", "--", expect.stringMatching(/\.tmp$/)],
           ok: true,
+          env: {},
+          keyHere: true,
         },
       ])
       expect(seen.slice(0, firstRename)[0]!.args![2]!.startsWith(`${dir}/`)).toBe(true)
