@@ -4,6 +4,7 @@ import { installLineReader, parseCommandLine as parseLoaded, type ParsedCommandL
 import { newParser } from "./definitions/grammar-loader"
 import { helperEntry } from "./helper-entry"
 import { READY, REPLIES, type ShellParserReply } from "./shell-parser-protocol"
+import { waitChange } from "./wait-change"
 
 /**
  * The bash grammar runs in a worker thread (shell-parser-worker.ts) that ends when idle: compiled into the
@@ -93,11 +94,6 @@ function armIdleExit(): void {
   clearTimeout(idleTimer)
   idleTimer = setTimeout(stop, idleExitMs)
   idleTimer.unref()
-}
-
-/** Blocks until flags[index] differs from `seen`, at most `ms`; false on timeout. */
-function waitChange(flags: Int32Array, index: number, seen: number, ms: number): boolean {
-  return Atomics.wait(flags, index, seen, ms) !== "timed-out" || Atomics.load(flags, index) !== seen
 }
 
 /** Reads one line in the parser thread, starting one if none runs. Never throws. */
